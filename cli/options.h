@@ -1,0 +1,42 @@
+// Command-line options: one declarative table per subcommand drives parsing and --help.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cudiff::cli {
+
+struct OptionSpec {
+  std::string name;        ///< "--mode"
+  std::string value_name;  ///< "MODE"; empty for a flag without a value
+  std::string help;
+};
+
+struct CommandSpec {
+  std::string name;         ///< "check"
+  std::string usage;        ///< "cudiff check FILE.cu [options]"
+  std::string description;  ///< a few lines
+  std::vector<OptionSpec> options;
+};
+
+class ParsedArgs {
+public:
+  std::vector<std::string> positionals;
+  bool has(const std::string& name) const { return values_.count(name) != 0; }
+  std::optional<std::string> value(const std::string& name) const;
+  /// A number option; throws Error(usage) when it is not a positive number.
+  std::optional<double> positive_number(const std::string& name) const;
+  void set(const std::string& name, std::string value) { values_[name] = std::move(value); }
+
+private:
+  std::map<std::string, std::string> values_;
+};
+
+/// Accepts "--opt VALUE", "--opt=VALUE" and flags; "--help"/"-h" is always known.
+/// Throws Error(usage) for an unknown option or a missing value.
+ParsedArgs parse_args(const CommandSpec& spec, const std::vector<std::string>& args);
+std::string render_help(const CommandSpec& spec);
+
+} // namespace cudiff::cli

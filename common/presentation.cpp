@@ -1,0 +1,81 @@
+// Presentation: plain-text tables, indented JSON, and the Logger.
+#include "common/common.h"
+
+#include <algorithm>
+#include <ostream>
+
+namespace cudiff {
+
+std::string TextTable::render() const {
+  std::vector<std::size_t> widths(header_.size(), 0);
+  auto measure = [&](const std::vector<std::string>& row) {
+    for (std::size_t i = 0; i < row.size() && i < widths.size(); ++i)
+      widths[i] = std::max(widths[i], row[i].size());
+  };
+  measure(header_);
+  for (const auto& row : rows_) measure(row);
+
+  auto render_row = [&](const std::vector<std::string>& row) {
+    std::string line;
+    for (std::size_t i = 0; i < widths.size(); ++i) {
+      std::string cell = i < row.size() ? row[i] : "";
+      if (i + 1 < widths.size()) cell.resize(widths[i], ' ');
+      line += cell;
+      if (i + 1 < widths.size()) line += "  ";
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    return line + "\n";
+  };
+  std::string out = render_row(header_);
+  std::vector<std::string> rule;
+  for (std::size_t width : widths) rule.emplace_back(width, '-');
+  out += render_row(rule);
+  for (const auto& row : rows_) out += render_row(row);
+  return out;
+}
+
+namespace {
+
+void pretty(std::string& out, const boost::json::value& value, int indent) {
+  const std::string pad(static_cast<std::size_t>(indent) * 2, ' ');
+  const std::string inner(static_cast<std::size_t>(indent + 1) * 2, ' ');
+  if (const auto* object = value.if_object()) {
+    if (object->empty()) { out += "{}"; return; }
+    out += "{\n";
+    bool first = true;
+    for (const auto& [key, member] : *object) {
+      if (!first) out += ",\n";
+      first = false;
+      out += inner + boost::json::serialize(boost::json::string(key)) + ": ";
+      pretty(out, member, indent + 1);
+    }
+    out += "\n" + pad + "}";
+  } else if (const auto* array = value.if_array()) {
+    if (array->empty()) { out += "[]"; return; }
+    out += "[\n";
+    for (std::size_t i = 0; i < array->size(); ++i) {
+      if (i != 0) out += ",\n";
+      out += inner;
+      pretty(out, (*array)[i], indent + 1);
+    }
+    out += "\n" + pad + "]";
+  } else {
+    out += boost::json::serialize(value);
+  }
+}
+
+} // namespace
+
+std::string pretty_json(const boost::json::value& value) {
+  std::string out;
+  pretty(out, value, 0);
+  return out + "\n";
+}
+
+void Logger::info(std::string_view line) const { *out_ << line << '\n' << std::flush; }
+
+void Logger::debug(std::string_view line) const {
+  if (verbose_) *out_ << line << '\n' << std::flush;
+}
+
+} // namespace cudiff

@@ -1,0 +1,235 @@
+// oracle: judge() — from the observations of every config to one Verdict (compile side here;
+// runs in judge_runs.cpp, warnings in judge_warnings.cpp).
+#include "oracle/judge_parts.h"
+
+#include <algorithm>
+#include <set>
+
+namespace cudiff::oracle {
+namespace {
+
+using boost::json::array;
+using boost::json::object;
+
+bool is_error(const Diagnostic& diagnostic) {
+  return diagnostic.severity == Severity::error || diagnostic.severity == Severity::fatal;
+}
+
+std::string first_line(std::string_view text) {
+  const auto lines = split_lines(text);
+  for (const std::string& line : lines) {
+    if (!trim(line).empty()) return std::string(trim(line));
+  }
+  return {};
+}
+
+// ---- crash and hang ---------------------------------------------------------------------
+
+Finding crash_finding(const CompileObservation& compile) {
+  const std::string compiler = runners::to_string(compile.compiler);
+  // observe_compile always sets crash for a crashed outcome; an empty one still is a crash.
+  const Crash crash = compile.crash.value_or(Crash{compiler, "unknown", ""});
+  const std::string stage = crash.stage.empty() ? compiler : crash.stage;
+  std::string summary = compile.config + ": " + stage + " crashed (" + crash.reason + ")";
+  if (const std::string excerpt = first_line(crash.excerpt); !excerpt.empty()) {
+    summary += ": " + excerpt;
+  }
+  object details{{"compiler", compiler},
+                 {"stage", stage},
+                 {"reason", crash.reason},
+                 {"excerpt", crash.excerpt}};
+  return detail::make_finding(FindingKind::crash, {compile.config}, summary, std::move(details));
+}
+
+Finding compile_hang_finding(const CompileObservation& compile) {
+  const std::string compiler = runners::to_string(compile.compiler);
+  const std::string summary = compile.config + ": " + compiler + " hung (compile timed out after " +
+                              format_seconds(compile.seconds) + ")";
+  object details{{"compiler", compiler}, {"stage", "compile"}, {"seconds", compile.seconds}};
+  return detail::make_finding(FindingKind::hang, {compile.config}, summary, std::move(details));
+}
+
+// ---- compile status ---------------------------------------------------------------------
+
+struct StatusSplit {
+  std::vector<const CompileObservation*> accepted;
+  std::vector<const CompileObservation*> rejected;
+};
+
+// Crashed and hung compiles are findings of their own and say nothing about whether the
+// program is valid, so only clean accepts and rejects take part in the status comparison.
+StatusSplit split_by_status(const std::vector<CompileObservation>& compiles) {
+  StatusSplit split;
+  for (const CompileObservation& compile : compiles) {
+    if (compile.outcome == CompileOutcome::accepted) split.accepted.push_back(&compile);
+    if (compile.outcome == CompileOutcome::rejected) split.rejected.push_back(&compile);
+  }
+  return split;
+}
+
+std::vector<std::string> config_names(const std::vector<const CompileObservation*>& compiles) {
+  std::vector<std::string> names;
+  for (const CompileObservation* compile : compiles) names.push_back(compile->config);
+  return names;
+}
+
+// Sorted and without repeats: the triage key is the set of errors the rejecting side gave,
+// so the same bug in a longer program (the same error twice) lands in the same bucket.
+std::vector<std::string> sorted_error_ids(const std::vector<const CompileObservation*>& compiles) {
+  std::set<std::string> ids;
+  for (const CompileObservation* compile : compiles) {
+    for (const Diagnostic& diagnostic : compile->diagnostics) {
+      if (is_error(diagnostic)) ids.insert(diagnostic.id);
+    }
+  }
+  return {ids.begin(), ids.end()};
+}
+
+std::string describe_error(const Diagnostic* error) {
+  if (error == nullptr) return "(no error message)";
+  std::string text = to_string(error->severity) + ": " + error->message;
+  if (const std::string location = detail::location_text(*error); !location.empty()) {
+    text += " (" + location + ")";
+  }
+  return text;
+}
+
+object side_entry(const CompileObservation& compile) {
+  object entry{{"config", compile.config}, {"compiler", runners::to_string(compile.compiler)}};
+  const Diagnostic* error = compile.first_error();
+  entry["first_error"] = error != nullptr ? to_json(*error) : boost::json::value(nullptr);
+  return entry;
+}
+
+array side_entries(const std::vector<const CompileObservation*>& compiles) {
+  array entries;
+  for (const CompileObservation* compile : compiles) entries.push_back(side_entry(*compile));
+  return entries;
+}
+
+std::vector<Finding> compile_status_findings(const std::vector<CompileObservation>& compiles) {
+  const StatusSplit split = split_by_status(compiles);
+  if (split.accepted.empty() || split.rejected.empty()) return {};
+  const std::vector<std::string> accepting = config_names(split.accepted);
+  const std::vector<std::string> rejecting = config_names(split.rejected);
+  const std::string summary = "accepted by " + join(accepting, ", ") + ", rejected by " +
+                              join(rejecting, ", ") + ": " +
+                              describe_error(split.rejected.front()->first_error());
+  array ids;
+  for (const std::string& id : sorted_error_ids(split.rejected))
+    ids.push_back(boost::json::value(id));
+  object details{{"accepted", side_entries(split.accepted)},
+                 {"rejected", side_entries(split.rejected)},
+                 {"rejected_error_ids", std::move(ids)}};
+  std::vector<std::string> configs = accepting;
+  configs.insert(configs.end(), rejecting.begin(), rejecting.end());
+  return {detail::make_finding(FindingKind::compile_status_mismatch, std::move(configs), summary,
+                               std::move(details))};
+}
+
+std::vector<Finding> crash_and_hang_findings(const std::vector<CompileObservation>& compiles) {
+  std::vector<Finding> findings;
+  for (const CompileObservation& compile : compiles) {
+    if (compile.outcome == CompileOutcome::crashed) findings.push_back(crash_finding(compile));
+    if (compile.outcome == CompileOutcome::hung) findings.push_back(compile_hang_finding(compile));
+  }
+  return findings;
+}
+
+// Only called when there is no finding, so every compile was a clean accept or every one a
+// clean reject (a mix, a crash or a hang would be a finding).
+std::string agreement_text(const Observations& observations) {
+  std::vector<std::string> parts;
+  if (!observations.compiles.empty()) {
+    const bool all_accept = std::ranges::all_of(observations.compiles, [](const auto& compile) {
+      return compile.outcome == CompileOutcome::accepted;
+    });
+    parts.push_back(all_accept ? "all accept" : "none accepts (all reject)");
+  }
+  if (std::string runs = detail::run_agreement(observations.runs); !runs.empty()) {
+    parts.push_back(std::move(runs));
+  }
+  return parts.empty() ? "nothing to compare" : join(parts, "; ");
+}
+
+void append(std::vector<Finding>& to, std::vector<Finding> from) {
+  for (Finding& finding : from) to.push_back(std::move(finding));
+}
+
+constexpr FindingKind kind_order[] = {FindingKind::compile_status_mismatch, FindingKind::crash,
+                                      FindingKind::hang, FindingKind::run_mismatch,
+                                      FindingKind::warning_mismatch};
+
+// A stable sort by kind, written out: std::stable_sort's temporary buffer trips a libstdc++
+// deprecation warning under clang 22 (-Werror).
+std::vector<Finding> by_kind(std::vector<Finding> findings) {
+  std::vector<Finding> sorted;
+  for (FindingKind kind : kind_order) {
+    for (Finding& finding : findings) {
+      if (finding.kind == kind) sorted.push_back(std::move(finding));
+    }
+  }
+  return sorted;
+}
+
+} // namespace
+
+namespace detail {
+
+Finding make_finding(FindingKind kind, std::vector<std::string> configs, std::string_view summary,
+                     boost::json::object details) {
+  std::string line(summary);
+  std::ranges::replace_if(
+      line, [](char c) { return c == '\n' || c == '\r' || c == '\t'; }, ' ');
+  return Finding{kind, std::move(configs), shorten(line, summary_chars), std::move(details)};
+}
+
+std::string file_basename(std::string_view path) {
+  const std::size_t slash = path.find_last_of('/');
+  return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
+}
+
+std::string location_text(const Diagnostic& diagnostic) {
+  if (diagnostic.file.empty()) return {};
+  std::string text = file_basename(diagnostic.file);
+  if (diagnostic.line > 0) text += ":" + std::to_string(diagnostic.line);
+  return text;
+}
+
+} // namespace detail
+
+std::string to_string(FindingKind kind) {
+  switch (kind) {
+    case FindingKind::compile_status_mismatch: return "compile_status_mismatch";
+    case FindingKind::crash: return "crash";
+    case FindingKind::hang: return "hang";
+    case FindingKind::run_mismatch: return "run_mismatch";
+    case FindingKind::warning_mismatch: return "warning_mismatch";
+  }
+  return "unknown";
+}
+
+std::string Verdict::headline() const {
+  if (findings.empty()) return "agree: " + agreement;
+  std::string line = "DISCREPANCY: " + findings.front().summary;
+  if (const std::size_t more = findings.size() - 1; more > 0) {
+    line += " (and " + std::to_string(more) + (more == 1 ? " more finding)" : " more findings)");
+  }
+  return line;
+}
+
+// Findings come in FindingKind order, and within a kind in config order (each part below
+// produces its findings in config order; by_kind keeps that).
+Verdict judge(const Observations& observations, const JudgeOptions& options) {
+  std::vector<Finding> findings;
+  append(findings, compile_status_findings(observations.compiles));
+  append(findings, crash_and_hang_findings(observations.compiles));
+  append(findings, detail::run_findings(observations.runs));
+  if (options.warnings) append(findings, detail::warning_findings(observations.compiles));
+  Verdict verdict;
+  verdict.findings = by_kind(std::move(findings));
+  if (verdict.findings.empty()) verdict.agreement = agreement_text(observations);
+  return verdict;
+}
+
+} // namespace cudiff::oracle

@@ -1,0 +1,37 @@
+// oracle internals: the parts of judge() kept in separate files, and the helpers they share.
+#pragma once
+
+#include "oracle/oracle.h"
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cudiff::oracle::detail {
+
+/// Finding summaries are one line for people; longer text is cut (the details keep it all).
+inline constexpr std::size_t summary_chars = 200;
+
+/// A finding whose summary is made one line (newlines and tabs become spaces) and shortened.
+Finding make_finding(FindingKind kind, std::vector<std::string> configs, std::string_view summary,
+                     boost::json::object details);
+
+/// The last path component: diagnostics about the same program come from different temporary
+/// directories, so locations compare and print by file name.
+std::string file_basename(std::string_view path);
+
+/// "foo.cu:5" (basename), "foo.cu" without a line, "" without a file.
+std::string location_text(const Diagnostic& diagnostic);
+
+/// Run comparison (judge_runs.cpp): at most one run_mismatch finding and at most one hang
+/// finding (every run timed out).
+std::vector<Finding> run_findings(const std::vector<RunObservation>& runs);
+/// The agreement text for runs that all agree ("" when there are none).
+std::string run_agreement(const std::vector<RunObservation>& runs);
+
+/// Warning comparison (judge_warnings.cpp): one warning_mismatch finding per pair of configs
+/// whose warnings differ, pairs in config order.
+std::vector<Finding> warning_findings(const std::vector<CompileObservation>& compiles);
+
+} // namespace cudiff::oracle::detail

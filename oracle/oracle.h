@@ -1,0 +1,137 @@
+// oracle: reads what the runners saw (compiler diagnostics, crash signs, program output) and
+// judges it. judge() is a pure function from observations to a Verdict.
+//
+// Contract: parsing never throws on any input (compiler output is untrusted text); the same
+// diagnostic about different code gets the same id; a crash is never folded into "both
+// rejected"; both compilers rejecting cleanly is agreement.
+#pragma once
+
+#include "runners/runners.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cudiff::oracle {
+
+// ---- diagnostics ------------------------------------------------------------------------
+
+enum class Severity { note, remark, warning, error, fatal };
+std::string to_string(Severity severity);
+
+/// The program that printed a diagnostic.
+enum class Tool {
+  frontend,       ///< nvcc's front end (cudafe++/EDG) or clang's front end
+  host_compiler,  ///< the host compiler nvcc runs (g++), in gcc's file:line:col format
+  ptxas,
+  nvlink,
+  linker,         ///< ld, clang-linker-wrapper, fatbinary
+  driver,         ///< the nvcc or clang driver itself (bad flags, failed sub-commands)
+};
+std::string to_string(Tool tool);
+
+/// One diagnostic, normalized (DESIGN.md, "Oracles").
+struct Diagnostic {
+  Severity severity = Severity::error;
+  /// nvcc's warning number ("20208-D"), clang's/gcc's warning flag ("-Wunused-variable"), or
+  /// else the message template (see message_template).
+  std::string id;
+  std::string file;  ///< as printed; empty when the diagnostic has no location
+  int line = 0;
+  int column = 0;    ///< 0 when the compiler prints none (nvcc)
+  std::string message;  ///< the message text, without location, severity and [-Wflag]
+  Tool tool = Tool::frontend;
+  bool operator==(const Diagnostic&) const = default;
+};
+
+/// The message with quoted names and types ('x', "x", `x'), and numbers, masked, so that the
+/// same diagnostic about different code gives the same text.
+std::string message_template(std::string_view message);
+
+/// Every diagnostic in a compiler's stderr, notes and warnings included, in order. Lines that
+/// are not diagnostics (source excerpts, carets, summaries) are skipped.
+std::vector<Diagnostic> parse_diagnostics(runners::CompilerKind compiler, std::string_view text);
+
+// ---- one compile, classified ------------------------------------------------------------
+
+/// A sign that some stage of a compiler died rather than diagnosed.
+struct Crash {
+  std::string stage;    ///< "cicc", "cudafe++", "ptxas", "nvlink", "clang", "clang-linker-wrapper", ...
+  std::string reason;   ///< "signal 11", "assertion", "internal error", "backend error", "exit 134", ...
+  std::string excerpt;  ///< the line(s) that show it, verbatim, for people
+};
+
+enum class CompileOutcome { accepted, rejected, crashed, hung };
+std::string to_string(CompileOutcome outcome);
+
+struct CompileObservation {
+  std::string config;
+  runners::CompilerKind compiler = runners::CompilerKind::nvcc;
+  CompileOutcome outcome = CompileOutcome::accepted;
+  std::vector<Diagnostic> diagnostics;
+  std::optional<Crash> crash;  ///< set when outcome == crashed
+  double seconds = 0;
+  /// The first error (or fatal) diagnostic, if any.
+  const Diagnostic* first_error() const;
+};
+
+/// Parses and classifies one compile. Crash signs win over everything: a compiler that
+/// prints errors and then dies has crashed. A non-zero exit with no error diagnostic and no
+/// crash sign is a crash ("exit N without a diagnostic"); a timeout is `hung`.
+CompileObservation observe_compile(const runners::CompileResult& result);
+
+// ---- one run ----------------------------------------------------------------------------
+
+struct RunObservation {
+  std::string config;
+  int exit_code = -1;
+  int signal = 0;
+  bool timed_out = false;
+  std::vector<std::string> output_lines;  ///< stdout, line by line
+  std::vector<std::string> cuda_errors;   ///< lines of stdout/stderr that report a CUDA error
+  bool output_truncated = false;
+  double seconds = 0;
+  std::string status_text;  ///< "exit 0", "signal 6 (SIGABRT)", ...
+};
+
+RunObservation observe_run(const std::string& config, const runners::SubprocessResult& result);
+
+// ---- judging ----------------------------------------------------------------------------
+
+enum class FindingKind { compile_status_mismatch, crash, hang, run_mismatch, warning_mismatch };
+std::string to_string(FindingKind kind);
+
+struct Finding {
+  FindingKind kind = FindingKind::compile_status_mismatch;
+  std::vector<std::string> configs;  ///< the configs involved
+  std::string summary;               ///< one line for people
+  boost::json::object details;       ///< everything that explains it, for --json and triage
+};
+
+struct Verdict {
+  std::vector<Finding> findings;
+  std::string agreement;  ///< when no findings: "all accept", "none accepts", "all outputs equal"...
+  bool agree() const { return findings.empty(); }
+  /// One line: "agree: ..." or "DISCREPANCY: <first finding>" (+ "and N more").
+  std::string headline() const;
+};
+
+struct Observations {
+  std::vector<CompileObservation> compiles;  ///< one per config, in config order
+  std::vector<RunObservation> runs;          ///< for the configs that were built and run
+};
+
+struct JudgeOptions {
+  bool warnings = false;  ///< warnings only one compiler emits become findings
+};
+
+/// Pure: the same observations always give the same verdict.
+Verdict judge(const Observations& observations, const JudgeOptions& options);
+
+boost::json::value to_json(const Diagnostic& diagnostic);
+boost::json::value to_json(const CompileObservation& observation);
+boost::json::value to_json(const RunObservation& observation);
+boost::json::value to_json(const Verdict& verdict);
+
+} // namespace cudiff::oracle

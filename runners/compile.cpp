@@ -1,0 +1,46 @@
+// compile(): one build of one source under one config, in its own directory.
+#include "runners/runners.h"
+
+namespace cudiff::runners {
+namespace {
+
+std::string artifact_name(const std::filesystem::path& source, Mode mode) {
+  std::string stem = source.stem().string();
+  switch (mode) {
+  case Mode::ptx: return stem + ".ptx";
+  case Mode::object: return stem + ".o";
+  case Mode::syntax: return {};
+  case Mode::binary:
+  case Mode::run: return stem;
+  }
+  return stem;
+}
+
+} // namespace
+
+CompileResult compile(const Toolchain& toolchain, const Config& config, Mode mode,
+                      const std::filesystem::path& source, const std::filesystem::path& workdir,
+                      const Limits& limits) {
+  const std::filesystem::path dir = workdir / config.name;
+  const std::filesystem::path scratch = dir / "tmp";
+  std::error_code ec;
+  std::filesystem::create_directories(scratch, ec);
+  if (ec) throw_environment("cannot create " + scratch.string() + ": " + ec.message());
+
+  const std::string name = artifact_name(source, mode);
+  const std::filesystem::path output = name.empty() ? std::filesystem::path() : dir / name;
+
+  CompileResult result;
+  result.config = config;
+  result.mode = mode;
+  result.command = compile_command(toolchain, config, mode, std::filesystem::absolute(source),
+                                   output, scratch);
+  result.command.cwd = dir;
+  result.command.limits = limits;
+  result.process = run_subprocess(result.command);
+  if (result.process.exited_zero() && !output.empty() && std::filesystem::exists(output, ec))
+    result.artifact = output;
+  return result;
+}
+
+} // namespace cudiff::runners

@@ -1,0 +1,16 @@
+// execute(): runs a built CUDA binary under limits, on one chosen GPU.
+#include "runners/runners.h"
+
+namespace cudiff::runners {
+
+SubprocessResult execute(const std::filesystem::path& binary, const Limits& limits,
+                         std::optional<int> gpu, const std::filesystem::path& cwd) {
+  Command command;
+  command.argv = {std::filesystem::absolute(binary).string()};
+  command.cwd = cwd;
+  command.limits = limits;
+  if (gpu) command.env_overrides.emplace_back("CUDA_VISIBLE_DEVICES", std::to_string(*gpu));
+  return run_subprocess(command);
+}
+
+} // namespace cudiff::runners

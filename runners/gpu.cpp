@@ -1,0 +1,77 @@
+// GPU discovery through the CUDA driver API, loaded at run time so cudiff runs without one.
+#include "runners/runners.h"
+
+#include <dlfcn.h>
+
+namespace cudiff::runners {
+namespace {
+
+// The few driver entry points needed, by their stable C ABI (cuda.h is not required to build).
+using CuInit = int (*)(unsigned int);
+using CuDeviceGetCount = int (*)(int*);
+using CuDeviceGet = int (*)(int*, int);
+using CuDeviceGetName = int (*)(char*, int, int);
+using CuDeviceGetAttribute = int (*)(int*, int, int);
+constexpr int kAttributeComputeCapabilityMajor = 75;
+constexpr int kAttributeComputeCapabilityMinor = 76;
+constexpr int kErrorNoDevice = 100;
+
+/// Closes the driver library when discovery is done, whatever path it took.
+struct LibraryHandle {
+  void* handle;
+  ~LibraryHandle() {
+    if (handle != nullptr) ::dlclose(handle);
+  }
+};
+
+template <typename Function>
+Function symbol(void* library, const char* name) {
+  return reinterpret_cast<Function>(::dlsym(library, name));
+}
+
+} // namespace
+
+std::string GpuInfo::arch() const { return "sm_" + std::to_string(cc_major * 10 + cc_minor); }
+
+GpuDiscovery discover_gpus() {
+  GpuDiscovery discovery;
+  LibraryHandle library{::dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL)};
+  if (library.handle == nullptr) {
+    discovery.note = "no CUDA driver on this machine (libcuda.so.1 not found)";
+    return discovery;
+  }
+  auto init = symbol<CuInit>(library.handle, "cuInit");
+  auto get_count = symbol<CuDeviceGetCount>(library.handle, "cuDeviceGetCount");
+  auto get_device = symbol<CuDeviceGet>(library.handle, "cuDeviceGet");
+  auto get_name = symbol<CuDeviceGetName>(library.handle, "cuDeviceGetName");
+  auto get_attribute = symbol<CuDeviceGetAttribute>(library.handle, "cuDeviceGetAttribute");
+  if (!init || !get_count || !get_device || !get_name || !get_attribute) {
+    discovery.note = "the CUDA driver library lacks the expected entry points";
+    return discovery;
+  }
+  if (int status = init(0); status != 0) {
+    discovery.note = status == kErrorNoDevice ? "no CUDA device found"
+                                              : "CUDA driver failed to initialize (CUresult " +
+                                                    std::to_string(status) + ")";
+    return discovery;
+  }
+  int count = 0;
+  if (get_count(&count) != 0 || count == 0) {
+    discovery.note = "no CUDA device found";
+    return discovery;
+  }
+  for (int ordinal = 0; ordinal < count; ++ordinal) {
+    int device = 0;
+    if (get_device(&device, ordinal) != 0) continue;
+    GpuInfo gpu;
+    gpu.index = ordinal;
+    char name[256] = {};
+    if (get_name(name, sizeof name, device) == 0) gpu.name = name;
+    get_attribute(&gpu.cc_major, kAttributeComputeCapabilityMajor, device);
+    get_attribute(&gpu.cc_minor, kAttributeComputeCapabilityMinor, device);
+    discovery.gpus.push_back(gpu);
+  }
+  return discovery;
+}
+
+} // namespace cudiff::runners

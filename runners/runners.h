@@ -1,0 +1,203 @@
+// runners: everything that starts a process — the Command value type, Subprocess (Boost.Process
+// v2), the two compilers (Toolchain, Config, compile), execution of built binaries, GPU discovery.
+//
+// Contract: runners observe, they never judge. A compiler that fails, hangs, crashes or floods
+// its output yields a normal result describing what happened; only cudiff's own inability to
+// go on (a missing compiler, a bad flag) is an Error. No shell anywhere: argv arrays only.
+#pragma once
+
+#include "common/common.h"
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace cudiff::runners {
+
+// ---- Command and Subprocess -------------------------------------------------------------
+
+/// Resource limits for one child and everything it spawns. Zero means "no limit".
+struct Limits {
+  double wall_seconds = 120;
+  /// Per process (RLIMIT_CPU): a process past it gets SIGXCPU.
+  double cpu_seconds = 0;
+  /// Resident memory of the whole process group, sampled; the group is killed past it.
+  /// Deliberately not RLIMIT_AS: CUDA programs reserve terabytes of address space to create
+  /// a context and would fail under any address-space limit that bounds real use.
+  std::uint64_t memory_bytes = 0;
+  /// Per stream: at most this many bytes of stdout and of stderr are kept (head and tail);
+  /// the rest is read and dropped, so a flood of output cannot exhaust memory.
+  std::size_t output_cap_bytes = 4u << 20;
+  bool operator==(const Limits&) const = default;
+};
+
+/// A process to start: a plain value, printable, comparable, never run through a shell.
+struct Command {
+  std::vector<std::string> argv;  ///< argv[0]: an absolute path or a name looked up on PATH
+  std::vector<std::pair<std::string, std::string>> env_overrides;  ///< on top of cudiff's env
+  std::filesystem::path cwd;      ///< empty: cudiff's working directory
+  Limits limits;
+
+  /// The command as a person would type it (POSIX-quoted), for reports and --keep logs.
+  std::string display() const;
+  bool operator==(const Command&) const = default;
+};
+
+/// What was kept of one output stream.
+struct CapturedStream {
+  std::string text;             ///< everything, or head + marker line + tail when truncated
+  std::uint64_t total_bytes = 0;  ///< bytes the child really wrote
+  bool truncated = false;
+};
+
+/// Everything observed about one finished (or killed) child.
+struct SubprocessResult {
+  bool started = false;
+  std::string start_error;      ///< why it did not start (e.g. "No such file or directory")
+  int exit_code = -1;           ///< valid when signal == 0 and started
+  int signal = 0;               ///< the signal that ended it, 0 if it exited
+  bool timed_out = false;       ///< killed at the wall-clock limit
+  bool memory_limit_hit = false;  ///< killed at the memory limit
+  double wall_seconds = 0;
+  double cpu_seconds = 0;       ///< user + system, of the child and its reaped descendants
+  std::uint64_t peak_memory_bytes = 0;  ///< largest sampled group RSS, or the child's maxrss
+  int process_group = 0;        ///< the child's pid = its process group id
+  CapturedStream out;
+  CapturedStream err;
+
+  bool exited_zero() const { return started && signal == 0 && !timed_out && exit_code == 0; }
+  /// "exit 0", "exit 1", "signal 11 (SIGSEGV)", "timed out after 10 s", "killed at memory limit".
+  std::string status_text() const;
+};
+
+/// Runs a command to completion under its limits. The child is the leader of a new process
+/// group; at a timeout, at the memory limit, and after the child exits, the whole group is
+/// killed, so nothing it spawned survives. stdin is /dev/null. Never throws for anything the
+/// child does; a program that cannot be started gives started == false.
+SubprocessResult run_subprocess(const Command& command);
+
+// ---- compilers --------------------------------------------------------------------------
+
+enum class CompilerKind { nvcc, clang };
+std::string to_string(CompilerKind kind);
+
+/// One compiler found on this machine.
+struct Compiler {
+  CompilerKind kind = CompilerKind::nvcc;
+  std::filesystem::path path;
+  std::string version;       ///< e.g. "13.0.88" or "22.1.8"
+  std::string version_line;  ///< the line the version was read from, verbatim
+};
+
+/// Where to look; values from flags and environment, filled in by the caller (cli).
+struct ToolchainSearch {
+  std::optional<std::filesystem::path> nvcc;       ///< --nvcc, else $CUDIFF_NVCC
+  std::optional<std::filesystem::path> clang;      ///< --clang, else $CUDIFF_CLANG
+  std::optional<std::filesystem::path> cuda_home;  ///< $CUDA_HOME
+};
+
+/// Per compiler: what was found, or why nothing usable was.
+struct CompilerProbe {
+  std::optional<Compiler> compiler;
+  std::string problem;  ///< one line, set when compiler is empty
+};
+
+struct ToolchainDiscovery {
+  CompilerProbe nvcc;
+  CompilerProbe clang;
+  std::filesystem::path cuda_home;  ///< the toolkit clang is pointed at (--cuda-path)
+};
+
+/// Looks for nvcc (flag, $CUDIFF_NVCC, $CUDA_HOME/bin, /usr/local/cuda/bin, PATH) and clang
+/// (flag, $CUDIFF_CLANG, clang++-22 on PATH). A clang older than 22 is refused with a reason:
+/// it cannot build CUDA 13 code. Runs each compiler once with --version.
+ToolchainDiscovery discover_toolchain(const ToolchainSearch& search);
+
+/// Both compilers, ready to use.
+struct Toolchain {
+  Compiler nvcc;
+  Compiler clang;
+  std::filesystem::path cuda_home;
+  const Compiler& get(CompilerKind kind) const { return kind == CompilerKind::nvcc ? nvcc : clang; }
+  /// Throws Error(environment) naming the first missing or unusable compiler.
+  static Toolchain from(const ToolchainDiscovery& discovery);
+};
+
+/// How far a check goes. Each mode includes the ones before it, except ptx (device only).
+enum class Mode { syntax, ptx, object, binary, run };
+std::string to_string(Mode mode);
+std::optional<Mode> parse_mode(std::string_view text);
+
+/// One way to build: a compiler, an optimization level, a GPU architecture, extra flags.
+struct Config {
+  std::string name;  ///< e.g. "nvcc-O3"
+  CompilerKind compiler = CompilerKind::nvcc;
+  std::string opt_level = "O3";  ///< "O0".."O3"
+  std::string arch = "sm_90";
+  std::vector<std::string> extra_flags;
+  bool operator==(const Config&) const = default;
+};
+
+/// nvcc-O3 and clang-O3 for sm_90.
+std::vector<Config> default_configs();
+/// Every named config `--config` accepts, defaults included (nvcc-O0, nvcc-G, clang-O0,
+/// clang-O3-old-driver, ...).
+std::vector<Config> preset_configs();
+/// A comma-separated list of preset names; throws Error(usage) naming an unknown one.
+std::vector<Config> parse_configs(std::string_view list);
+
+/// The exact command line that builds `source` in `mode` into `output`. Deterministic: the
+/// same inputs give the same argv. `scratch` is a private directory for the compiler's
+/// temporary and crash-reproducer files (TMPDIR, clang's -fcrash-diagnostics-dir).
+Command compile_command(const Toolchain& toolchain, const Config& config, Mode mode,
+                        const std::filesystem::path& source, const std::filesystem::path& output,
+                        const std::filesystem::path& scratch);
+
+/// One build of one source under one config.
+struct CompileResult {
+  Config config;
+  Mode mode = Mode::binary;
+  Command command;
+  SubprocessResult process;
+  std::filesystem::path artifact;  ///< the binary / PTX / object when it was produced
+};
+
+/// Builds `source` with `config` in `mode` (Mode::run builds a binary) inside `workdir`.
+CompileResult compile(const Toolchain& toolchain, const Config& config, Mode mode,
+                      const std::filesystem::path& source, const std::filesystem::path& workdir,
+                      const Limits& limits);
+
+// ---- GPUs and execution -----------------------------------------------------------------
+
+struct GpuInfo {
+  int index = 0;
+  std::string name;
+  int cc_major = 0;
+  int cc_minor = 0;
+  std::string arch() const;  ///< "sm_90"
+};
+
+struct GpuDiscovery {
+  std::vector<GpuInfo> gpus;
+  std::string note;  ///< when gpus is empty: why (no driver, no device, driver error)
+};
+
+/// Asks the CUDA driver (libcuda.so.1, loaded at run time) for the GPUs. No driver or no
+/// device is a normal answer, not an error.
+GpuDiscovery discover_gpus();
+
+/// Runs a built binary under `limits`, pinned to one GPU through CUDA_VISIBLE_DEVICES when
+/// `gpu` is given.
+SubprocessResult execute(const std::filesystem::path& binary, const Limits& limits,
+                         std::optional<int> gpu, const std::filesystem::path& cwd);
+
+// ---- JSON -------------------------------------------------------------------------------
+
+boost::json::value to_json(const Command& command);
+boost::json::value to_json(const SubprocessResult& result);
+boost::json::value to_json(const Compiler& compiler);
+
+} // namespace cudiff::runners

@@ -1,0 +1,2 @@
+This file is prose, not CUDA: neither compiler can accept it, and
+that is agreement, not a discrepancy.

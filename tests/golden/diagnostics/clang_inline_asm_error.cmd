@@ -1,0 +1,1 @@
+clang++-22 -x cuda --cuda-gpu-arch=sm_90 --cuda-path=/usr/local/cuda -Wno-unknown-cuda-version -std=c++17 -c inline_asm_error.cu -o /tmp/cudiff-golden/a.o

@@ -1,0 +1,2 @@
+# ptxas replaced by a program that raises SIGABRT (see staged_crash.sh)
+/tmp/cudiff-staged-ptxas/bin/nvcc -std=c++17 --extended-lambda -arch=sm_90 -c ptxas_verbose.cu -o /tmp/cudiff-golden/a.o

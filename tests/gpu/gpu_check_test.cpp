@@ -1,0 +1,66 @@
+// gpu-labeled: both compilers' binaries run on a real GPU and the verdict compares them.
+// Skipped, with a visible reason, where there is no GPU (CI).
+#include "support/test_support.h"
+
+#include <gtest/gtest.h>
+
+using cudiff::test::run_cudiff;
+using cudiff::test::source_dir;
+
+namespace {
+
+std::string example(const std::string& name) { return (source_dir() / "examples" / name).string(); }
+
+/// Why the gpu tests cannot run here, or nothing when a GPU is present.
+std::optional<std::string> no_gpu() {
+  auto gpus = cudiff::runners::discover_gpus();
+  if (!gpus.gpus.empty()) return std::nullopt;
+  return "no GPU (" + gpus.note + "): gpu test skipped";
+}
+
+} // namespace
+
+TEST(GpuCheck, BothBinariesRunAndPrintTheSameChecksum) {
+  if (auto why = no_gpu()) GTEST_SKIP() << *why;
+  auto result = run_cudiff({"check", example("vector_add.cu"), "--mode", "run", "--json"});
+  ASSERT_EQ(result.exit_code, 0) << result.out.text << result.err.text;
+  boost::json::value json = boost::json::parse(result.out.text);
+  auto& configs = json.at("configs").as_array();
+  ASSERT_EQ(configs.size(), 2u);
+  std::vector<std::string> first_lines;
+  for (auto& config : configs) {
+    ASSERT_TRUE(config.as_object().contains("run")) << config.at("config").as_string();
+    auto& run = config.at("run");
+    EXPECT_EQ(run.at("exit_code").as_int64(), 0);
+    auto& lines = run.at("output_lines").as_array();
+    ASSERT_EQ(lines.size(), 1u);
+    first_lines.emplace_back(lines[0].as_string());
+  }
+  EXPECT_EQ(first_lines[0], first_lines[1]);
+  EXPECT_TRUE(first_lines[0].starts_with("checksum scale_add ")) << first_lines[0];
+}
+
+TEST(GpuCheck, ManagedProgramRunsUnderNvccWhileClangRejectsIt) {
+  if (auto why = no_gpu()) GTEST_SKIP() << *why;
+  auto result = run_cudiff({"check", example("managed_counter.cu"), "--mode", "run", "--json"});
+  ASSERT_EQ(result.exit_code, 1) << result.out.text << result.err.text;
+  boost::json::value json = boost::json::parse(result.out.text);
+  auto& nvcc = json.at("configs").as_array().at(0);
+  ASSERT_TRUE(nvcc.as_object().contains("run"));
+  EXPECT_EQ(nvcc.at("run").at("output_lines").as_array().at(0).as_string(), "counter 128");
+  auto& clang = json.at("configs").as_array().at(1);
+  EXPECT_FALSE(clang.as_object().contains("run"));
+}
+
+TEST(GpuCheck, ExecuteHonoursTheChosenGpuAndLimits) {
+  if (auto why = no_gpu()) GTEST_SKIP() << *why;
+  cudiff::TempDir dir("cudiff-gpu-exec");
+  auto build = run_cudiff({"check", example("vector_add.cu"), "--mode", "binary", "--keep", dir.path().string()});
+  ASSERT_EQ(build.exit_code, 0) << build.out.text << build.err.text;
+  cudiff::runners::Limits limits;
+  limits.wall_seconds = 60;
+  limits.memory_bytes = 8ull << 30;  // resident memory: a CUDA context must still start under it
+  auto run = cudiff::runners::execute(dir.path() / "nvcc-O3" / "vector_add", limits, 0, dir.path());
+  EXPECT_EQ(run.exit_code, 0) << run.status_text() << run.err.text;
+  EXPECT_TRUE(run.out.text.starts_with("checksum scale_add ")) << run.out.text;
+}

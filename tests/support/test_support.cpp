@@ -1,0 +1,42 @@
+// Test support: locating the cudiff binary and test data; running cudiff as a black box.
+#include "support/test_support.h"
+
+#include <cstdlib>
+#include <unistd.h>
+
+namespace cudiff::test {
+namespace {
+
+std::filesystem::path from_env(const char* name) {
+  const char* value = std::getenv(name);
+  return value != nullptr ? std::filesystem::path(value) : std::filesystem::path();
+}
+
+} // namespace
+
+std::filesystem::path cudiff_binary() {
+  if (auto path = from_env("CUDIFF_BIN"); !path.empty()) return path;
+  // A test binary lives in BUILD/tests/; cudiff at BUILD/cudiff.
+  return std::filesystem::read_symlink("/proc/self/exe").parent_path().parent_path() / "cudiff";
+}
+
+std::filesystem::path source_dir() {
+  if (auto path = from_env("CUDIFF_SOURCE_DIR"); !path.empty()) return path;
+  return CUDIFF_DEFAULT_SOURCE_DIR;  // the tree this binary was built from
+}
+
+std::filesystem::path data(const std::string& relative) { return source_dir() / "tests" / relative; }
+
+runners::SubprocessResult run_cudiff(const std::vector<std::string>& args, double wall_seconds,
+                                     std::vector<std::pair<std::string, std::string>> env) {
+  runners::Command command;
+  command.argv.push_back(cudiff_binary().string());
+  command.argv.insert(command.argv.end(), args.begin(), args.end());
+  command.limits.wall_seconds = wall_seconds;
+  command.env_overrides = std::move(env);
+  return runners::run_subprocess(command);
+}
+
+bool gpu_present() { return !runners::discover_gpus().gpus.empty(); }
+
+} // namespace cudiff::test

@@ -1,0 +1,25 @@
+// Test support: where the cudiff binary and the test data are, from a build tree or a copy.
+//
+// ctest sets CUDIFF_BIN and CUDIFF_SOURCE_DIR; tests/gpu/run_gpu_tests.sh sets them on a GPU
+// host where the build tree's absolute paths do not exist.
+#pragma once
+
+#include "runners/runners.h"
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace cudiff::test {
+
+std::filesystem::path cudiff_binary();
+std::filesystem::path source_dir();
+/// A file under tests/ in the source tree, e.g. data("fake_compilers/hanging_compiler_fake.sh").
+std::filesystem::path data(const std::string& relative);
+/// Runs the cudiff binary with `args` and extra environment variables and returns what happened.
+runners::SubprocessResult run_cudiff(const std::vector<std::string>& args, double wall_seconds = 300,
+                                     std::vector<std::pair<std::string, std::string>> env = {});
+/// True when discover_gpus() finds at least one GPU.
+bool gpu_present();
+
+} // namespace cudiff::test
