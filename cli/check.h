@@ -1,8 +1,10 @@
 // `cudiff check`: what one check of one file did, and how it is shown (table or JSON).
 #pragma once
 
+#include "cli/options.h"
 #include "oracle/oracle.h"
 #include "runners/runners.h"
+#include "triage/triage.h"
 
 #include <optional>
 #include <string>
@@ -19,6 +21,16 @@ struct ConfigCheck {
   std::string note;  ///< e.g. why a slow compile is not a hang
 };
 
+/// The layout part of a check, when a sidecar (`<stem>.json` beside the file) lists
+/// "layout_probes": the probes and the host and device views of every config (DESIGN.md,
+/// "Oracles" 5).
+struct LayoutCheck {
+  std::filesystem::path sidecar;
+  std::vector<oracle::LayoutProbe> probes;
+  std::vector<oracle::LayoutView> views;  ///< per config: device (from PTX), then host (--layout)
+  std::vector<std::string> notes;         ///< what could not be read, and why
+};
+
 struct CheckRun {
   std::filesystem::path file;
   runners::Mode mode = runners::Mode::binary;
@@ -26,11 +38,41 @@ struct CheckRun {
   runners::Toolchain toolchain;
   runners::GpuDiscovery gpus;
   std::vector<ConfigCheck> configs;
+  std::optional<LayoutCheck> layout;  ///< set when the file has a sidecar with layout probes
   oracle::Verdict verdict;
 };
 
+/// For a file with a sidecar listing layout probes (else nothing): the device views, read
+/// from each accepted config's PTX (the artifact in ptx mode, else a PTX compile into
+/// `workdir`), and the host views, from each built binary run as `BINARY --layout` (which
+/// touches no CUDA API, so no GPU is needed). Adds the probes and views to `observations`.
+std::optional<LayoutCheck> check_layout(const CheckRun& run, const runners::Limits& compile_limits,
+                                        const runners::Limits& run_limits, const std::filesystem::path& workdir,
+                                        oracle::Observations& observations);
+/// The layout section of the table: one row per probed property, one column per view.
+std::string render_layout(const LayoutCheck& layout);
+boost::json::value layout_json(const LayoutCheck& layout);
+
 std::string render_check_table(const CheckRun& run);
 boost::json::value check_json(const CheckRun& run);
+
+/// `cudiff check --db FILE --known FILE` (cli/check_record.cpp).
+std::vector<OptionSpec> check_record_options();
+/// Where a check's findings go: the database and known differences named by --db/--known,
+/// opened before anything is compiled, so a bad file fails at once and costs no compile.
+struct CheckRecorder {
+  std::optional<triage::Database> db;
+  triage::KnownDifferences known;
+  bool active = false;  ///< --db or --known given
+};
+/// Throws Error(environment) with one line for a database or known-differences file that
+/// cannot be used; the files are left untouched.
+CheckRecorder open_check_recorder(const ParsedArgs& args);
+/// With --db: records the check in the triage database as a campaign of its own (kind
+/// "check", one test, its findings), in one transaction. With --known: findings matching a
+/// known difference are labelled known (summary prefix, details "triage"); they are still
+/// findings, so the exit status stays 1. Adds one note per finding naming its bucket.
+void record_check(CheckRecorder& recorder, CheckRun& run);
 
 /// True when the source defines main(); otherwise it is checked as an object file rather
 /// than reported as two failed links. A text scan with comments removed: good enough to

@@ -128,6 +128,7 @@ void keep_files(const CheckRun& run, const std::filesystem::path& workdir) {
 
 int run_check(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   const CheckOptions options = read_options(args);
+  CheckRecorder recorder = open_check_recorder(args);  // --db / --known, before any compile
   CheckRun run;
   run.file = options.file;
   run.toolchain = runners::Toolchain::from(runners::discover_toolchain(toolchain_search(args)));
@@ -153,7 +154,9 @@ int run_check(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     observations.compiles.push_back(check.observation);
     if (check.run) observations.runs.push_back(*check.run);
   }
+  run.layout = check_layout(run, options.compile_limits, options.run_limits, workdir, observations);
   run.verdict = oracle::judge(observations, oracle::JudgeOptions{options.warnings});
+  record_check(recorder, run);  // cli/check_record.cpp
 
   if (options.keep) keep_files(run, workdir);
   out << (options.json ? pretty_json(check_json(run)) : render_check_table(run));
@@ -182,6 +185,7 @@ Subcommand check_subcommand() {
        {"--timeout", "SECONDS", "wall-clock limit per compile (default 300)"},
        {"--run-timeout", "SECONDS", "wall-clock limit per program run (default 60)"}}};
   for (auto& option : toolchain_options()) spec.options.push_back(option);
+  for (auto& option : check_record_options()) spec.options.push_back(option);
   return {spec, run_check};
 }
 

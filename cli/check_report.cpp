@@ -72,6 +72,7 @@ std::string render_check_table(const CheckRun& run) {
   for (const ConfigCheck& config : run.configs)
     if (!config.note.empty()) out += "note: " + config.compile.config.name + ": " + config.note + "\n";
   for (const std::string& note : run.notes) out += "note: " + note + "\n";
+  if (run.layout) out += render_layout(*run.layout);
   if (run.verdict.findings.size() > 1)
     for (std::size_t i = 0; i < run.verdict.findings.size(); ++i)
       out += "finding " + std::to_string(i + 1) + ": [" + oracle::to_string(run.verdict.findings[i].kind) +
@@ -98,7 +99,7 @@ boost::json::value check_json(const CheckRun& run) {
     gpus.push_back(boost::json::object{{"index", gpu.index}, {"name", gpu.name}, {"arch", gpu.arch()}});
   boost::json::array notes;
   for (const auto& note : run.notes) notes.push_back(boost::json::string(note));
-  return boost::json::object{
+  boost::json::object json{
       {"file", run.file.string()},
       {"mode", runners::to_string(run.mode)},
       {"notes", notes},
@@ -110,6 +111,8 @@ boost::json::value check_json(const CheckRun& run) {
       {"configs", configs},
       {"verdict", oracle::to_json(run.verdict)},
       {"agree", run.verdict.agree()}};
+  if (run.layout) json["layout"] = layout_json(*run.layout);
+  return json;
 }
 
 namespace {

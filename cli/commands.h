@@ -16,6 +16,8 @@ struct Subcommand {
 
 Subcommand check_subcommand();
 Subcommand toolchains_subcommand();
+Subcommand triage_subcommand();
+Subcommand generate_subcommand();
 
 /// --nvcc and --clang, shared by every command that compiles.
 std::vector<OptionSpec> toolchain_options();

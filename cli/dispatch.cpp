@@ -9,7 +9,9 @@
 namespace cudiff::cli {
 namespace {
 
-std::vector<Subcommand> subcommands() { return {check_subcommand(), toolchains_subcommand()}; }
+std::vector<Subcommand> subcommands() {
+  return {check_subcommand(), generate_subcommand(), toolchains_subcommand(), triage_subcommand()};
+}
 
 std::string top_level_help() {
   std::string out =

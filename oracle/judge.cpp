@@ -149,6 +149,9 @@ std::string agreement_text(const Observations& observations) {
   if (std::string runs = detail::run_agreement(observations.runs); !runs.empty()) {
     parts.push_back(std::move(runs));
   }
+  if (std::string layouts = detail::layout_agreement(observations.layout_probes, observations.layouts);
+      !layouts.empty())
+    parts.push_back(std::move(layouts));
   return parts.empty() ? "nothing to compare" : join(parts, "; ");
 }
 
@@ -158,7 +161,7 @@ void append(std::vector<Finding>& to, std::vector<Finding> from) {
 
 constexpr FindingKind kind_order[] = {FindingKind::compile_status_mismatch, FindingKind::crash,
                                       FindingKind::hang, FindingKind::run_mismatch,
-                                      FindingKind::warning_mismatch};
+                                      FindingKind::warning_mismatch, FindingKind::layout_mismatch};
 
 // A stable sort by kind, written out: std::stable_sort's temporary buffer trips a libstdc++
 // deprecation warning under clang 22 (-Werror).
@@ -205,6 +208,7 @@ std::string to_string(FindingKind kind) {
     case FindingKind::hang: return "hang";
     case FindingKind::run_mismatch: return "run_mismatch";
     case FindingKind::warning_mismatch: return "warning_mismatch";
+    case FindingKind::layout_mismatch: return "layout_mismatch";
   }
   return "unknown";
 }
@@ -226,6 +230,7 @@ Verdict judge(const Observations& observations, const JudgeOptions& options) {
   append(findings, crash_and_hang_findings(observations.compiles));
   append(findings, detail::run_findings(observations.runs));
   if (options.warnings) append(findings, detail::warning_findings(observations.compiles));
+  append(findings, detail::layout_findings(observations.layout_probes, observations.layouts));
   Verdict verdict;
   verdict.findings = by_kind(std::move(findings));
   if (verdict.findings.empty()) verdict.agreement = agreement_text(observations);

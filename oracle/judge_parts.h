@@ -34,4 +34,10 @@ std::string run_agreement(const std::vector<RunObservation>& runs);
 /// whose warnings differ, pairs in config order.
 std::vector<Finding> warning_findings(const std::vector<CompileObservation>& compiles);
 
+/// Layout comparison (layout_judge.cpp): one layout_mismatch finding per probed type whose
+/// views disagree, in probe order.
+std::vector<Finding> layout_findings(const std::vector<LayoutProbe>& probes, const std::vector<LayoutView>& views);
+/// "N layout views agree on M types" ("" when there are no views).
+std::string layout_agreement(const std::vector<LayoutProbe>& probes, const std::vector<LayoutView>& views);
+
 } // namespace cudiff::oracle::detail

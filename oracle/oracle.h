@@ -8,6 +8,8 @@
 
 #include "runners/runners.h"
 
+#include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -97,9 +99,49 @@ struct RunObservation {
 
 RunObservation observe_run(const std::string& config, const runners::SubprocessResult& result);
 
+// ---- layout (DESIGN.md, "Oracles" 5) ------------------------------------------------------
+
+/// One probed type, as a sidecar's "layout_probes" describes it (generator/layout.h).
+struct LayoutProbe {
+  std::string type;
+  std::string array;                    ///< "cudiff_layout_<T>"
+  std::vector<std::string> properties;  ///< "sizeof", "alignof", "offsetof.<member>", ...
+  std::map<std::string, std::string> member_kinds;  ///< member -> "integer", "long double", ...
+};
+
+/// The probes of a sidecar (its "layout_probes"); malformed entries are skipped and each
+/// adds a line to `problems`. Never throws.
+std::vector<LayoutProbe> parse_layout_probes(const boost::json::value& sidecar, std::vector<std::string>& problems);
+
+enum class LayoutSide { host, device };
+std::string to_string(LayoutSide side);
+
+/// What one config's compiler says about the probed types on one side: type -> property ->
+/// value. A type or property it has no value for is simply absent.
+struct LayoutView {
+  std::string config;
+  runners::CompilerKind compiler = runners::CompilerKind::nvcc;
+  LayoutSide side = LayoutSide::host;
+  std::map<std::string, std::map<std::string, std::uint64_t>> values;
+  std::string problem;  ///< why the view is empty or partial ("" when read in full)
+};
+
+/// Every `cudiff_layout_*` array defined in PTX text from nvcc or clang, as 64-bit values:
+/// byte arrays (`.b8`, as both compilers print them) are read little-endian, initializers
+/// cut short (trailing zeros are omitted) or absent (all zero) are zero-filled, declarations
+/// in debug sections and `.extern` ones are ignored. Never throws.
+std::map<std::string, std::vector<std::uint64_t>> read_ptx_layout(std::string_view ptx);
+
+/// The device view of one config from its PTX, through the probes' arrays and properties.
+LayoutView device_layout_view(const std::string& config, runners::CompilerKind compiler, std::string_view ptx,
+                              const std::vector<LayoutProbe>& probes);
+/// The host view of one config from a program's output: its `layout <T> <property> <value>`
+/// lines (other lines are ignored).
+LayoutView host_layout_view(const std::string& config, runners::CompilerKind compiler, std::string_view output);
+
 // ---- judging ----------------------------------------------------------------------------
 
-enum class FindingKind { compile_status_mismatch, crash, hang, run_mismatch, warning_mismatch };
+enum class FindingKind { compile_status_mismatch, crash, hang, run_mismatch, warning_mismatch, layout_mismatch };
 std::string to_string(FindingKind kind);
 
 struct Finding {
@@ -120,6 +162,8 @@ struct Verdict {
 struct Observations {
   std::vector<CompileObservation> compiles;  ///< one per config, in config order
   std::vector<RunObservation> runs;          ///< for the configs that were built and run
+  std::vector<LayoutProbe> layout_probes;    ///< from the sidecar, when there is one
+  std::vector<LayoutView> layouts;           ///< host and device views of the configs built
 };
 
 struct JudgeOptions {

@@ -12,6 +12,7 @@ packages=(
   libboost1.81-dev libboost-filesystem1.81-dev       # Boost.Process v2 (+ the filesystem it uses)
   libsqlite3-dev                                      # the triage database
   cmake ninja-build libgtest-dev                      # build and tests
+  chromium                                            # renders the triage HTML report in a test
 )
 
 missing=()

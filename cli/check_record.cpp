@@ -1,0 +1,168 @@
+// `cudiff check --db FILE [--known FILE]`: the check's findings go into the triage database,
+// as a campaign of its own (kind "check", one test); known differences are labelled.
+#include "cli/check.h"
+#include "triage/triage.h"
+
+#include <chrono>
+#include <unistd.h>
+
+namespace cudiff::cli {
+namespace {
+
+/// Output kept per stream in the database: enough for a bug report, bounded for a campaign.
+constexpr std::size_t stored_output_chars = 64 * 1024;
+
+double now_seconds() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+std::string host_name() {
+  char host[256] = {};
+  ::gethostname(host, sizeof host - 1);
+  return host;
+}
+
+std::string capped(const std::string& text) {
+  return text.size() <= stored_output_chars ? text : text.substr(0, stored_output_chars) + "\n... (cut)";
+}
+
+std::string gpus_text(const runners::GpuDiscovery& gpus, runners::Mode mode) {
+  if (mode != runners::Mode::run) return {};
+  std::vector<std::string> names;
+  for (const auto& gpu : gpus.gpus) names.push_back(std::to_string(gpu.index) + ": " + gpu.name + " (" + gpu.arch() + ")");
+  return join(names, ", ");
+}
+
+/// What a bug report needs of the check: commands, what each compiler and program printed.
+boost::json::object outputs_json(const CheckRun& run) {
+  boost::json::array configs;
+  for (const ConfigCheck& check : run.configs) {
+    boost::json::object entry{{"config", check.compile.config.name},
+                              {"compiler", runners::to_string(check.compile.config.compiler)},
+                              {"command", check.compile.command.display()},
+                              {"outcome", oracle::to_string(check.observation.outcome)},
+                              {"status", check.compile.process.status_text()},
+                              {"stdout", capped(check.compile.process.out.text)},
+                              {"stderr", capped(check.compile.process.err.text)}};
+    if (check.run_process)
+      entry["run"] = boost::json::object{{"status", check.run_process->status_text()},
+                                         {"stdout", capped(check.run_process->out.text)},
+                                         {"stderr", capped(check.run_process->err.text)}};
+    configs.push_back(std::move(entry));
+  }
+  return boost::json::object{{"file", std::filesystem::absolute(run.file).string()},
+                             {"mode", runners::to_string(run.mode)},
+                             {"toolchain", boost::json::object{{"nvcc", runners::to_json(run.toolchain.nvcc)},
+                                                               {"clang", runners::to_json(run.toolchain.clang)},
+                                                               {"cuda_home", run.toolchain.cuda_home.string()}}},
+                             {"gpu_note", run.gpus.note},
+                             {"configs", std::move(configs)}};
+}
+
+/// The stderr of the compile a crash finding is about: its stack frames refine the key.
+std::string crash_output(const CheckRun& run, const oracle::Finding& finding) {
+  if (finding.kind != oracle::FindingKind::crash || finding.configs.empty()) return {};
+  for (const ConfigCheck& check : run.configs)
+    if (check.compile.config.name == finding.configs.front()) return check.compile.process.err.text;
+  return {};
+}
+
+triage::Campaign campaign_of(const CheckRun& run, double now) {
+  triage::Campaign campaign;
+  campaign.id = triage::unique_key();
+  campaign.kind = "check";
+  campaign.host = host_name();
+  // Compiles run in parallel, runs one after another: the check took about this long.
+  double seconds = 0, run_seconds = 0;
+  for (const ConfigCheck& check : run.configs) {
+    seconds = std::max(seconds, check.observation.seconds);
+    if (check.run) run_seconds += check.run->seconds;
+  }
+  campaign.started = now - seconds - run_seconds;
+  campaign.ended = now;
+  campaign.cudiff_version = CUDIFF_VERSION;
+  campaign.nvcc_version = run.toolchain.nvcc.version;
+  campaign.clang_version = run.toolchain.clang.version;
+  campaign.gpus = gpus_text(run.gpus, run.mode);
+  for (const ConfigCheck& check : run.configs) campaign.configs.push_back(check.compile.config.name);
+  campaign.mode = runners::to_string(run.mode);
+  campaign.tests = 1;
+  campaign.findings = static_cast<std::int64_t>(run.verdict.findings.size());
+  return campaign;
+}
+
+/// Labels a finding in what check prints: its bucket, and whether it is a known difference.
+void label(oracle::Finding& finding, const triage::Signature& signature, const triage::KnownDifference* known,
+           const std::optional<triage::Recorded>& recorded, std::vector<std::string>& notes) {
+  boost::json::object triage_json{{"key", signature.key}, {"title", signature.title}, {"known", known != nullptr}};
+  std::string note = "triage: " + signature.key.substr(0, 12) + " " + signature.title;
+  if (recorded) {
+    triage_json["bucket"] = recorded->bucket.id;
+    triage_json["count"] = recorded->bucket.count;
+    triage_json["status"] = triage::to_string(recorded->bucket.status);
+    note += recorded->new_bucket ? " (new bucket " + std::to_string(recorded->bucket.id) + ")"
+                                 : " (bucket " + std::to_string(recorded->bucket.id) + ", seen " +
+                                       std::to_string(recorded->bucket.count) + " times, " +
+                                       triage::to_string(recorded->bucket.status) + ")";
+  }
+  if (known != nullptr) {
+    triage_json["known_reason"] = known->reason;
+    finding.summary = "[known difference] " + finding.summary;
+    note += "; known difference: " + known->reason;
+  }
+  finding.details["triage"] = std::move(triage_json);
+  notes.push_back(note);
+}
+
+} // namespace
+
+std::vector<OptionSpec> check_record_options() {
+  return {{"--db", "FILE", "record the findings in this triage database (created if missing; see cudiff triage)"},
+          {"--known", "FILE", "known-differences file: matching findings are labelled known (still exit 1)"}};
+}
+
+CheckRecorder open_check_recorder(const ParsedArgs& args) {
+  CheckRecorder recorder;
+  if (auto known_path = args.value("--known")) {
+    recorder.known = triage::KnownDifferences::load(*known_path);
+    recorder.active = true;
+  }
+  if (auto db_path = args.value("--db")) {
+    recorder.db = triage::Database::open(*db_path);
+    recorder.active = true;
+  }
+  return recorder;
+}
+
+void record_check(CheckRecorder& recorder, CheckRun& run) {
+  if (!recorder.active) return;
+  const triage::KnownDifferences& known = recorder.known;
+  std::vector<triage::Signature> signatures;
+  for (const oracle::Finding& finding : run.verdict.findings)
+    signatures.push_back(triage::signature_of(finding, crash_output(run, finding)));
+
+  std::vector<std::optional<triage::Recorded>> recorded(signatures.size());
+  if (recorder.db) {
+    triage::Database& db = *recorder.db;
+    const double now = now_seconds();
+    const triage::Campaign campaign = campaign_of(run, now);
+    const std::string source = read_file(run.file);
+    const boost::json::object outputs = outputs_json(run);
+    // One transaction: a check is recorded whole or not at all.
+    db.transaction([&] {
+      db.put_campaign(campaign);
+      triage::Test test{triage::content_key(campaign.id + "/" + run.file.string()), campaign.id, run.file.string(), "", "",
+                        campaign.configs, run.verdict.agree() ? "agree" : "discrepancy", now, now - campaign.started};
+      db.add_test(test);
+      for (std::size_t i = 0; i < signatures.size(); ++i) {
+        triage::NewFinding finding{triage::content_key(campaign.id + "/" + std::to_string(i)), campaign.id, test.id, now,
+                                   run.verdict.findings[i], signatures[i], run.file.filename().string(), source, outputs};
+        recorded[i] = db.add_finding(finding, known.match(signatures[i]));
+      }
+    });
+  }
+  for (std::size_t i = 0; i < signatures.size(); ++i)
+    label(run.verdict.findings[i], signatures[i], known.match(signatures[i]), recorded[i], run.notes);
+}
+
+} // namespace cudiff::cli

@@ -1,0 +1,224 @@
+// `cudiff triage ACTION`: list, show, mark, note, export, merge and report over the triage
+// database; `synthetic` writes generated findings (for tests and benchmarks).
+#include "cli/commands.h"
+#include "common/common.h"
+#include "triage/triage.h"
+
+#include <chrono>
+#include <ostream>
+
+namespace cudiff::cli {
+namespace {
+
+double now_seconds() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+std::string day_time(double seconds) {
+  if (seconds <= 0) return "-";
+  const std::time_t t = static_cast<std::time_t>(seconds);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buffer[32];
+  std::strftime(buffer, sizeof buffer, "%Y-%m-%d %H:%M", &tm);
+  return buffer;
+}
+
+std::filesystem::path db_path(const ParsedArgs& args) { return args.value("--db").value_or("cudiff.db"); }
+
+/// An existing database (upgraded in place when older), with --known applied.
+triage::Database open_existing(const ParsedArgs& args) {
+  triage::Database db = triage::Database::open(db_path(args), triage::OpenOptions{.create = false});
+  if (auto known = args.value("--known")) db.apply_known(triage::KnownDifferences::load(*known));
+  return db;
+}
+
+void need(const ParsedArgs& args, std::size_t count, std::string_view usage) {
+  if (args.positionals.size() != count + 1) throw_usage("usage: cudiff triage " + std::string(usage));
+}
+
+boost::json::object bucket_json(const triage::Bucket& b) {
+  return boost::json::object{{"id", b.id}, {"key", b.key}, {"title", b.title}, {"kind", b.kind},
+                             {"side", b.side}, {"stage", b.stage}, {"status", triage::to_string(b.status)},
+                             {"known_reason", b.known_reason}, {"count", b.count}, {"first_seen", b.first_seen},
+                             {"last_seen", b.last_seen}, {"best_finding", b.best_finding}, {"best_size", b.best_size},
+                             {"symptom", b.symptom}};
+}
+
+int list(const ParsedArgs& args, std::ostream& out) {
+  need(args, 0, "list [--status S] [--kind K] [--json]");
+  triage::Database db = open_existing(args);
+  triage::BucketQuery query;
+  if (auto status = args.value("--status")) query.status = triage::parse_status(*status);
+  query.kind = args.value("--kind");
+  const auto buckets = db.buckets(query);
+  if (args.has("--json")) {
+    boost::json::array array;
+    for (const auto& b : buckets) array.push_back(bucket_json(b));
+    out << pretty_json(array);
+    return 0;
+  }
+  TextTable table({"id", "key", "kind", "status", "count", "first seen", "last seen", "title"});
+  for (const auto& b : buckets)
+    table.add_row({std::to_string(b.id), b.key.substr(0, 12), b.kind, triage::to_string(b.status), std::to_string(b.count),
+                   day_time(b.first_seen), day_time(b.last_seen), shorten(b.title, 100)});
+  const auto totals = db.totals();
+  out << table.render() << buckets.size() << " of " << totals.buckets << " buckets; " << totals.findings
+      << " findings from " << totals.tests << " tests in " << totals.campaigns << " campaigns\n";
+  return 0;
+}
+
+int show(const ParsedArgs& args, std::ostream& out) {
+  need(args, 1, "show ID");
+  triage::Database db = open_existing(args);
+  const triage::Bucket b = db.bucket(args.positionals[1]);
+  const auto findings = db.findings_of(b.key, 5);
+  if (args.has("--json")) {
+    boost::json::object json = bucket_json(b);
+    boost::json::array list;
+    for (const auto& f : findings)
+      list.push_back(boost::json::object{{"id", f.id}, {"time", f.time}, {"source_name", f.source_name},
+                                         {"summary", f.summary}, {"details", f.details}});
+    json["smallest_findings"] = std::move(list);
+    out << pretty_json(json);
+    return 0;
+  }
+  out << "bucket " << b.id << " " << b.key << "\n"
+      << "title:   " << b.title << "\n"
+      << "kind:    " << b.kind << " (side " << b.side << ", stage " << b.stage << ")\n"
+      << "status:  " << triage::to_string(b.status) << (b.known_reason.empty() ? "" : " (" + b.known_reason + ")") << "\n"
+      << "count:   " << b.count << ", first seen " << day_time(b.first_seen) << ", last seen " << day_time(b.last_seen) << "\n"
+      << "best:    " << b.best_finding.substr(0, 12) << " (" << format_bytes(static_cast<std::uint64_t>(b.best_size)) << ")\n"
+      << "signature:\n";
+  for (const auto& line : split_lines(b.symptom)) out << "  " << line << "\n";
+  out << "smallest findings:\n";
+  for (const auto& f : findings) out << "  " << f.id.substr(0, 12) << " " << f.source_name << ": " << f.summary << "\n";
+  for (const auto& note : db.notes(b.key)) out << "note " << day_time(note.time) << ": " << note.text << "\n";
+  return 0;
+}
+
+int mark(const ParsedArgs& args, std::ostream& out) {
+  need(args, 2, "mark ID STATUS");
+  const triage::Status status = triage::parse_status(args.positionals[2]);
+  triage::Database db = open_existing(args);
+  const triage::Bucket b = db.bucket(args.positionals[1]);
+  db.set_status(b.key, status);
+  out << "bucket " << b.id << " (" << b.key.substr(0, 12) << ") is now " << triage::to_string(status) << "\n";
+  return 0;
+}
+
+int note(const ParsedArgs& args, std::ostream& out) {
+  if (args.positionals.size() < 3) throw_usage("usage: cudiff triage note ID TEXT");
+  triage::Database db = open_existing(args);
+  const triage::Bucket b = db.bucket(args.positionals[1]);
+  const std::string text = join({args.positionals.begin() + 2, args.positionals.end()}, " ");
+  db.add_note(b.key, text, now_seconds());
+  out << "note added to bucket " << b.id << " (" << b.key.substr(0, 12) << ")\n";
+  return 0;
+}
+
+int export_bucket(const ParsedArgs& args, std::ostream& out) {
+  need(args, 2, "export ID DIR");
+  triage::Database db = open_existing(args);
+  const triage::Bucket b = db.bucket(args.positionals[1]);
+  out << triage::export_bucket(db, b, args.positionals[2]).string() << "\n";
+  return 0;
+}
+
+int merge(const ParsedArgs& args, std::ostream& out) {
+  if (args.positionals.size() < 3) throw_usage("usage: cudiff triage merge OUT.db IN.db...");
+  // Every shard is checked before OUT is created or changed: a typo costs nothing.
+  for (std::size_t i = 2; i < args.positionals.size(); ++i)
+    triage::Database::open(args.positionals[i], triage::OpenOptions{.create = false, .read_only = true});
+  triage::Database db = triage::Database::open(args.positionals[1]);
+  for (std::size_t i = 2; i < args.positionals.size(); ++i) {
+    const auto stats = db.merge_from(args.positionals[i]);
+    out << args.positionals[i] << ": " << stats.findings_added << " findings, " << stats.buckets_added
+        << " new buckets, " << stats.campaigns_added << " campaigns added\n";
+  }
+  const auto totals = db.totals();
+  out << args.positionals[1] << ": " << totals.buckets << " buckets, " << totals.findings << " findings\n";
+  return 0;
+}
+
+int report(const ParsedArgs& args, std::ostream& out) {
+  need(args, 0, "report --html OUT.html");
+  const auto html = args.value("--html");
+  if (!html) throw_usage("report needs --html OUT.html");
+  triage::Database db = open_existing(args);
+  write_file(*html, triage::render_html_report(db, now_seconds()));
+  out << *html << "\n";
+  return 0;
+}
+
+/// Writes COUNT synthetic findings and prints "committed N" after each commit, flushed: a
+/// test that kills this process knows which findings must be in the database.
+int synthetic(const ParsedArgs& args, std::ostream& out) {
+  need(args, 1, "synthetic COUNT [--buckets B] [--batch K]");
+  const auto count = static_cast<std::int64_t>(std::stoll(args.positionals[1]));
+  const auto buckets = static_cast<std::int64_t>(args.positive_number("--buckets").value_or(100));
+  const auto batch = static_cast<std::int64_t>(args.positive_number("--batch").value_or(1));
+  triage::Database db = triage::Database::open(db_path(args));
+  triage::Campaign campaign;
+  campaign.id = triage::unique_key();
+  campaign.kind = "synthetic";
+  campaign.host = "synthetic";
+  campaign.started = now_seconds();
+  db.put_campaign(campaign);
+  for (std::int64_t i = 0; i < count; i += batch) {
+    std::vector<std::string> ids;
+    db.transaction([&] {
+      for (std::int64_t j = i; j < std::min(count, i + batch); ++j) {
+        const auto finding = triage::synthetic_finding(campaign.id, j, buckets, now_seconds());
+        db.add_finding(finding);
+        ids.push_back(finding.id);
+      }
+    });
+    for (const auto& id : ids) out << "committed " << id << "\n";
+    out.flush();
+  }
+  campaign.ended = now_seconds();
+  campaign.tests = count;
+  campaign.findings = count;
+  db.put_campaign(campaign);
+  return 0;
+}
+
+int run_triage(const ParsedArgs& args, std::ostream& out, std::ostream&) {
+  if (args.positionals.empty()) throw_usage("triage needs an action: list, show, mark, note, export, merge, report");
+  const std::string& action = args.positionals.front();
+  if (action == "list") return list(args, out);
+  if (action == "show") return show(args, out);
+  if (action == "mark") return mark(args, out);
+  if (action == "note") return note(args, out);
+  if (action == "export") return export_bucket(args, out);
+  if (action == "merge") return merge(args, out);
+  if (action == "report") return report(args, out);
+  if (action == "synthetic") return synthetic(args, out);
+  throw_usage("unknown triage action '" + action + "' (list, show, mark, note, export, merge, report)");
+}
+
+} // namespace
+
+Subcommand triage_subcommand() {
+  CommandSpec spec{
+      "triage",
+      "cudiff triage list [--status S] [--kind K] [--json] | show ID | mark ID STATUS | note ID TEXT |\n"
+      "                     export ID DIR | merge OUT.db IN.db... | report --html OUT.html   [--db FILE]",
+      "Work with the triage database: findings deduplicated into buckets (docs/triage.md).\n"
+      "ID is a bucket's local number or a prefix of its key; STATUS is new, known, reported,\n"
+      "fixed or invalid. export writes DIR/report.md (a Markdown bug report) and the smallest\n"
+      "reproducer; merge unions shards into OUT.db (idempotent); report writes one offline HTML\n"
+      "page. `synthetic COUNT` writes generated findings (tests and benchmarks).",
+      {{"--db", "FILE", "the triage database (default cudiff.db)"},
+       {"--status", "STATUS", "list: only buckets with this status"},
+       {"--kind", "KIND", "list: only buckets of this finding kind"},
+       {"--json", "", "list, show: print JSON"},
+       {"--html", "FILE", "report: write the HTML report here"},
+       {"--known", "FILE", "apply a known-differences file first (new buckets that match become known)"},
+       {"--buckets", "N", "synthetic: spread the findings over N buckets (default 100)"},
+       {"--batch", "N", "synthetic: findings per transaction (default 1)"}}};
+  return {spec, run_triage};
+}
+
+} // namespace cudiff::cli

@@ -1,0 +1,93 @@
+// generator: random CUDA programs with exactly one correct output (DESIGN.md, "Generated
+// programs must be deterministic"), from a seed and a Policy.
+//
+// Contract: the same seed, policy and generator version give byte-identical files; every
+// program is free of undefined behaviour and data races, prints one `checksum <kernel> <hex>`
+// line per kernel and then its layout probe lines; every random choice is a named Policy knob.
+#pragma once
+
+#include "common/common.h"
+#include "common/rng.h"
+
+#include <cstdint>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cudiff::generator {
+
+/// Bumped whenever the same seed and policy would give a different program.
+inline constexpr std::string_view kGeneratorVersion = "0.1.0";
+
+enum class Size { small, medium, large };
+std::string to_string(Size size);
+/// Throws Error(usage) for anything but small, medium, large.
+Size parse_size(std::string_view text);
+
+/// One construct the generator can produce, with the ../shared/spec/rules.md ids it exercises.
+struct ConstructInfo {
+  std::string name;                   ///< stable, e.g. "managed_variable"
+  std::vector<std::string> rule_ids;  ///< e.g. {"V-MANAGED-..."}
+  std::string help;
+};
+
+/// Every construct, from the generator/constructs_*.def tables.
+std::vector<ConstructInfo> construct_catalog();
+
+/// One named knob: a probability or a count range bound.
+struct Knob {
+  std::string name;
+  double value = 0;
+  double min = 0;
+  double max = 1;
+  std::string help;
+};
+
+/// Every random choice of the generator as a named knob (YARPGen's gen_policy, with Csmith's
+/// dump/load). Knobs come from generator/knobs_*.def; each construct also has a knob
+/// "construct.<name>": the probability that a program enables it (swarm testing).
+class Policy {
+public:
+  static Policy defaults();
+  /// The knob's value; throws Error(internal) for an unknown name (a generator bug).
+  double get(std::string_view name) const;
+  /// Throws Error(usage) for an unknown name or a value outside [min, max].
+  void set(std::string_view name, double value);
+  const std::vector<Knob>& knobs() const { return knobs_; }
+
+  /// {"knob": value, ...}, sorted by name, one per line: diffable, loadable.
+  std::string dump() const;
+  /// Starts from the defaults and applies every knob in `json`; unknown knobs and bad values
+  /// are usage errors naming the knob.
+  static Policy load(std::string_view json);
+  /// fnv1a of dump(): names a policy in sidecars and databases.
+  std::string hash() const;
+
+private:
+  std::vector<Knob> knobs_;  // sorted by name
+};
+
+/// The constructs one program may use: each construct is on with its policy probability
+/// (Groce et al., swarm testing), so rare combinations come up.
+struct Swarm {
+  std::set<std::string> enabled;
+  bool on(std::string_view construct) const { return enabled.count(std::string(construct)) != 0; }
+};
+Swarm sample_swarm(const Policy& policy, Rng& rng);
+
+/// A generated program: the .cu text and its sidecar (JSON): seed, policy hash, generator
+/// version, size, the constructs enabled and used (with rule ids), kernels, layout probes,
+/// expected verdict.
+struct TestCase {
+  std::string name;  ///< e.g. "cudiff_000000000042"
+  std::string source;
+  boost::json::object sidecar;
+};
+
+/// Generates the program for `seed` (a SeededRng over it).
+TestCase generate_program(const Policy& policy, std::uint64_t seed, Size size);
+/// The same from any random source; `seed` is only recorded in the sidecar.
+TestCase generate_program(const Policy& policy, Rng& rng, std::uint64_t seed, Size size);
+
+} // namespace cudiff::generator

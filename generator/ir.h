@@ -1,0 +1,169 @@
+// ir: the program IR of the core generator — expressions, statements, device functions,
+// kernels, arrays and the launch of each kernel. Internal to generator/.
+#pragma once
+
+#include "generator/values.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cudiff::generator {
+
+/// Read-only built-in variables (threadIdx.x ... gridDim.z), all unsigned int.
+enum class Builtin : std::uint8_t {
+  ThreadIdxX, ThreadIdxY, ThreadIdxZ, BlockIdxX, BlockIdxY, BlockIdxZ,
+  BlockDimX, BlockDimY, BlockDimZ, GridDimX, GridDimY, GridDimZ
+};
+std::string builtin_text(Builtin builtin);
+
+enum class ExprKind : std::uint8_t { Const, Var, Builtin, Unary, Binary, Cond, Cast, Load, Call, Named };
+
+struct Expr;
+using ExprP = std::shared_ptr<const Expr>;
+
+/// One expression node; `type` is its C++ type after the operator's conversions.
+struct Expr {
+  ExprKind kind = ExprKind::Const;
+  IntType type = IntType::Int;
+  Value constant;           ///< Const, and Named (the named constant's value)
+  int id = -1;              ///< Var: variable; Builtin: Builtin; Load: array; Call: function
+  UnaryOp unary = UnaryOp::Plus;
+  BinaryOp binary = BinaryOp::Add;
+  std::string text;         ///< Named: how the constant is spelled (constexpr host variable...)
+  std::vector<ExprP> kids;  ///< operands, the index of a Load, the arguments of a Call
+};
+
+enum class StmtKind : std::uint8_t {
+  Decl, Assign, If, For, Switch, WriteOut, Return,
+  // Collectives: only at the top level of a kernel, in block-uniform control flow.
+  Exchange, Shuffle, Vote, SyncCount, Atomic
+};
+
+/// How an Assign combines: plain `=`, or `op=`.
+struct AssignOp {
+  bool compound = false;
+  BinaryOp op = BinaryOp::Add;
+};
+
+enum class ShuffleKind : std::uint8_t { Idx, Xor, Up, Down };
+enum class VoteKind : std::uint8_t { All, Any, Ballot };
+enum class SyncCountKind : std::uint8_t { Count, And, Or };
+enum class AtomicKind : std::uint8_t { Add, And, Or, Xor, Min, Max };
+
+struct Stmt;
+using Block = std::vector<Stmt>;
+
+struct SwitchCase {
+  Value label;
+  Block body;
+};
+
+struct Stmt {
+  StmtKind kind = StmtKind::Decl;
+  int var = -1;        ///< Decl/Assign target, For induction variable, collective result
+  IntType target_type = IntType::Int;  ///< the type of `var`: assignments convert to it
+  AssignOp assign;
+  ExprP expr;          ///< initializer, value, condition, subject, collective operand
+  Block body;          ///< If then, For body, Switch default
+  Block else_body;
+  std::vector<SwitchCase> cases;
+  std::int64_t start = 0, trips = 0, step = 1;  ///< For: i = start; i < start + trips*step
+  int slot = 0;        ///< WriteOut: output slot; Atomic: reduction word
+  int array = -1;      ///< Exchange: the shared array
+  std::uint32_t param = 0;  ///< Exchange permutation constant; Shuffle lane/mask/delta
+  bool warp_scope = false;  ///< Exchange through __syncwarp instead of __syncthreads
+  bool rotate = false;      ///< Exchange: (tid + k) instead of (tid ^ k)
+  ShuffleKind shuffle = ShuffleKind::Xor;
+  VoteKind vote = VoteKind::Any;
+  SyncCountKind sync_count = SyncCountKind::Count;
+  AtomicKind atomic = AtomicKind::Add;
+};
+
+struct Var {
+  std::string name;
+  IntType type = IntType::Int;
+};
+
+enum class ArrayKind : std::uint8_t { Input, Constant, DeviceGlobal, SharedStatic, SharedDynamic };
+
+struct Array {
+  std::string name;
+  IntType elem = IntType::Int;
+  int length = 0;
+  ArrayKind kind = ArrayKind::Constant;
+  std::vector<Value> values;       ///< Input, Constant, DeviceGlobal: the contents
+  std::uint32_t input_salt = 0;    ///< Input: the host fills in[i] = cudiff_input(i, salt, mode)
+  std::uint32_t input_mode = 0;
+  std::uint32_t dynamic_offset = 0;  ///< SharedDynamic: byte offset into the dynamic buffer
+};
+
+enum class Inlining : std::uint8_t { Default, NoInline, ForceInline };
+
+struct Function {
+  std::string name;
+  IntType result = IntType::Int;
+  int param_count = 0;   ///< vars[0 .. param_count) are the parameters
+  std::vector<Var> vars;
+  Block body;
+  ExprP result_expr;
+  Inlining inlining = Inlining::Default;
+  bool via_pointer = false;  ///< called through a `__device__` function pointer variable
+};
+
+struct Launch {
+  std::uint32_t grid[3] = {1, 1, 1};
+  std::uint32_t block[3] = {32, 1, 1};
+  std::uint32_t dynamic_shared_bytes = 0;
+  std::uint32_t threads_per_block() const { return block[0] * block[1] * block[2]; }
+  std::uint32_t blocks() const { return grid[0] * grid[1] * grid[2]; }
+  std::uint32_t threads() const { return threads_per_block() * blocks(); }
+};
+
+/// A scalar kernel parameter with the value the host passes.
+struct ScalarParam {
+  int var = -1;
+  Value value;
+  bool grid_constant = false;  ///< passed as a member of the __grid_constant__ struct
+};
+
+struct Kernel {
+  std::string name;
+  std::string ns;       ///< the namespace its test lives in
+  bool inline_ns = false;
+  Launch launch;
+  std::vector<Var> vars;  ///< vars[0] = tid, vars[1] = gtid, then parameters and locals
+  std::vector<ScalarParam> params;
+  int input_array = -1;
+  std::vector<int> shared_arrays;
+  Block body;
+  int slots = 1;  ///< output words per thread
+  std::vector<AtomicKind> reductions;  ///< one word each, after the per-thread slots
+  std::uint64_t expected_checksum = 0;
+  std::uint32_t output_words() const { return launch.threads() * slots + static_cast<std::uint32_t>(reductions.size()); }
+};
+
+/// A constexpr host variable, read from device code (V-CONSTEXPR-VAR-DEV).
+struct NamedConstant {
+  std::string name;
+  std::string ns;
+  Value value;
+};
+
+struct Program {
+  std::vector<Array> arrays;
+  std::vector<Function> functions;  ///< a callee always comes after its callers
+  std::vector<Kernel> kernels;
+  std::vector<NamedConstant> constants;
+  std::vector<std::string> function_ns;  ///< namespace of each function
+  std::vector<std::string> array_ns;     ///< namespace of each array
+};
+
+/// Initial value of an output reduction word for this atomic (the identity of the operation).
+std::uint64_t reduction_identity(AtomicKind kind);
+/// The host's input formula, mirrored by the emitted `cudiff_input`.
+std::uint64_t input_word(std::uint32_t index, std::uint32_t salt, std::uint32_t mode);
+
+} // namespace cudiff::generator

@@ -1,0 +1,128 @@
+// validate: the generator's invariants re-checked on the finished IR.
+#include "generator/validate.h"
+
+#include "common/common.h"
+#include "generator/interpreter.h"
+
+#include <set>
+#include <string>
+
+namespace cudiff::generator {
+namespace {
+
+class Validator {
+public:
+  Validator(const Program& program, std::uint64_t seed) : program_(program), seed_(seed) {}
+
+  [[noreturn]] void fail(const std::string& where, const std::string& what) const {
+    throw Error(ErrorKind::internal, "generated program for seed " + std::to_string(seed_) + " is invalid: " + where +
+                                         ": " + what);
+  }
+
+  void expr(const Expr& e, const std::set<int>& scope, int function, const std::string& where) const {
+    if (e.kind == ExprKind::Var && !scope.count(e.id)) fail(where, "variable " + std::to_string(e.id) + " used out of scope");
+    if (e.kind == ExprKind::Load && (e.id < 0 || e.id >= static_cast<int>(program_.arrays.size())))
+      fail(where, "load from an unknown array");
+    if (e.kind == ExprKind::Call) {
+      if (e.id <= function || e.id >= static_cast<int>(program_.functions.size()))
+        fail(where, "call to a function not defined before its caller");
+      if (static_cast<int>(e.kids.size()) != program_.functions[e.id].param_count) fail(where, "argument count");
+    }
+    for (const ExprP& kid : e.kids) expr(*kid, scope, function, where);
+  }
+
+  void block(const Block& statements, std::set<int>& scope, int function, bool top, bool& returned,
+             const std::string& where) const {
+    for (const Stmt& s : statements) {
+      if (s.expr) expr(*s.expr, scope, function, where);
+      if (is_collective(s.kind)) {
+        if (!top) fail(where, "a barrier, warp operation or atomic outside the kernel's top level");
+        if (returned) fail(where, "a barrier, warp operation or atomic after a divergent return");
+      }
+      switch (s.kind) {
+      case StmtKind::Decl:
+        scope.insert(s.var);
+        break;
+      case StmtKind::Assign:
+        if (!scope.count(s.var)) fail(where, "assignment to a variable out of scope");
+        break;
+      case StmtKind::If: {
+        bool inner_return = false;
+        std::set<int> then_scope = scope, else_scope = scope;
+        block(s.body, then_scope, function, false, inner_return, where);
+        block(s.else_body, else_scope, function, false, inner_return, where);
+        if (inner_return) {
+          if (!top) fail(where, "return below the top level");
+          returned = true;
+        }
+        break;
+      }
+      case StmtKind::For: {
+        if (s.trips < 1 || s.step < 1) fail(where, "a loop without a constant positive trip count");
+        std::set<int> inner = scope;
+        inner.insert(s.var);
+        bool inner_return = false;
+        block(s.body, inner, function, false, inner_return, where);
+        if (inner_return) fail(where, "return inside a loop");
+        break;
+      }
+      case StmtKind::Switch: {
+        std::set<Value, bool (*)(const Value&, const Value&)> labels(
+            [](const Value& a, const Value& b) { return a.bits < b.bits; });
+        bool inner_return = false;
+        for (const SwitchCase& c : s.cases) {
+          if (!labels.insert(c.label).second) fail(where, "duplicate case label");
+          std::set<int> case_scope = scope;
+          block(c.body, case_scope, function, false, inner_return, where);
+        }
+        std::set<int> default_scope = scope;
+        block(s.body, default_scope, function, false, inner_return, where);
+        if (inner_return) fail(where, "return inside a switch");
+        break;
+      }
+      case StmtKind::Return:
+        if (function >= 0) fail(where, "return statement in a device function body");
+        returned = true;
+        break;
+      case StmtKind::Exchange: case StmtKind::Shuffle: case StmtKind::Vote: case StmtKind::SyncCount:
+        scope.insert(s.var);
+        break;
+      default: break;
+      }
+    }
+  }
+
+  void run() const {
+    for (std::size_t f = 0; f < program_.functions.size(); ++f) {
+      const Function& function = program_.functions[f];
+      std::set<int> scope;
+      for (int p = 0; p < function.param_count; ++p) scope.insert(p);
+      bool returned = false;
+      block(function.body, scope, static_cast<int>(f), false, returned, function.name);
+      expr(*function.result_expr, scope, static_cast<int>(f), function.name);
+    }
+    Interpreter interpreter(program_);
+    for (const Kernel& k : program_.kernels) {
+      const std::uint32_t per_block = k.launch.threads_per_block();
+      if (per_block % 32 != 0 || (per_block & (per_block - 1)) != 0 || k.launch.threads() > 512)
+        fail(k.name, "launch is not whole warps in a power-of-two block of at most 512 threads");
+      std::set<int> scope = {0, 1};
+      for (const ScalarParam& p : k.params) scope.insert(p.var);
+      bool returned = false;
+      block(k.body, scope, -1, true, returned, k.name);
+      const Interpreter::KernelRun run = interpreter.run(k);
+      if (!run.problem.empty()) fail(k.name, run.problem);
+      if (run.checksum != k.expected_checksum) fail(k.name, "the expected checksum does not match a fresh run");
+    }
+  }
+
+private:
+  const Program& program_;
+  std::uint64_t seed_;
+};
+
+} // namespace
+
+void validate_program(const Program& program, std::uint64_t seed) { Validator(program, seed).run(); }
+
+} // namespace cudiff::generator

@@ -1,0 +1,155 @@
+// Generator core: determinism, IR validation over many seeds, construct knobs honoured, and
+// the UB guard (expressions rebuilt so no simulated thread hits UB).
+#include "generator/body_gen.h"
+#include "generator/generator.h"
+
+#include <gtest/gtest.h>
+
+#include <climits>
+#include <map>
+
+namespace {
+
+using namespace cudiff::generator;
+
+bool used(const TestCase& test, const std::string& construct) {
+  for (const auto& entry : test.sidecar.at("constructs_used").as_array())
+    if (entry.at("name").as_string() == construct) return true;
+  return false;
+}
+
+// Source text that only the construct produces.
+const std::map<std::string, std::vector<std::string>>& markers() {
+  static const std::map<std::string, std::vector<std::string>> table = {
+      {"grid_constant", {"__grid_constant__"}},
+      {"restrict_pointers", {"__restrict__"}},
+      {"launch_bounds", {"__launch_bounds__"}},
+      {"constexpr_host_variable", {"kConst"}},
+      {"constant_memory", {"__constant__", "cudaMemcpyToSymbol"}},
+      {"device_global_array", {"gmem"}},
+      {"for_loop", {"for (int "}},
+      {"switch_statement", {"switch ("}},
+      {"inline_qualifiers", {"__noinline__", "__forceinline__"}},
+      {"device_function_pointer", {"_ptr("}},
+      {"dynamic_shared", {"extern __shared__"}},
+      {"syncwarp", {"__syncwarp"}},
+      {"warp_shuffle", {"__shfl"}},
+      {"warp_vote", {"__ballot_sync", "__all_sync", "__any_sync"}},
+      {"syncthreads_count", {"__syncthreads_count", "__syncthreads_and", "__syncthreads_or"}},
+      {"atomic_reduction", {"atomicAdd", "atomicAnd", "atomicOr", "atomicXor", "atomicMin", "atomicMax"}},
+  };
+  return table;
+}
+
+std::vector<std::string> core_constructs() {
+  std::vector<std::string> names;
+#define CONSTRUCT(name, probability, rules, help) names.push_back(name);
+#include "generator/constructs_core.def"
+#undef CONSTRUCT
+  return names;
+}
+
+} // namespace
+
+TEST(GeneratorCore, SameSeedGivesIdenticalBytesAndSeedsDiffer) {
+  const Policy policy = Policy::defaults();
+  for (Size size : {Size::small, Size::medium}) {
+    const TestCase a = generate_program(policy, 1234, size);
+    const TestCase b = generate_program(policy, 1234, size);
+    EXPECT_EQ(a.source, b.source);
+    EXPECT_EQ(boost::json::serialize(a.sidecar), boost::json::serialize(b.sidecar));
+    EXPECT_NE(a.source, generate_program(policy, 1235, size).source);
+  }
+  EXPECT_EQ(generate_program(policy, 42, Size::small).name, "cudiff_000000000042");
+}
+
+TEST(GeneratorCore, SidecarCarriesTheContract) {
+  const TestCase test = generate_program(Policy::defaults(), 5, Size::medium);
+  const auto& sidecar = test.sidecar;
+  EXPECT_EQ(sidecar.at("seed").to_number<std::uint64_t>(), 5u);
+  EXPECT_EQ(sidecar.at("expected_verdict").as_string(), "accept");
+  EXPECT_EQ(sidecar.at("policy_hash").as_string(), Policy::defaults().hash());
+  EXPECT_TRUE(sidecar.at("layout_probes").is_array());
+  const auto& kernels = sidecar.at("kernels").as_array();
+  ASSERT_FALSE(kernels.empty());
+  for (const auto& kernel : kernels) {
+    EXPECT_EQ(kernel.at("expected_checksum").as_string().size(), 16u);
+    const std::string line = "checksum " + std::string(kernel.at("name").as_string()) + " %016llx";
+    EXPECT_NE(test.source.find(line), std::string::npos) << line;
+  }
+  EXPECT_EQ(test.source.rfind("// cudiff generated program\n// seed: 5\n", 0), 0u);
+  // --layout is handled before any CUDA call.
+  const auto main_at = test.source.find("int main(int argc, char** argv) {");
+  ASSERT_NE(main_at, std::string::npos);
+  EXPECT_LT(test.source.find("--layout", main_at), test.source.find("cuda", main_at));
+}
+
+TEST(GeneratorCore, ValidationPassesOnManySeedsOfEverySize) {
+  const Policy policy = Policy::defaults();
+  for (Size size : {Size::small, Size::medium, Size::large}) {
+    // Large programs take about half a second each (every thread simulated): a few suffice.
+    const int seeds = size == Size::large ? 4 : size == Size::medium ? 60 : 200;
+    for (int seed = 0; seed < seeds; ++seed) {
+      // generate_program validates (and throws Error(internal) naming the seed).
+      EXPECT_NO_THROW(generate_program(policy, 10000 + seed, size)) << to_string(size) << " seed " << seed;
+    }
+  }
+}
+
+TEST(GeneratorCore, EveryConstructKnobIsHonoured) {
+  for (const std::string& construct : core_constructs()) {
+    Policy off = Policy::defaults();
+    off.set("construct." + construct, 0);
+    Policy on = Policy::defaults();
+    on.set("construct." + construct, 1);
+    // Enough top-level statements that rare statement kinds come up in small programs.
+    on.set("small.kernel.statements.min", 12);
+    on.set("small.kernel.statements.max", 12);
+    int present = 0;
+    const int seeds = 20;
+    for (int seed = 0; seed < seeds; ++seed) {
+      const TestCase without = generate_program(off, 500 + seed, Size::small);
+      EXPECT_FALSE(used(without, construct)) << construct << " seed " << seed;
+      auto found = markers().find(construct);
+      if (found != markers().end())
+        for (const std::string& marker : found->second)
+          EXPECT_EQ(without.source.find(marker), std::string::npos) << construct << " marker " << marker;
+      present += used(generate_program(on, 500 + seed, Size::small), construct) ? 1 : 0;
+    }
+    EXPECT_GE(present, seeds / 5) << construct << " enabled but rarely used";
+  }
+}
+
+TEST(GeneratorCore, ExpressionsAreRebuiltSoNoThreadHitsUB) {
+  // Threads holding the values that break naive arithmetic: INT_MAX, INT_MIN, -1, 0, 65535.
+  Policy policy = Policy::defaults();
+  for (const std::string& construct : core_constructs()) policy.set("construct." + construct, 1);
+  cudiff::SeededRng rng(99);
+  const Swarm swarm = sample_swarm(policy, rng);
+  GenContext ctx(policy, rng, swarm, Size::large);
+  const Launch launch;
+  const std::vector<ThreadCtx> threads = make_threads(launch);
+  const std::vector<int> specials = {INT_MAX, INT_MIN, -1, 0, 65535, INT_MAX - 1, 1 << 30};
+  std::vector<Env> envs(threads.size());
+  for (std::size_t i = 0; i < envs.size(); ++i) {
+    envs[i].thread = &threads[i];
+    envs[i].vars = {Value::make(IntType::Int, specials[i % specials.size()]),
+                    Value::make(IntType::UShort, 65535 - static_cast<int>(i)),
+                    Value::make(IntType::LLong, i % 2 ? LLONG_MIN : LLONG_MAX)};
+  }
+  BodyGen gen(ctx, envs, false, 0, "ns");
+  for (auto [name, type] : {std::pair{"x", IntType::Int}, {"y", IntType::UShort}, {"z", IntType::LLong}})
+    gen.visible.push_back(VarState{gen.add_var(name, type), true, true, false});
+  int nontrivial = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    const Gen built = gen.expr(5);
+    ASSERT_EQ(built.values.size(), envs.size());
+    nontrivial += built.expr->kind == ExprKind::Binary ? 1 : 0;
+    for (std::size_t i = 0; i < envs.size(); ++i) {
+      const Outcome outcome = ctx.interpreter.eval(*built.expr, envs[i]);
+      ASSERT_TRUE(outcome.ok()) << to_string(outcome.ub) << " on thread " << i;
+      ASSERT_EQ(outcome.value, built.values[i]);
+    }
+  }
+  EXPECT_GT(nontrivial, 100);
+}

@@ -1,0 +1,83 @@
+// triage reports: the HTML page is self-contained (inline CSS and SVG, no scripts, nothing
+// fetched) and has its sections; the Markdown bug report has what a compiler team needs.
+#include "support/test_support.h"
+#include "triage/triage.h"
+
+#include <gtest/gtest.h>
+
+using namespace cudiff;
+
+namespace {
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+void fill(triage::Database& db, const std::string& name, double started, int count) {
+  triage::Campaign c;
+  c.id = triage::content_key(name);
+  c.kind = "synthetic";
+  c.host = "test-host";
+  c.started = started;
+  c.ended = started + 100;
+  c.tests = count;
+  c.gpus = name == "gpu" ? "0: NVIDIA H100 (sm_90)" : "";
+  db.put_campaign(c);
+  db.transaction([&] {
+    for (int i = 0; i < count; ++i) db.add_finding(triage::synthetic_finding(c.id, i, name == "gpu" ? 12 : 10, started + i));
+  });
+}
+
+} // namespace
+
+TEST(TriageReport, HtmlIsOneOfflinePageWithSummaryPlotsTopAndNewBuckets) {
+  TempDir dir;
+  auto db = triage::Database::open(dir.path() / "t.db");
+  fill(db, "compile", 1.7e9, 60);
+  fill(db, "gpu", 1.7e9 + 1000, 40);
+  const std::string html = triage::render_html_report(db, 1.7e9 + 2000);
+  EXPECT_TRUE(html.starts_with("<!DOCTYPE html>"));
+  EXPECT_FALSE(contains(html, "<script"));
+  EXPECT_FALSE(contains(html, "src="));
+  EXPECT_FALSE(contains(html, "<link"));
+  EXPECT_FALSE(contains(html, "https://"));
+  EXPECT_TRUE(contains(html, "<style>"));
+  EXPECT_TRUE(contains(html, "<polyline"));  // findings over time
+  EXPECT_TRUE(contains(html, "<rect"));
+  EXPECT_TRUE(contains(html, "tests/s"));
+  EXPECT_TRUE(contains(html, "compile only"));
+  EXPECT_TRUE(contains(html, "GPU: 0: NVIDIA H100"));
+  EXPECT_TRUE(contains(html, "Top buckets"));
+  EXPECT_TRUE(contains(html, "New since the previous campaign"));
+  // Buckets 10 (a crash, "k") and 11 (a run mismatch, "l") exist only in the second
+  // campaign: they, and only they, are new since the previous one.
+  const auto section = html.substr(html.find("New since the previous campaign"));
+  EXPECT_TRUE(contains(section, "synthetic_k")) << section.substr(0, 2000);
+  EXPECT_TRUE(contains(section, "value l")) << section.substr(0, 2000);
+  EXPECT_FALSE(contains(section, "synthetic error c")) << section.substr(0, 2000);
+}
+
+TEST(TriageReport, EmptyDatabaseStillRenders) {
+  TempDir dir;
+  auto db = triage::Database::open(dir.path() / "t.db");
+  const std::string html = triage::render_html_report(db, 1.7e9);
+  EXPECT_TRUE(contains(html, "No findings yet"));
+}
+
+TEST(TriageReport, MarkdownExportHasReproducerCommandsOutputsAndExpectation) {
+  TempDir dir;
+  auto db = triage::Database::open(dir.path() / "t.db");
+  fill(db, "compile", 1.7e9, 20);
+  db.add_note(db.buckets().front().key, "looks like a clang bug", 1.7e9 + 5);
+  const auto bucket = db.bucket(db.buckets().front().key);
+  const auto report = triage::export_bucket(db, bucket, dir.path() / "export");
+  const std::string md = read_file(report);
+  EXPECT_TRUE(md.starts_with("# " + bucket.title));
+  EXPECT_TRUE(contains(md, "## Reproducer"));
+  EXPECT_TRUE(contains(md, "```cuda"));
+  EXPECT_TRUE(contains(md, "## Expected vs observed"));
+  EXPECT_TRUE(contains(md, "nvcc -O3 -c"));
+  EXPECT_TRUE(contains(md, "clang++-22 -x cuda -O3 -c"));
+  EXPECT_TRUE(contains(md, "looks like a clang bug"));
+  const auto best = db.finding(bucket.best_finding);
+  ASSERT_TRUE(best.has_value());
+  EXPECT_EQ(read_file(dir.path() / "export" / best->source_name), best->source);
+}

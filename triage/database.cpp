@@ -1,0 +1,146 @@
+// triage: opening a database — refusing what is not one (untouched), WAL, busy timeout,
+// migrations in order — and write transactions.
+#include "triage/sqlite.h"
+
+#include <fstream>
+
+namespace cudiff::triage {
+namespace {
+
+constexpr std::string_view sqlite_magic{"SQLite format 3\0", 16};
+
+/// Looks at the file before SQLite does: SQLite would happily turn an empty or foreign file
+/// into a database on the first write, which must never happen to a file a user named by
+/// mistake.
+void check_file(const std::filesystem::path& path, const OpenOptions& options) {
+  std::error_code ec;
+  const bool exists = std::filesystem::exists(path, ec);
+  if (!exists) {
+    if (!options.create || options.read_only) throw_environment("no such database: " + path.string());
+    return;
+  }
+  if (std::filesystem::is_directory(path, ec))
+    throw_environment(path.string() + " is a directory, not a cudiff database");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw_environment("cannot read " + path.string());
+  std::string head(16, '\0');
+  in.read(head.data(), 16);
+  const auto got = static_cast<std::size_t>(in.gcount());
+  if (got == 0) return;  // an empty file is an empty database
+  if (got < 16 || head != sqlite_magic)
+    throw_environment(path.string() + " is not a cudiff database (not an SQLite file); left untouched");
+}
+
+std::string corrupt(const std::filesystem::path& path, sqlite3* db) {
+  return path.string() + " is not a usable cudiff database (" + sqlite3_errmsg(db) + "); left untouched";
+}
+
+/// Reads the schema without writing anything: a corrupt file fails here, before WAL or a
+/// migration could touch it.
+int inspect(Database::Impl& impl) {
+  sqlite3_stmt* query = nullptr;
+  int tables = 0;
+  int code = sqlite3_prepare_v2(impl.db, "SELECT count(*) FROM sqlite_master", -1, &query, nullptr);
+  if (code == SQLITE_OK) code = sqlite3_step(query);
+  if (code == SQLITE_ROW) tables = sqlite3_column_int(query, 0);
+  sqlite3_finalize(query);
+  if (code != SQLITE_ROW) throw_environment(corrupt(impl.path, impl.db));
+  code = sqlite3_prepare_v2(impl.db, "PRAGMA user_version", -1, &query, nullptr);
+  if (code == SQLITE_OK) code = sqlite3_step(query);
+  const int version = code == SQLITE_ROW ? sqlite3_column_int(query, 0) : -1;
+  sqlite3_finalize(query);
+  if (version < 0) throw_environment(corrupt(impl.path, impl.db));
+  if (version == 0 && tables > 0)
+    throw_environment(impl.path.string() + " is an SQLite database but not a cudiff one; left untouched");
+  if (version > schema_version)
+    throw_environment(impl.path.string() + " has triage schema version " + std::to_string(version) +
+                      ", newer than this cudiff understands (" + std::to_string(schema_version) +
+                      "); use a newer cudiff");
+  return version;
+}
+
+/// Brings the schema to `target`, in one transaction; another process may be doing the same,
+/// so the version is read again under the write lock.
+void migrate(Database::Impl& impl, int target) {
+  impl.exec("BEGIN IMMEDIATE");
+  try {
+    int version = static_cast<int>(impl.scalar("PRAGMA user_version"));
+    for (; version < target; ++version) impl.exec(migrations().at(static_cast<std::size_t>(version)));
+    impl.exec("PRAGMA user_version = " + std::to_string(version));
+    impl.exec("COMMIT");
+    impl.version = version;
+  } catch (...) {
+    sqlite3_exec(impl.db, "ROLLBACK", nullptr, nullptr, nullptr);
+    throw;
+  }
+}
+
+} // namespace
+
+Database::Database(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Database::Database(Database&&) noexcept = default;
+Database& Database::operator=(Database&&) noexcept = default;
+Database::~Database() = default;
+
+Database Database::open(const std::filesystem::path& path, const OpenOptions& options) {
+  check_file(path, options);
+  auto impl = std::make_unique<Impl>();
+  impl->path = path;
+  const int flags = options.read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+  if (sqlite3_open_v2(path.c_str(), &impl->db, flags | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI, nullptr) != SQLITE_OK)
+    throw_environment("cannot open " + path.string() + ": " + sqlite3_errmsg(impl->db));
+  sqlite3_extended_result_codes(impl->db, 1);
+  sqlite3_busy_timeout(impl->db, static_cast<int>(options.busy_timeout_seconds * 1000));
+  impl->version = inspect(*impl);
+  if (options.read_only) return Database(std::move(impl));
+  // WAL: readers never block the writer, and a killed writer leaves committed transactions
+  // in the log, replayed on the next open. synchronous=NORMAL keeps every commit through a
+  // process kill (only a power loss may drop the last ones), at a fraction of FULL's fsyncs.
+  impl->exec("PRAGMA journal_mode = WAL");
+  impl->exec("PRAGMA synchronous = NORMAL");
+  // 32 MiB of page cache (the default is 2 MiB): a campaign's inserts touch the findings
+  // index all over, and re-reading pages from the WAL dominated the insert time.
+  impl->exec("PRAGMA cache_size = -32768");
+  if (impl->version < options.upgrade_to) migrate(*impl, options.upgrade_to);
+  return Database(std::move(impl));
+}
+
+const std::filesystem::path& Database::path() const { return impl_->path; }
+int Database::version() const { return impl_->version; }
+
+void Database::transaction(const std::function<void()>& body) {
+  // Nested calls join the outer transaction: a merge or a check records in one commit.
+  if (impl_->transaction_depth > 0) {
+    body();
+    return;
+  }
+  impl_->exec("BEGIN IMMEDIATE");
+  impl_->transaction_depth = 1;
+  try {
+    body();
+    impl_->exec("COMMIT");
+    impl_->transaction_depth = 0;
+  } catch (...) {
+    impl_->transaction_depth = 0;
+    sqlite3_exec(impl_->db, "ROLLBACK", nullptr, nullptr, nullptr);
+    throw;
+  }
+}
+
+std::string Database::integrity_check() const {
+  sql::Statement& query = impl_->statement("PRAGMA integrity_check");
+  std::vector<std::string> problems;
+  while (query.step()) problems.push_back(query.text(0));
+  return join(problems, "; ");
+}
+
+Totals Database::totals() const {
+  Totals totals;
+  totals.campaigns = impl_->scalar("SELECT count(*) FROM campaigns");
+  totals.tests = impl_->scalar("SELECT coalesce(sum(tests), 0) FROM campaigns");
+  totals.findings = impl_->scalar("SELECT count(*) FROM findings");
+  totals.buckets = impl_->scalar("SELECT count(*) FROM buckets");
+  return totals;
+}
+
+} // namespace cudiff::triage

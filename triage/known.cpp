@@ -1,0 +1,60 @@
+// triage: the known-differences file — deliberate divergences between the compilers, which
+// mark matching buckets `known` (docs/triage.md, "Known differences").
+#include "triage/triage.h"
+
+#include <algorithm>
+
+namespace cudiff::triage {
+namespace {
+
+std::string field(const boost::json::object& entry, std::string_view name, std::string_view origin,
+                  std::size_t index, bool required) {
+  const auto* value = entry.if_contains(name);
+  if (value == nullptr || !value->is_string()) {
+    if (!required) return {};
+    throw_usage(std::string(origin) + ": entry " + std::to_string(index + 1) + " needs a string \"" +
+                std::string(name) + "\"");
+  }
+  return std::string(value->as_string());
+}
+
+} // namespace
+
+KnownDifferences KnownDifferences::parse(std::string_view text, std::string_view origin) {
+  boost::json::parse_options options;
+  options.allow_comments = true;  // entries carry their verification as comments
+  options.allow_trailing_commas = true;
+  boost::system::error_code ec;
+  boost::json::value root = boost::json::parse(text, ec, {}, options);
+  if (ec) throw_usage(std::string(origin) + ": not valid JSON (" + ec.message() + ")");
+  const auto* object = root.if_object();
+  const auto* list = object != nullptr ? object->if_contains("known") : nullptr;
+  if (list == nullptr || !list->is_array())
+    throw_usage(std::string(origin) + ": expected an object with a \"known\" array (docs/triage.md)");
+  KnownDifferences known;
+  const auto& entries = list->as_array();
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    if (!entries[i].is_object()) throw_usage(std::string(origin) + ": entry " + std::to_string(i + 1) + " is not an object");
+    const auto& entry = entries[i].as_object();
+    KnownDifference difference{field(entry, "kind", origin, i, true), field(entry, "side", origin, i, false),
+                               field(entry, "id", origin, i, true), field(entry, "reason", origin, i, true)};
+    if (difference.side.empty()) difference.side = "*";
+    known.entries_.push_back(std::move(difference));
+  }
+  return known;
+}
+
+KnownDifferences KnownDifferences::load(const std::filesystem::path& file) {
+  return parse(read_file(file), file.string());
+}
+
+const KnownDifference* KnownDifferences::match(const Signature& signature) const {
+  for (const KnownDifference& entry : entries_) {
+    if (entry.kind != signature.kind) continue;
+    if (entry.side != "*" && entry.side != signature.side) continue;
+    if (entry.id == "*" || std::ranges::find(signature.ids, entry.id) != signature.ids.end()) return &entry;
+  }
+  return nullptr;
+}
+
+} // namespace cudiff::triage

@@ -1,0 +1,103 @@
+// triage: merging a shard (another host's database) into this one — idempotent because every
+// row is keyed by content or by a unique id, and counts only grow by findings not yet here.
+#include "triage/sqlite.h"
+
+namespace cudiff::triage {
+namespace {
+
+constexpr std::string_view finding_columns =
+    "id, bucket_key, campaign_id, test_id, time, kind, summary, configs, details, source_name, source_hash, "
+    "source_size, outputs_hash";
+constexpr std::string_view campaign_columns =
+    "id, kind, host, started, ended, cudiff_version, nvcc_version, clang_version, gpus, configs, mode, tests, findings";
+constexpr std::string_view test_columns = "id, campaign_id, name, seed, policy_hash, configs, outcome, time, seconds";
+
+std::string read_only_uri(const std::filesystem::path& path) {
+  std::string uri = "file:";
+  for (char c : std::filesystem::absolute(path).string()) {
+    if (c == '?' || c == '#' || c == '%') {
+      static constexpr char digits[] = "0123456789ABCDEF";
+      uri += '%';
+      uri += digits[(static_cast<unsigned char>(c) >> 4) & 0xf];
+      uri += digits[static_cast<unsigned char>(c) & 0xf];
+    } else {
+      uri += c;
+    }
+  }
+  return uri + "?mode=ro";
+}
+
+std::int64_t changes(Database::Impl& impl) { return sqlite3_changes(impl.db); }
+
+MergeStats merge_attached(Database::Impl& impl) {
+  MergeStats stats;
+  const std::string c(campaign_columns), f(finding_columns), t(test_columns);
+  impl.exec("INSERT OR IGNORE INTO main.campaigns(" + c + ") SELECT " + c + " FROM shard.campaigns");
+  stats.campaigns_added = changes(impl);
+  impl.exec("INSERT OR IGNORE INTO main.tests(" + t + ") SELECT " + t + " FROM shard.tests");
+  impl.exec("INSERT OR IGNORE INTO main.blobs(hash, data) SELECT hash, data FROM shard.blobs");
+  impl.exec("INSERT OR IGNORE INTO main.notes(id, bucket_key, time, text) SELECT id, bucket_key, time, text FROM shard.notes");
+  // The findings this database does not have yet: the only ones that count.
+  impl.exec("DROP TABLE IF EXISTS temp.incoming");
+  impl.exec("CREATE TEMP TABLE incoming AS SELECT " + f + " FROM shard.findings WHERE id NOT IN (SELECT id FROM main.findings)");
+  impl.exec("INSERT INTO main.findings(" + f + ") SELECT " + f + " FROM temp.incoming");
+  stats.findings_added = changes(impl);
+  impl.exec(
+      "INSERT INTO main.buckets(key, title, kind, side, stage, symptom, status, known_reason, count, first_seen, "
+      "last_seen, best_finding, best_size) SELECT key, title, kind, side, stage, symptom, status, known_reason, 0, "
+      "first_seen, last_seen, best_finding, best_size FROM shard.buckets WHERE key NOT IN (SELECT key FROM main.buckets)");
+  stats.buckets_added = changes(impl);
+  // A person's decision (known, reported, fixed, invalid) wins over `new`.
+  impl.exec(
+      "UPDATE main.buckets SET status = s.status, known_reason = s.known_reason FROM shard.buckets s "
+      "WHERE s.key = buckets.key AND buckets.status = 'new' AND s.status != 'new'");
+  impl.exec(
+      "UPDATE main.buckets SET count = count + a.n, first_seen = min(first_seen, a.first), "
+      "last_seen = max(last_seen, a.last) FROM (SELECT bucket_key, count(*) AS n, min(time) AS first, "
+      "max(time) AS last FROM temp.incoming GROUP BY bucket_key) a WHERE a.bucket_key = buckets.key");
+  impl.exec(
+      "UPDATE main.buckets SET best_finding = b.id, best_size = b.source_size FROM (SELECT bucket_key, id, "
+      "source_size, row_number() OVER (PARTITION BY bucket_key ORDER BY source_size, id) AS rank "
+      "FROM temp.incoming) b WHERE b.rank = 1 AND b.bucket_key = buckets.key AND (b.source_size < buckets.best_size "
+      "OR (b.source_size = buckets.best_size AND b.id < buckets.best_finding))");
+  impl.exec("DROP TABLE temp.incoming");
+  return stats;
+}
+
+} // namespace
+
+MergeStats Database::merge_from(const std::filesystem::path& shard) {
+  std::error_code ec;
+  if (std::filesystem::equivalent(shard, impl_->path, ec))
+    throw_usage("cannot merge " + shard.string() + " into itself");
+  // Opening it validates it (SQLite, not corrupt, not newer) and never writes to it.
+  std::filesystem::path source = shard;
+  std::optional<TempDir> upgraded;
+  {
+    Database check = Database::open(shard, OpenOptions{.create = false, .read_only = true});
+    if (check.version() < schema_version) {
+      upgraded.emplace("cudiff-merge");
+      source = upgraded->path() / "shard.db";
+      std::filesystem::copy_file(shard, source, ec);
+      if (ec) throw_environment("cannot copy " + shard.string() + " to upgrade it: " + ec.message());
+      Database::open(source);  // upgrades the copy in place
+    }
+  }
+  impl_->cache.clear();  // ATTACH needs no statement of this connection to be running
+  // Read-only through a URI: a merge never writes to a shard.
+  impl_->statement("ATTACH DATABASE ?1 AS shard").bind(1, read_only_uri(source)).run();
+  impl_->cache.clear();
+  MergeStats stats;
+  try {
+    transaction([&] { stats = merge_attached(*impl_); });
+  } catch (...) {
+    impl_->cache.clear();
+    sqlite3_exec(impl_->db, "DETACH DATABASE shard", nullptr, nullptr, nullptr);
+    throw;
+  }
+  impl_->cache.clear();
+  impl_->exec("DETACH DATABASE shard");
+  return stats;
+}
+
+} // namespace cudiff::triage

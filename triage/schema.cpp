@@ -1,0 +1,53 @@
+// triage: the database schema as ordered migrations; PRAGMA user_version is the version.
+//
+// Never edit a migration that has shipped: databases in the field are at its version. Add a
+// new one at the end and bump schema_version (triage.h); docs/triage.md lists them.
+#include "triage/sqlite.h"
+
+namespace cudiff::triage {
+
+const std::vector<std::string_view>& migrations() {
+  static const std::vector<std::string_view> steps = {
+      // 0 -> 1: campaigns, tests, findings (test cases and outputs in content-addressed
+      // blobs, so the same program found 4,000 times is stored once), buckets, notes.
+      R"sql(
+CREATE TABLE campaigns(
+  id TEXT PRIMARY KEY, kind TEXT NOT NULL, host TEXT NOT NULL DEFAULT '',
+  started REAL NOT NULL, ended REAL NOT NULL DEFAULT 0,
+  cudiff_version TEXT NOT NULL DEFAULT '', nvcc_version TEXT NOT NULL DEFAULT '',
+  clang_version TEXT NOT NULL DEFAULT '', gpus TEXT NOT NULL DEFAULT '',
+  configs TEXT NOT NULL DEFAULT '[]', mode TEXT NOT NULL DEFAULT '',
+  tests INTEGER NOT NULL DEFAULT 0, findings INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE tests(
+  id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL, name TEXT NOT NULL,
+  seed TEXT NOT NULL DEFAULT '', policy_hash TEXT NOT NULL DEFAULT '',
+  configs TEXT NOT NULL DEFAULT '[]', outcome TEXT NOT NULL, time REAL NOT NULL,
+  seconds REAL NOT NULL DEFAULT 0);
+CREATE TABLE blobs(hash TEXT PRIMARY KEY, data BLOB NOT NULL) WITHOUT ROWID;
+CREATE TABLE buckets(
+  id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE, title TEXT NOT NULL, kind TEXT NOT NULL,
+  side TEXT NOT NULL, stage TEXT NOT NULL, symptom TEXT NOT NULL,
+  status TEXT NOT NULL DEFAULT 'new' CHECK(status IN ('new','known','reported','fixed','invalid')),
+  count INTEGER NOT NULL, first_seen REAL NOT NULL, last_seen REAL NOT NULL,
+  best_finding TEXT NOT NULL, best_size INTEGER NOT NULL);
+CREATE TABLE findings(
+  id TEXT PRIMARY KEY, bucket_key TEXT NOT NULL, campaign_id TEXT NOT NULL,
+  test_id TEXT NOT NULL, time REAL NOT NULL, kind TEXT NOT NULL, summary TEXT NOT NULL,
+  configs TEXT NOT NULL, details TEXT NOT NULL, source_name TEXT NOT NULL,
+  source_hash TEXT NOT NULL, source_size INTEGER NOT NULL, outputs_hash TEXT NOT NULL);
+CREATE INDEX findings_bucket ON findings(bucket_key, source_size, id);
+CREATE TABLE notes(id TEXT PRIMARY KEY, bucket_key TEXT NOT NULL, time REAL NOT NULL, text TEXT NOT NULL);
+CREATE INDEX notes_bucket ON notes(bucket_key, time);
+)sql",
+      // 1 -> 2: known differences (the reason a bucket is `known`); indexes for the report's
+      // time plots and for listing the top buckets.
+      R"sql(
+ALTER TABLE buckets ADD COLUMN known_reason TEXT NOT NULL DEFAULT '';
+CREATE INDEX findings_time ON findings(time);
+CREATE INDEX buckets_count ON buckets(count DESC, key);
+)sql",
+  };
+  return steps;
+}
+
+} // namespace cudiff::triage

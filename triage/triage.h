@@ -1,0 +1,267 @@
+// triage: signatures, the SQLite triage database (campaigns, tests, findings, buckets, notes),
+// known differences, merging shards, and reports (HTML, Markdown bug reports).
+//
+// Contract: a bucket key is a content hash of the normalized symptom (never raw message text,
+// never versions, seeds, paths or flags beyond the smallest config set that shows it), so
+// databases written on different hosts merge without clashes. Every write is a transaction
+// (BEGIN IMMEDIATE, WAL, busy timeout): a process killed at any point loses nothing that was
+// committed, and several processes on one host may write one database. A file that is not a
+// cudiff database (not SQLite, corrupt, a newer schema) is refused with one line, untouched.
+#pragma once
+
+#include "oracle/oracle.h"
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cudiff::triage {
+
+// ---- hashing ----------------------------------------------------------------------------
+
+/// SHA-256 of `data` as 64 lowercase hex digits (FIPS 180-4).
+std::string sha256_hex(std::string_view data);
+/// A 128-bit content key: the first 32 hex digits of SHA-256. Used for bucket keys, finding
+/// and note ids and blob names; 128 bits make an accidental clash between hosts negligible.
+std::string content_key(std::string_view data);
+/// A key that is unique per call (host, pid, time and 128 random bits), for campaign ids.
+std::string unique_key();
+
+// ---- signatures -------------------------------------------------------------------------
+
+/// Bumped when the normalization changes: keys of different versions never compare equal.
+constexpr int signature_version = 1;
+
+struct Signature {
+  std::string key;      ///< 32 hex digits: content_key of (version, kind, side, stage, symptom)
+  std::string title;    ///< short, for people; never part of the key
+  std::string kind;     ///< oracle::to_string(FindingKind)
+  std::string side;     ///< the compiler(s) that rejected, crashed, hung or differ: "clang", "nvcc"
+  std::string stage;    ///< "frontend", "cicc", "ptxas", "compile", "run", ...
+  std::vector<std::string> ids;  ///< diagnostic ids / rule ids / properties known differences match
+  std::string symptom;  ///< the normalized text that was hashed, one item per line
+};
+
+/// The signature of one finding. `crash_output` is the stderr of the crashed compile when the
+/// finding is a crash: its assertion and top stack frames refine the key. Never throws.
+Signature signature_of(const oracle::Finding& finding, std::string_view crash_output = {});
+
+/// Crash text with paths (kept: compiler source file names; masked: the test's and temporary
+/// files), hex addresses, numbers and single-quoted names masked.
+std::string mask_crash_text(std::string_view text);
+
+// ---- known differences ------------------------------------------------------------------
+
+/// One deliberate divergence between the compilers (docs/triage.md, "Known differences").
+struct KnownDifference {
+  std::string kind;    ///< a FindingKind name
+  std::string side;    ///< "nvcc", "clang", or "*" for either
+  std::string id;      ///< a diagnostic id, rule id or layout property the signature carries
+  std::string reason;  ///< why it is deliberate, shown as the bucket's known reason
+};
+
+class KnownDifferences {
+public:
+  KnownDifferences() = default;
+  /// JSON with comments (docs/triage.md); throws Error(usage) naming the file and the problem.
+  static KnownDifferences load(const std::filesystem::path& file);
+  static KnownDifferences parse(std::string_view text, std::string_view origin);
+  /// The first entry whose kind, side and id match the signature, if any.
+  const KnownDifference* match(const Signature& signature) const;
+  const std::vector<KnownDifference>& entries() const { return entries_; }
+
+private:
+  std::vector<KnownDifference> entries_;
+};
+
+// ---- records ----------------------------------------------------------------------------
+
+enum class Status { fresh, known, reported, fixed, invalid };  ///< fresh is written "new"
+std::string to_string(Status status);
+/// "new", "known", "reported", "fixed", "invalid"; throws Error(usage) for anything else.
+Status parse_status(std::string_view text);
+
+/// One campaign. A `cudiff check --db` run is a campaign of its own (kind "check", one test).
+struct Campaign {
+  std::string id;    ///< unique_key()
+  std::string kind;  ///< "check", "fuzz", "synthetic"
+  std::string host;
+  double started = 0;  ///< unix seconds
+  double ended = 0;
+  std::string cudiff_version, nvcc_version, clang_version;
+  std::string gpus;  ///< "0: NVIDIA H100 (sm_90)"; empty when compile-only
+  std::vector<std::string> configs;
+  std::string mode;  ///< runners::Mode name
+  std::int64_t tests = 0;
+  std::int64_t findings = 0;
+};
+
+struct Test {
+  std::string id;  ///< content_key(campaign id, name)
+  std::string campaign_id;
+  std::string name;  ///< the file, or the generated program's name
+  std::string seed, policy_hash;
+  std::vector<std::string> configs;
+  std::string outcome;  ///< "agree", "discrepancy"
+  double time = 0;
+  double seconds = 0;
+};
+
+/// A finding on its way into the database.
+struct NewFinding {
+  std::string id;  ///< unique across hosts: content_key(campaign, test, index)
+  std::string campaign_id, test_id;
+  double time = 0;
+  oracle::Finding finding;
+  Signature signature;
+  std::string source_name;      ///< the test case's file name
+  std::string source;           ///< the test case itself
+  boost::json::object outputs;  ///< per config: command, exit, stdout/stderr; versions; GPU
+};
+
+/// A finding as stored.
+struct StoredFinding {
+  std::string id, campaign_id, test_id, bucket_key;
+  double time = 0;
+  std::string kind, summary;
+  boost::json::value configs, details, outputs;
+  std::string source_name, source;
+};
+
+struct Bucket {
+  std::int64_t id = 0;  ///< local to one database; keys are what merges compare
+  std::string key, title, kind, side, stage, symptom;
+  Status status = Status::fresh;
+  std::string known_reason;
+  std::int64_t count = 0;
+  double first_seen = 0, last_seen = 0;
+  std::string best_finding;  ///< the finding with the smallest reproducer
+  std::int64_t best_size = 0;  ///< its size in bytes
+};
+
+struct Note {
+  double time = 0;
+  std::string text;
+};
+
+struct Recorded {
+  Bucket bucket;          ///< after the finding was counted
+  bool new_bucket = false;
+  bool duplicate = false;  ///< the finding id was already there: nothing changed
+};
+
+struct BucketQuery {
+  std::optional<Status> status;
+  std::optional<std::string> kind;
+  std::size_t limit = 0;  ///< 0: all; ordered by count (highest first), then key
+};
+
+struct Totals {
+  std::int64_t campaigns = 0, tests = 0, findings = 0, buckets = 0;
+};
+
+struct MergeStats {
+  std::int64_t findings_added = 0, buckets_added = 0, campaigns_added = 0;
+};
+
+// ---- the database -----------------------------------------------------------------------
+
+/// The schema version this cudiff writes (PRAGMA user_version); docs/triage.md lists them.
+constexpr int schema_version = 2;
+
+struct OpenOptions {
+  bool create = true;      ///< create a missing file (else Error "no such database")
+  bool read_only = false;  ///< never writes; an older schema is left as it is (see version())
+  int upgrade_to = schema_version;  ///< tests only: stop migrating at an older version
+  double busy_timeout_seconds = 60;
+};
+
+class Database {
+public:
+  /// Opens (creating or upgrading in place) a triage database. Throws Error(environment) with
+  /// one line for a directory, a non-SQLite or corrupt file, or a newer schema; the refused
+  /// file is left byte for byte as it was.
+  static Database open(const std::filesystem::path& path, const OpenOptions& options = {});
+  Database(Database&&) noexcept;
+  Database& operator=(Database&&) noexcept;
+  ~Database();
+
+  const std::filesystem::path& path() const;
+  int version() const;
+
+  /// Runs `body` in one write transaction (BEGIN IMMEDIATE ... COMMIT); rolls back and
+  /// rethrows when it throws. Calls outside a transaction commit one statement at a time.
+  void transaction(const std::function<void()>& body);
+
+  /// Inserts the campaign, or updates its end time and counts when its id is known.
+  void put_campaign(const Campaign& campaign);
+  void add_test(const Test& test);
+  /// Counts the finding in its bucket (a new bucket or count + 1), keeping first/last seen
+  /// and the smallest reproducer. A finding id already present changes nothing (duplicate).
+  /// With `known`, a bucket still `new` becomes `known` with its reason.
+  Recorded add_finding(const NewFinding& finding, const KnownDifference* known = nullptr);
+
+  std::vector<Bucket> buckets(const BucketQuery& query = {}) const;
+  /// By local id ("3") or key prefix (at least 4 hex digits); throws Error(usage) for none or
+  /// an ambiguous prefix.
+  Bucket bucket(std::string_view id_or_key) const;
+  std::optional<StoredFinding> finding(std::string_view id) const;
+  /// Findings of one bucket, smallest reproducer first.
+  std::vector<StoredFinding> findings_of(const std::string& bucket_key, std::size_t limit) const;
+  std::vector<Note> notes(const std::string& bucket_key) const;
+  std::vector<Campaign> campaigns() const;  ///< oldest first
+  std::optional<Campaign> campaign(const std::string& id) const;
+  Totals totals() const;
+
+  void set_status(const std::string& bucket_key, Status status);
+  void add_note(const std::string& bucket_key, std::string_view text, double time);
+  /// Buckets still `new` whose signature matches an entry become `known`; returns how many.
+  std::int64_t apply_known(const KnownDifferences& known);
+
+  /// Unions another database into this one, in one transaction: findings by id (so merging
+  /// the same shard twice changes nothing), bucket counts summed over new findings, first
+  /// seen min, last seen max, the smallest reproducer kept, a person's status kept over
+  /// `new`. The shard is only read (an older shard is upgraded in a temporary copy).
+  MergeStats merge_from(const std::filesystem::path& shard);
+
+  /// "ok", or what PRAGMA integrity_check found.
+  std::string integrity_check() const;
+
+  /// Findings per (time, kind), for plots: each finding's time and kind, oldest first.
+  std::vector<std::pair<double, std::string>> finding_times() const;
+
+  struct Impl;  ///< triage/sqlite.h: the connection and cached statements
+
+private:
+  friend Impl& impl_of(const Database& database);
+  explicit Database(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+// ---- reports ----------------------------------------------------------------------------
+
+/// One self-contained HTML page (inline CSS and SVG, no scripts, nothing fetched): campaign
+/// summary, findings over time per kind, top buckets, what is new since the previous campaign.
+std::string render_html_report(const Database& database, double now);
+
+/// A Markdown bug report for one bucket: the smallest reproducer, both compilers' exact
+/// command lines, versions, the GPU, what each printed, expected vs observed.
+std::string render_markdown_report(const Database& database, const Bucket& bucket);
+
+/// Writes DIR/report.md and DIR/<reproducer name>; returns the report's path.
+std::filesystem::path export_bucket(const Database& database, const Bucket& bucket,
+                                    const std::filesystem::path& directory);
+
+// ---- synthetic findings (tests and benchmarks) ------------------------------------------
+
+/// The index-th of a deterministic stream of findings spread over `buckets` buckets, with
+/// real signatures (each bucket a distinct compile-status symptom), about 300 bytes of source.
+NewFinding synthetic_finding(const std::string& campaign_id, std::int64_t index, std::int64_t buckets,
+                             double time);
+
+} // namespace cudiff::triage
