@@ -17,6 +17,7 @@ def main():
     agree = 0
     both_accept = 0
     problems = []
+    runs = runs_as_predicted = 0
     for sidecar_path in sidecars:
         name = os.path.basename(sidecar_path)[:-5]
         sidecar = json.load(open(sidecar_path))
@@ -31,6 +32,16 @@ def main():
             problems.append((name, "cudiff error: " + open(os.path.join(out, "checks", name + ".err")).read().strip()))
             continue
         outcomes = [c["observation"]["outcome"] for c in check["configs"]]
+        # The generator's own prediction: a third opinion that catches its own defects.
+        predicted = [f"checksum {k['name']} {k['expected_checksum']}" for k in sidecar.get("kernels", [])]
+        for config in check["configs"]:
+            if "run" in config:
+                runs += 1
+                printed = [l for l in config["run"]["output_lines"] if l.startswith("checksum ")]
+                if printed == predicted:
+                    runs_as_predicted += 1
+                else:
+                    problems.append((name, f"{config['config']} printed {printed}, generator predicted {predicted}"))
         if all(o == "accepted" for o in outcomes):
             both_accept += 1
         if exit_code == 0 and all(o == "accepted" for o in outcomes):
@@ -40,6 +51,8 @@ def main():
     print(f"programs: {n}, mode: {mode}")
     print(f"accepted by both compilers: {both_accept}/{n} = {100.0 * both_accept / max(n, 1):.1f}%")
     print(f"accepted by both and agreeing (incl. run checksums in run mode): {agree}/{n} = {100.0 * agree / max(n, 1):.1f}%")
+    if runs:
+        print(f"runs printing the generator's predicted checksums: {runs_as_predicted}/{runs}")
     print(f"generation: {n / gen['seconds']:.1f} programs/s ({gen['seconds']:.2f} s for {n}); "
           f"mean size {sum(sizes) / max(n, 1) / 1024:.1f} KiB")
     print(f"checking: {check_seconds:.0f} s, {n / check_seconds:.2f} programs/s")
