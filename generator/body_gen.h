@@ -82,6 +82,8 @@ private:
   Gen conditional(int depth);
   Gen load(int depth);
   Gen call(int depth);
+  Gen fold(int depth);
+  Gen select(int depth);
   Gen make_binary(BinaryOp op, const Gen& a, const Gen& b, bool& ok);
 
   void fill_one(const SkelNode& node, Block& out);

@@ -128,6 +128,41 @@ private:
   const std::vector<Var>& vars_;
 };
 
+std::string fold_helper_name(bool right, BinaryOp op) {
+  std::string name = right ? "fold_right_" : "fold_left_";
+  switch (op) {
+  case BinaryOp::Add: return name + "add";
+  case BinaryOp::Sub: return name + "sub";
+  case BinaryOp::Mul: return name + "mul";
+  case BinaryOp::BitAnd: return name + "and";
+  case BinaryOp::BitOr: return name + "or";
+  case BinaryOp::BitXor: return name + "xor";
+  default: return name + "?";
+  }
+}
+
+// The global helper templates, in a fixed order, only those the program calls.
+std::string helper_templates(const std::set<std::string>& used) {
+  std::string text;
+  static const std::pair<const char*, const char*> ops[] = {{"add", "+"}, {"sub", "-"}, {"mul", "*"},
+                                                            {"and", "&"}, {"or", "|"},  {"xor", "^"}};
+  for (bool right : {true, false})
+    for (const auto& [name, op] : ops) {
+      const std::string helper = std::string(right ? "fold_right_" : "fold_left_") + name;
+      if (!used.count(helper)) continue;
+      const std::string fold = right ? std::string("(xs ") + op + " ...)" : std::string("(... ") + op + " xs)";
+      text += "template <typename... Ts> __device__ auto cudiff_" + helper + "(Ts... xs) { return " + fold + "; }\n";
+    }
+  if (used.count("select"))
+    text += "template <typename T> constexpr T cudiff_scale = T(3);\n"
+            "template <typename T> using cudiff_same_t = T;\n"
+            "template <typename T> __device__ cudiff_same_t<T> cudiff_select(T x) {\n"
+            "  if constexpr (sizeof(T) >= 4) return x ^ cudiff_scale<T>;\n"
+            "  else return x;\n"
+            "}\n";
+  return text;
+}
+
 std::string join_values(const std::vector<Value>& values) {
   std::string out;
   for (std::size_t i = 0; i < values.size(); ++i) out += (i ? ", " : "") + literal(values[i]);
@@ -140,11 +175,29 @@ std::string dim3_text(const std::uint32_t d[3]) {
 
 void emit_function(const Program& program, const Function& f, Writer& w) {
   std::string params;
-  for (int p = 0; p < f.param_count; ++p) params += (p ? ", " : "") + type_name(f.vars[p].type) + " " + f.vars[p].name;
+  for (int p = 0; p < f.param_count; ++p)
+    params += (p ? ", " : "") + (p == f.template_param ? std::string("TArg") : type_name(f.vars[p].type)) + " " + f.vars[p].name;
+  if (f.recursive) params += std::string(f.param_count ? ", " : "") + "int cudiff_depth";
   const char* inlining = f.inlining == Inlining::NoInline ? "__noinline__ " : f.inlining == Inlining::ForceInline ? "__forceinline__ " : "";
-  w.line("__device__ " + std::string(inlining) + type_name(f.result) + " " + f.name + "(" + params + ") {");
+  std::string result = type_name(f.result);
+  if (f.template_param >= 0) {
+    // Instantiated with the parameter's own type (V-CXX11-17 for the defaulted result type).
+    if (f.template_default_result) {
+      w.line("template <typename TArg, typename TResult = " + result + ">");
+      result = "TResult";
+    } else {
+      w.line("template <typename TArg>");
+    }
+  }
+  w.line("__device__ " + std::string(inlining) + result + " " + f.name + "(" + params + ") {");
   Emitter emitter(program, f.vars);
   w.indent++;
+  if (f.recursive) {
+    std::string args;
+    for (int p = 0; p < f.param_count; ++p) args += f.vars[p].name + ", ";
+    w.line("if (cudiff_depth > 0) return (" + result + ")(" + f.name + "(" + args + "cudiff_depth - 1) ^ " +
+           literal(f.recursion_xor) + ");");
+  }
   emitter.block(f.body, w);
   w.line("return " + emitter.expr(*f.result_expr) + ";");
   w.indent--;
@@ -292,6 +345,22 @@ static unsigned long long cudiff_fold(const unsigned long long* words, size_t co
 
 std::string emit_expr(const Expr& e, const Program& program, const std::vector<Var>& vars) {
   auto kid = [&](int i) { return emit_expr(*e.kids[i], program, vars); };
+  if (e.spell == Expr::Spell::FoldRight || e.spell == Expr::Spell::FoldLeft) {
+    // Unwind the chain of Binary nodes back into the pack's elements, in order.
+    const bool right = e.spell == Expr::Spell::FoldRight;
+    std::vector<const Expr*> operands;
+    const Expr* n = &e;
+    for (int i = 0; i + 1 < e.fold_count; ++i) {
+      operands.push_back(n->kids[right ? 0 : 1].get());
+      n = n->kids[right ? 1 : 0].get();
+    }
+    operands.push_back(n);
+    if (!right) std::reverse(operands.begin(), operands.end());
+    std::string args;
+    for (std::size_t i = 0; i < operands.size(); ++i) args += (i ? ", " : "") + emit_expr(*operands[i], program, vars);
+    return "cudiff_" + fold_helper_name(right, e.binary) + "(" + args + ")";
+  }
+  if (e.spell == Expr::Spell::Select) return "cudiff_select(" + kid(0) + ")";
   switch (e.kind) {
   case ExprKind::Const: return literal(e.constant);
   case ExprKind::Named: return e.text;
@@ -306,6 +375,8 @@ std::string emit_expr(const Expr& e, const Program& program, const std::vector<V
     std::string args;
     for (std::size_t i = 0; i < e.kids.size(); ++i) args += (i ? ", " : "") + kid(static_cast<int>(i));
     const Function& callee = program.functions[e.id];
+    if (callee.template_param >= 0 && callee.template_explicit)
+      return callee.name + "<" + type_name(callee.vars[callee.template_param].type) + ">(" + args + ")";
     return callee.name + (callee.via_pointer ? "_ptr(" : "(") + args + ")";
   }
   }
@@ -318,6 +389,7 @@ std::string emit_program(const Program& program, const LayoutPlan& layout, const
   if (!layout.definitions.empty()) w.text += layout.definitions + "\n";
   if (!layout.device_probes.empty()) w.text += layout.device_probes + "\n";
   w.text += kHelpers;
+  if (!program.helpers.empty()) w.text += "\n" + helper_templates(program.helpers);
   for (const Kernel& k : program.kernels) {
     w.line("");
     w.line("namespace " + k.ns + " {");

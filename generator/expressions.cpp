@@ -259,8 +259,67 @@ Gen BodyGen::load(int depth) {
   return out;
 }
 
+// A variadic fold template's call, e.g. cudiff_fold_right_add(x1, x2, x3) = (xs + ...): in the
+// IR a chain of Binary nodes nested the same way, so it is checked and evaluated as usual.
+Gen BodyGen::fold(int depth) {
+  static const BinaryOp ops[] = {BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul,
+                                 BinaryOp::BitAnd, BinaryOp::BitOr, BinaryOp::BitXor};
+  static const char* const names[] = {"add", "sub", "mul", "and", "or", "xor"};
+  const std::size_t which = ctx_.rng.below(6);
+  const bool right = ctx_.chance("expr.fold.right");
+  const int count = 2 + static_cast<int>(ctx_.rng.below(static_cast<std::uint64_t>(
+                            std::max(0, static_cast<int>(ctx_.knob("expr.fold.operands.max")) - 1))));
+  std::vector<Gen> operands;
+  for (int i = 0; i < count; ++i) operands.push_back(expr(depth - 1));
+  // Right fold: x1 op (x2 op (... xn)), built from the end; left fold: ((x1 op x2) op ...) op xn.
+  Gen acc = right ? operands.back() : operands.front();
+  int used_count = 1;
+  for (int i = 1; i < count; ++i) {
+    const Gen& next = right ? operands[count - 1 - i] : operands[i];
+    bool ok = false;
+    Gen built = right ? make_binary(ops[which], next, acc, ok) : make_binary(ops[which], acc, next, ok);
+    if (!ok) break;  // UB on some thread: fold the operands so far
+    acc = built;
+    ++used_count;
+  }
+  if (used_count < 2) return acc;
+  auto head = std::make_shared<Expr>(*acc.expr);
+  head->spell = right ? Expr::Spell::FoldRight : Expr::Spell::FoldLeft;
+  head->fold_count = used_count;
+  acc.expr = head;
+  ctx_.program.helpers.insert(std::string(right ? "fold_right_" : "fold_left_") + names[which]);
+  ctx_.use("variadic_fold");
+  return acc;
+}
+
+// cudiff_select(x): `if constexpr (sizeof(T) >= 4) return x ^ kScale<T>; else return x;`
+// over a variable template and an alias template; in the IR `x ^ T(3)` or a same-type cast.
+Gen BodyGen::select(int depth) {
+  Gen x = expr(depth - 1);
+  const IntType type = x.expr->type;
+  auto head = std::make_shared<Expr>();
+  head->type = type;
+  head->spell = Expr::Spell::Select;
+  if (bit_width(type) >= 32) {
+    const Value k = Value::make(type, 3);
+    head->kind = ExprKind::Binary;
+    head->binary = BinaryOp::BitXor;
+    head->kids = {x.expr, constant_expr(k)};
+    for (Value& v : x.values) v = apply(BinaryOp::BitXor, v, k).value;
+  } else {
+    head->kind = ExprKind::Cast;
+    head->kids = {x.expr};
+  }
+  x.expr = head;
+  ctx_.program.helpers.insert("select");
+  ctx_.use("template_select");
+  return x;
+}
+
 Gen BodyGen::expr(int depth) {
   if (depth <= 0 || ctx_.chance("expr.leaf")) return leaf();
+  if (ctx_.on("variadic_fold") && ctx_.chance("expr.fold")) return fold(depth);
+  if (ctx_.on("template_select") && ctx_.chance("expr.select")) return select(depth);
   enum { Binary, Unary, Cond, Cast, Load, Call };
   switch (ctx_.weighted("expr.node.", {"binary", "unary", "cond", "cast", "load", "call"})) {
   case Binary: return binary(depth);

@@ -3,6 +3,8 @@
 // checked on exactly the values they will see; each such function has one call site.
 #include "generator/body_gen.h"
 
+#include <algorithm>
+
 namespace cudiff::generator {
 
 Gen BodyGen::call(int depth) {
@@ -49,15 +51,68 @@ Gen BodyGen::call(int depth) {
     ctx_.use("device_function_pointer");
   }
   ctx_.use("device_functions");
+  std::vector<Value> values;
+  for (const Value& v : result.values) values.push_back(convert(v, result_type));
+
+  // A function template over one parameter's type (called with that type, so the
+  // instantiation is the function the body was generated for).
+  if (!function.via_pointer && param_count > 0 && ctx_.on("function_template") && ctx_.chance("function.template")) {
+    const int p = static_cast<int>(ctx_.rng.below(static_cast<std::uint64_t>(param_count)));
+    function.template_param = p;
+    function.template_default_result = ctx_.chance("function.template.default_result");
+    // Deduction needs the argument's type to be the parameter's.
+    function.template_explicit = args[p].expr->type != types[p] || ctx_.chance("function.template.explicit");
+    ctx_.use("function_template");
+  }
+
+  // Bounded recursion on a trailing depth argument, evaluated by the interpreter.
+  Gen depth_arg;
+  if (!function.via_pointer && function.template_param < 0 && function.inlining != Inlining::ForceInline &&
+      ctx_.on("device_recursion") && ctx_.chance("function.recursive")) {
+    function.recursive = true;
+    function.recursion_xor = random_value(ctx_, result_type);
+    const int max_depth = std::min(4, static_cast<int>(ctx_.knob("function.recursion.depth.max")));
+    if (ctx_.chance("function.recursion.per_thread")) {
+      // (int)(threadIdx.x & mask), mask + 1 a power of two not above max_depth + 1.
+      int mask = 0;
+      while (mask * 2 + 1 <= max_depth) mask = mask * 2 + 1;
+      auto tid = std::make_shared<Expr>();
+      tid->kind = ExprKind::Builtin;
+      tid->type = IntType::UInt;
+      tid->id = static_cast<int>(Builtin::ThreadIdxX);
+      std::vector<Value> tid_values;
+      for (int env : active_) tid_values.push_back(ctx_.interpreter.eval(*tid, envs_[env]).value);
+      const Value m = Value::make(IntType::UInt, mask);
+      auto mask_expr = std::make_shared<Expr>();
+      mask_expr->kind = ExprKind::Const;
+      mask_expr->type = IntType::UInt;
+      mask_expr->constant = m;
+      bool ok = false;
+      depth_arg = cast(make_binary(BinaryOp::BitAnd, Gen{tid, tid_values}, Gen{mask_expr, std::vector<Value>(tid_values.size(), m)}, ok),
+                   IntType::Int);
+    } else {
+      const Value d = Value::make(IntType::Int, static_cast<std::int64_t>(ctx_.rng.below(static_cast<std::uint64_t>(max_depth) + 1)));
+      auto c = std::make_shared<Expr>();
+      c->kind = ExprKind::Const;
+      c->type = IntType::Int;
+      c->constant = d;
+      depth_arg = Gen{c, std::vector<Value>(active_.size(), d)};
+    }
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      const std::int64_t times = depth_arg.values[i].as_signed();
+      for (std::int64_t t = 0; t < times; ++t)
+        values[i] = convert(apply(BinaryOp::BitXor, values[i], function.recursion_xor).value, result_type);
+    }
+    ctx_.use("device_recursion");
+  }
 
   auto expr = std::make_shared<Expr>();
   expr->kind = ExprKind::Call;
   expr->type = result_type;
   expr->id = index;
   for (const Gen& arg : args) expr->kids.push_back(arg.expr);
-  Gen out{expr, {}};
-  for (const Value& v : result.values) out.values.push_back(convert(v, result_type));
-  return out;
+  if (function.recursive) expr->kids.push_back(depth_arg.expr);
+  return Gen{expr, std::move(values)};
 }
 
 } // namespace cudiff::generator

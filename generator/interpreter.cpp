@@ -147,7 +147,21 @@ Outcome Interpreter::call(int function, const std::vector<Value>& args, const Th
   UB ub = exec(callee.body, frame, nullptr);
   if (ub != UB::None) return {{}, ub};
   Outcome result = eval(*callee.result_expr, frame);
-  return result.ok() ? Outcome{convert(result.value, callee.result)} : result;
+  if (!result.ok()) return result;
+  Value value = convert(result.value, callee.result);
+  if (callee.recursive) {
+    // f(args, d) = (R)(f(args, d - 1) ^ k) for d > 0; the body runs only at depth 0 and reads
+    // nothing but its arguments, read-only arrays and built-ins, so it is the same value.
+    const std::int64_t depth = args.size() > static_cast<std::size_t>(callee.param_count)
+                                   ? args[callee.param_count].as_signed() : 0;
+    if (depth > 4) return {{}, UB::OutOfBounds};
+    for (std::int64_t d = 0; d < depth; ++d) {
+      Outcome x = apply(BinaryOp::BitXor, value, callee.recursion_xor);
+      if (!x.ok()) return x;
+      value = convert(x.value, callee.result);
+    }
+  }
+  return {value};
 }
 
 UB Interpreter::exec(const Block& block, Env& env, OutputSink* sink) const {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,13 @@ struct Expr {
   BinaryOp binary = BinaryOp::Add;
   std::string text;         ///< Named: how the constant is spelled (constexpr host variable...)
   std::vector<ExprP> kids;  ///< operands, the index of a Load, the arguments of a Call
+  /// How the node is spelled; the IR (and so the interpreter) sees the plain node. FoldRight/
+  /// FoldLeft: the head of a chain of `fold_count - 1` Binary nodes of one operator, nested to
+  /// the right (`x1 op (x2 op x3)`) or to the left, emitted as a call of a variadic fold
+  /// template. Select: a Binary `x ^ T(3)` (T of 4 or 8 bytes) or a same-type Cast (smaller
+  /// T), emitted as `cudiff_select(x)`, whose `if constexpr` picks the same branch.
+  enum class Spell : std::uint8_t { Plain, FoldRight, FoldLeft, Select } spell = Spell::Plain;
+  int fold_count = 0;
 };
 
 enum class StmtKind : std::uint8_t {
@@ -111,6 +119,17 @@ struct Function {
   ExprP result_expr;
   Inlining inlining = Inlining::Default;
   bool via_pointer = false;  ///< called through a `__device__` function pointer variable
+  /// A function template over the type of parameter `template_param` (-1: not a template);
+  /// `template_default_result`: the result type is a second template parameter defaulted to
+  /// `result`; `template_explicit`: calls name the template argument instead of deducing it.
+  int template_param = -1;
+  bool template_default_result = false;
+  bool template_explicit = false;
+  /// Bounded recursion: a last `int` parameter `depth` (the call's last argument, 0..4);
+  /// for depth > 0 the function returns `(R)(f(args, depth - 1) ^ recursion_xor)`.
+  bool recursive = false;
+  Value recursion_xor;
+  int arg_count() const { return param_count + (recursive ? 1 : 0); }
 };
 
 struct Launch {
@@ -159,6 +178,7 @@ struct Program {
   std::vector<NamedConstant> constants;
   std::vector<std::string> function_ns;  ///< namespace of each function
   std::vector<std::string> array_ns;     ///< namespace of each array
+  std::set<std::string> helpers;         ///< global helper templates the emitted code calls
 };
 
 /// Initial value of an output reduction word for this atomic (the identity of the operation).

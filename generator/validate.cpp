@@ -26,7 +26,7 @@ public:
     if (e.kind == ExprKind::Call) {
       if (e.id <= function || e.id >= static_cast<int>(program_.functions.size()))
         fail(where, "call to a function not defined before its caller");
-      if (static_cast<int>(e.kids.size()) != program_.functions[e.id].param_count) fail(where, "argument count");
+      if (static_cast<int>(e.kids.size()) != program_.functions[e.id].arg_count()) fail(where, "argument count");
     }
     for (const ExprP& kid : e.kids) expr(*kid, scope, function, where);
   }

@@ -31,6 +31,10 @@ const std::map<std::string, std::vector<std::string>>& markers() {
       {"switch_statement", {"switch ("}},
       {"inline_qualifiers", {"__noinline__", "__forceinline__"}},
       {"device_function_pointer", {"_ptr("}},
+      {"function_template", {"typename TArg"}},
+      {"variadic_fold", {"cudiff_fold_", "typename... Ts"}},
+      {"device_recursion", {"cudiff_depth"}},
+      {"template_select", {"cudiff_select", "cudiff_scale", "cudiff_same_t", "if constexpr"}},
       {"dynamic_shared", {"extern __shared__"}},
       {"syncwarp", {"__syncwarp"}},
       {"warp_shuffle", {"__shfl"}},
@@ -152,4 +156,26 @@ TEST(GeneratorCore, ExpressionsAreRebuiltSoNoThreadHitsUB) {
     }
   }
   EXPECT_GT(nontrivial, 100);
+}
+
+// Templates, folds and recursion: with their constructs forced on (and their knobs raised) they
+// appear, programs validate (the interpreter re-runs every kernel) and stay deterministic.
+TEST(GeneratorCore, TemplateConstructsAppearAndAreDeterministic) {
+  Policy policy = Policy::defaults();
+  for (const char* construct : {"device_functions", "function_template", "variadic_fold", "device_recursion", "template_select"})
+    policy.set(std::string("construct.") + construct, 1);
+  policy.set("expr.fold", 0.3);
+  policy.set("expr.select", 0.2);
+  policy.set("expr.node.call", 3);
+  std::map<std::string, int> seen;
+  for (int seed = 0; seed < 20; ++seed) {
+    const TestCase a = generate_program(policy, 900 + seed, Size::medium);
+    EXPECT_EQ(a.source, generate_program(policy, 900 + seed, Size::medium).source) << "seed " << seed;
+    for (const char* construct : {"function_template", "variadic_fold", "device_recursion", "template_select"})
+      if (used(a, construct)) ++seen[construct];
+    if (used(a, "variadic_fold")) EXPECT_NE(a.source.find("typename... Ts> __device__ auto cudiff_fold_"), std::string::npos);
+    if (used(a, "device_recursion")) EXPECT_NE(a.source.find("if (cudiff_depth > 0) return"), std::string::npos);
+  }
+  for (const char* construct : {"function_template", "variadic_fold", "device_recursion", "template_select"})
+    EXPECT_GE(seen[construct], 5) << construct;
 }
