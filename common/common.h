@@ -1,14 +1,12 @@
 // common: small pieces every stage shares (errors, text, files, tables, JSON, hashing).
 //
-// Contract: nothing here knows about compilers or CUDA. No globals: a Logger is passed in
-// by whoever wants to log.
+// Contract: nothing here knows about compilers or CUDA. No globals.
 #pragma once
 
 #include <boost/json.hpp>
 
 #include <cstdint>
 #include <filesystem>
-#include <iosfwd>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -90,18 +88,5 @@ private:
 
 /// Indented JSON text with a trailing newline (Boost.JSON has no pretty printer).
 std::string pretty_json(const boost::json::value& value);
-
-/// Where progress and debug lines go. Passed in, never global.
-class Logger {
-public:
-  Logger(std::ostream& out, bool verbose) : out_(&out), verbose_(verbose) {}
-  void info(std::string_view line) const;
-  void debug(std::string_view line) const;
-  bool verbose() const { return verbose_; }
-
-private:
-  std::ostream* out_;
-  bool verbose_;
-};
 
 } // namespace cudiff

@@ -1,8 +1,7 @@
-// Presentation: plain-text tables, indented JSON, and the Logger.
+// Presentation: plain-text tables and indented JSON.
 #include "common/common.h"
 
 #include <algorithm>
-#include <ostream>
 
 namespace cudiff {
 
@@ -70,12 +69,6 @@ std::string pretty_json(const boost::json::value& value) {
   std::string out;
   pretty(out, value, 0);
   return out + "\n";
-}
-
-void Logger::info(std::string_view line) const { *out_ << line << '\n' << std::flush; }
-
-void Logger::debug(std::string_view line) const {
-  if (verbose_) *out_ << line << '\n' << std::flush;
 }
 
 } // namespace cudiff

@@ -8,8 +8,7 @@
 using cudiff::test::run_cudiff;
 
 TEST(GpuGenerated, BothBinariesPrintTheGeneratorsPredictedChecksums) {
-  auto gpus = cudiff::runners::discover_gpus();
-  if (gpus.gpus.empty()) GTEST_SKIP() << "no GPU (" << gpus.note << "): gpu test skipped";
+  if (auto why = cudiff::test::no_gpu()) GTEST_SKIP() << *why;
   cudiff::TempDir dir("cudiff-gpu-generated");
   const auto policy = cudiff::generator::Policy::defaults();
   for (std::uint64_t seed : {1ull, 2ull, 3ull, 4ull, 5ull, 6ull}) {

@@ -11,17 +11,11 @@ namespace {
 
 std::string example(const std::string& name) { return (source_dir() / "examples" / name).string(); }
 
-/// Why the gpu tests cannot run here, or nothing when a GPU is present.
-std::optional<std::string> no_gpu() {
-  auto gpus = cudiff::runners::discover_gpus();
-  if (!gpus.gpus.empty()) return std::nullopt;
-  return "no GPU (" + gpus.note + "): gpu test skipped";
-}
 
 } // namespace
 
 TEST(GpuCheck, BothBinariesRunAndPrintTheSameChecksum) {
-  if (auto why = no_gpu()) GTEST_SKIP() << *why;
+  if (auto why = cudiff::test::no_gpu()) GTEST_SKIP() << *why;
   auto result = run_cudiff({"check", example("vector_add.cu"), "--mode", "run", "--json"});
   ASSERT_EQ(result.exit_code, 0) << result.out.text << result.err.text;
   boost::json::value json = boost::json::parse(result.out.text);
@@ -41,7 +35,7 @@ TEST(GpuCheck, BothBinariesRunAndPrintTheSameChecksum) {
 }
 
 TEST(GpuCheck, ManagedProgramRunsUnderNvccWhileClangRejectsIt) {
-  if (auto why = no_gpu()) GTEST_SKIP() << *why;
+  if (auto why = cudiff::test::no_gpu()) GTEST_SKIP() << *why;
   auto result = run_cudiff({"check", example("managed_counter.cu"), "--mode", "run", "--json"});
   ASSERT_EQ(result.exit_code, 1) << result.out.text << result.err.text;
   boost::json::value json = boost::json::parse(result.out.text);
@@ -53,7 +47,7 @@ TEST(GpuCheck, ManagedProgramRunsUnderNvccWhileClangRejectsIt) {
 }
 
 TEST(GpuCheck, ExecuteHonoursTheChosenGpuAndLimits) {
-  if (auto why = no_gpu()) GTEST_SKIP() << *why;
+  if (auto why = cudiff::test::no_gpu()) GTEST_SKIP() << *why;
   cudiff::TempDir dir("cudiff-gpu-exec");
   auto build = run_cudiff({"check", example("vector_add.cu"), "--mode", "binary", "--keep", dir.path().string()});
   ASSERT_EQ(build.exit_code, 0) << build.out.text << build.err.text;

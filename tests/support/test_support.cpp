@@ -37,6 +37,10 @@ runners::SubprocessResult run_cudiff(const std::vector<std::string>& args, doubl
   return runners::run_subprocess(command);
 }
 
-bool gpu_present() { return !runners::discover_gpus().gpus.empty(); }
+std::optional<std::string> no_gpu() {
+  auto gpus = runners::discover_gpus();
+  if (!gpus.gpus.empty()) return std::nullopt;
+  return "no GPU (" + gpus.note + "): gpu test skipped";
+}
 
 } // namespace cudiff::test

@@ -7,6 +7,7 @@
 #include "runners/runners.h"
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,7 +20,8 @@ std::filesystem::path data(const std::string& relative);
 /// Runs the cudiff binary with `args` and extra environment variables and returns what happened.
 runners::SubprocessResult run_cudiff(const std::vector<std::string>& args, double wall_seconds = 300,
                                      std::vector<std::pair<std::string, std::string>> env = {});
-/// True when discover_gpus() finds at least one GPU.
-bool gpu_present();
+/// Why gpu tests cannot run here ("no GPU (<driver note>): gpu test skipped"), or nothing when
+/// a GPU is present. Used as: if (auto why = no_gpu()) GTEST_SKIP() << *why;
+std::optional<std::string> no_gpu();
 
 } // namespace cudiff::test
