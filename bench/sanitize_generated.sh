@@ -3,13 +3,16 @@
 # racecheck, initcheck, synccheck) on a GPU host and counts the reports (issue 3 target: 0).
 #
 #   bench/sanitize_generated.sh [N=50] [FIRST_SEED=0] [JOBS=8] [OUT=/tmp/cudiff-sanitize]
+# Environment: POLICY=FILE generates with that policy (e.g. every construct switched on).
 set -uo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 cudiff="${CUDIFF_BIN:-$here/build/cudiff}"
 sanitizer="${COMPUTE_SANITIZER:-$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)}"
 n="${1:-50}" first="${2:-0}" jobs="${3:-8}" out="${4:-/tmp/cudiff-sanitize}"
 rm -rf "$out" && mkdir -p "$out/programs" "$out/keep" "$out/logs"
-"$cudiff" generate --seed "$first" --count "$n" --out "$out/programs" >/dev/null
+policy_args=()
+[ -n "${POLICY:-}" ] && policy_args=(--policy "$POLICY")
+"$cudiff" generate --seed "$first" --count "$n" --out "$out/programs" "${policy_args[@]}" >/dev/null
 ls "$out"/programs/*.cu | xargs -P "$jobs" -I{} sh -c \
   '"$0" check "$1" --mode binary --keep "$2/$(basename "$1" .cu)" >/dev/null 2>&1' "$cudiff" {} "$out/keep"
 for dir in "$out"/keep/*/; do

@@ -52,6 +52,9 @@ public:
   std::vector<AtomicKind> reductions;
   std::vector<int> shared_arrays;
   std::uint32_t dynamic_shared_bytes = 0;
+  /// The kernel's lambdas and functors (kernel bodies only; null elsewhere: a device function
+  /// cannot see the kernel's parameters).
+  std::vector<LambdaFn>* lambdas = nullptr;
 
   /// Declares a variable (not yet in scope) and returns its id.
   int add_var(const std::string& name, IntType type);
@@ -84,6 +87,13 @@ private:
   Gen call(int depth);
   Gen fold(int depth);
   Gen select(int depth);
+  // Spelled binary nodes (expressions_spelled.cpp): plain Binary nodes in the IR, emitted
+  // through a class template, SFINAE overloads, vector types or a kernel's lambda.
+  Gen spelled(int depth);
+  Gen class_template(int depth);
+  Gen sfinae(int depth);
+  Gen vector_value(int depth);
+  Gen lambda_call(int depth);
   Gen make_binary(BinaryOp op, const Gen& a, const Gen& b, bool& ok);
 
   void fill_one(const SkelNode& node, Block& out);

@@ -1,166 +1,138 @@
-// emit: C++/CUDA text for expressions, statements, device functions, kernels and the host driver.
-#include "generator/emit.h"
-
-#include "generator/interpreter.h"
+// emit: C++/CUDA text for statements, expressions and device functions, and the program's
+// frame (namespaces, globals, main). Kernels and host runners: emit_kernel.cpp; fixed text and
+// helper templates: emit_helpers.cpp.
+#include "generator/emit_parts.h"
 
 #include <algorithm>
 
 namespace cudiff::generator {
-namespace {
 
-struct Writer {
-  std::string text;
-  int indent = 0;
-  void line(const std::string& content) { text += std::string(indent * 2, ' ') + content + "\n"; }
-};
-
-class Emitter {
-public:
-  Emitter(const Program& program, const std::vector<Var>& vars) : program_(program), vars_(vars) {}
-
-  std::string expr(const Expr& e) const { return emit_expr(e, program_, vars_); }
-
-  void block(const Block& statements, Writer& w) const {
-    for (const Stmt& stmt : statements) statement(stmt, w);
-  }
-
-  void statement(const Stmt& s, Writer& w) const {
-    const std::string name = s.var >= 0 ? vars_[s.var].name : "";
-    switch (s.kind) {
-    case StmtKind::Decl: w.line(type_name(s.target_type) + " " + name + " = " + expr(*s.expr) + ";"); return;
-    case StmtKind::Assign:
-      w.line(name + (s.assign.compound ? " " + op_text(s.assign.op) + "= " : " = ") + expr(*s.expr) + ";");
-      return;
-    case StmtKind::If:
-      w.line("if (" + expr(*s.expr) + ") {");
-      nested(s.body, w);
-      if (!s.else_body.empty()) {
-        w.line("} else {");
-        nested(s.else_body, w);
-      }
-      w.line("}");
-      return;
-    case StmtKind::For: {
-      const std::int64_t end = s.start + s.trips * s.step;
-      w.line("for (int " + name + " = " + std::to_string(s.start) + "; " + name + " < " + std::to_string(end) + "; " +
-             name + " += " + std::to_string(s.step) + ") {");
-      nested(s.body, w);
-      w.line("}");
-      return;
+void Emitter::statement(const Stmt& s, Writer& w) const {
+  const std::string name = s.var >= 0 ? vars_[s.var].name : "";
+  switch (s.kind) {
+  case StmtKind::Decl: w.line(type_name(s.target_type) + " " + name + " = " + expr(*s.expr) + ";"); return;
+  case StmtKind::Assign:
+    w.line(name + (s.assign.compound ? " " + op_text(s.assign.op) + "= " : " = ") + expr(*s.expr) + ";");
+    return;
+  case StmtKind::If:
+    w.line("if (" + expr(*s.expr) + ") {");
+    nested(s.body, w);
+    if (!s.else_body.empty()) {
+      w.line("} else {");
+      nested(s.else_body, w);
     }
-    case StmtKind::Switch:
-      w.line("switch (" + expr(*s.expr) + ") {");
-      for (const SwitchCase& c : s.cases) {
-        w.line("case " + literal(c.label) + ": {");
-        nested(c.body, w);
-        w.indent++;
-        w.line("break;");
-        w.indent--;
-        w.line("}");
-      }
-      w.line("default: {");
-      nested(s.body, w);
+    w.line("}");
+    return;
+  case StmtKind::For: {
+    const std::int64_t end = s.start + s.trips * s.step;
+    w.line("for (int " + name + " = " + std::to_string(s.start) + "; " + name + " < " + std::to_string(end) + "; " +
+           name + " += " + std::to_string(s.step) + ") {");
+    nested(s.body, w);
+    w.line("}");
+    return;
+  }
+  case StmtKind::Switch:
+    w.line("switch (" + expr(*s.expr) + ") {");
+    for (const SwitchCase& c : s.cases) {
+      w.line("case " + literal(c.label) + ": {");
+      nested(c.body, w);
       w.indent++;
       w.line("break;");
       w.indent--;
       w.line("}");
-      w.line("}");
-      return;
-    case StmtKind::WriteOut:
-      w.line("out[gtid * " + std::to_string(slots_) + "u + " + std::to_string(s.slot) + "u] = " + expr(*s.expr) + ";");
-      return;
-    case StmtKind::Return: w.line("return;"); return;
-    case StmtKind::Exchange: {
-      const Array& array = program_.arrays[s.array];
-      const std::string k = std::to_string(s.param) + "u";
-      w.line(array.name + "[tid] = " + expr(*s.expr) + ";");
-      w.line(s.warp_scope ? "__syncwarp();" : "__syncthreads();");
-      std::string index;
-      const std::string combine = s.rotate ? "(tid + " + k + ")" : "(tid ^ " + k + ")";
-      if (s.warp_scope) index = "(tid & ~31u) | (" + combine + " & 31u)";
-      else index = combine + " & " + std::to_string(array.length - 1) + "u";
-      w.line(type_name(s.target_type) + " " + name + " = " + array.name + "[" + index + "];");
-      return;
     }
-    case StmtKind::Shuffle: {
-      static const char* const names[] = {"__shfl_sync", "__shfl_xor_sync", "__shfl_up_sync", "__shfl_down_sync"};
-      const std::string type = type_name(s.target_type);
-      w.line(type + " " + name + " = " + names[static_cast<int>(s.shuffle)] + "(0xffffffffu, (" + type + ")(" +
-             expr(*s.expr) + "), " + std::to_string(s.param) + ");");
-      return;
-    }
-    case StmtKind::Vote: {
-      const std::string pred = "(" + expr(*s.expr) + ") != 0";
-      if (s.vote == VoteKind::Ballot) w.line("unsigned int " + name + " = __ballot_sync(0xffffffffu, " + pred + ");");
-      else
-        w.line("bool " + name + " = " + (s.vote == VoteKind::All ? "__all_sync" : "__any_sync") + "(0xffffffffu, " +
-               pred + ") != 0;");
-      return;
-    }
-    case StmtKind::SyncCount: {
-      const std::string pred = "(" + expr(*s.expr) + ") != 0";
-      if (s.sync_count == SyncCountKind::Count) w.line("int " + name + " = __syncthreads_count(" + pred + ");");
-      else
-        w.line("bool " + name + " = " + (s.sync_count == SyncCountKind::And ? "__syncthreads_and" : "__syncthreads_or") +
-               "(" + pred + ") != 0;");
-      return;
-    }
-    case StmtKind::Atomic: {
-      static const char* const names[] = {"atomicAdd", "atomicAnd", "atomicOr", "atomicXor", "atomicMin", "atomicMax"};
-      w.line(std::string(names[static_cast<int>(s.atomic)]) + "(&out[" + std::to_string(reduction_base_ + s.slot) +
-             "u], (unsigned long long)(" + expr(*s.expr) + "));");
-      return;
-    }
-    }
-  }
-
-  int slots_ = 1;
-  std::uint32_t reduction_base_ = 0;
-
-private:
-  void nested(const Block& statements, Writer& w) const {
+    w.line("default: {");
+    nested(s.body, w);
     w.indent++;
-    block(statements, w);
+    w.line("break;");
     w.indent--;
+    w.line("}");
+    w.line("}");
+    return;
+  case StmtKind::WriteOut:
+    w.line("out[gtid * " + std::to_string(slots_) + "u + " + std::to_string(s.slot) + "u] = " + expr(*s.expr) + ";");
+    return;
+  case StmtKind::Return: w.line("return;"); return;
+  case StmtKind::Exchange: {
+    const Array& array = program_.arrays[s.array];
+    const std::string k = std::to_string(s.param) + "u";
+    w.line(array.name + "[tid] = " + expr(*s.expr) + ";");
+    w.line(s.warp_scope ? "__syncwarp();" : "__syncthreads();");
+    std::string index;
+    const std::string combine = s.rotate ? "(tid + " + k + ")" : "(tid ^ " + k + ")";
+    if (s.warp_scope) index = "(tid & ~31u) | (" + combine + " & 31u)";
+    else index = combine + " & " + std::to_string(array.length - 1) + "u";
+    w.line(type_name(s.target_type) + " " + name + " = " + array.name + "[" + index + "];");
+    return;
   }
-
-  const Program& program_;
-  const std::vector<Var>& vars_;
-};
-
-std::string fold_helper_name(bool right, BinaryOp op) {
-  std::string name = right ? "fold_right_" : "fold_left_";
-  switch (op) {
-  case BinaryOp::Add: return name + "add";
-  case BinaryOp::Sub: return name + "sub";
-  case BinaryOp::Mul: return name + "mul";
-  case BinaryOp::BitAnd: return name + "and";
-  case BinaryOp::BitOr: return name + "or";
-  case BinaryOp::BitXor: return name + "xor";
-  default: return name + "?";
+  case StmtKind::Shuffle: {
+    static const char* const names[] = {"__shfl_sync", "__shfl_xor_sync", "__shfl_up_sync", "__shfl_down_sync"};
+    const std::string type = type_name(s.target_type);
+    w.line(type + " " + name + " = " + names[static_cast<int>(s.shuffle)] + "(0xffffffffu, (" + type + ")(" +
+           expr(*s.expr) + "), " + std::to_string(s.param) + ");");
+    return;
+  }
+  case StmtKind::Vote: {
+    const std::string pred = "(" + expr(*s.expr) + ") != 0";
+    if (s.vote == VoteKind::Ballot) w.line("unsigned int " + name + " = __ballot_sync(0xffffffffu, " + pred + ");");
+    else
+      w.line("bool " + name + " = " + (s.vote == VoteKind::All ? "__all_sync" : "__any_sync") + "(0xffffffffu, " +
+             pred + ") != 0;");
+    return;
+  }
+  case StmtKind::SyncCount: {
+    const std::string pred = "(" + expr(*s.expr) + ") != 0";
+    if (s.sync_count == SyncCountKind::Count) w.line("int " + name + " = __syncthreads_count(" + pred + ");");
+    else
+      w.line("bool " + name + " = " + (s.sync_count == SyncCountKind::And ? "__syncthreads_and" : "__syncthreads_or") +
+             "(" + pred + ") != 0;");
+    return;
+  }
+  case StmtKind::Atomic: {
+    if (s.last_block) return last_block_sum(s, w);
+    static const char* const names[] = {"atomicAdd", "atomicAnd", "atomicOr", "atomicXor", "atomicMin", "atomicMax"};
+    w.line(std::string(names[static_cast<int>(s.atomic)]) + "(&out[" + std::to_string(reduction_base_ + s.slot) +
+           "u], (unsigned long long)(" + expr(*s.expr) + "));");
+    return;
+  }
   }
 }
 
-// The global helper templates, in a fixed order, only those the program calls.
-std::string helper_templates(const std::set<std::string>& used) {
-  std::string text;
-  static const std::pair<const char*, const char*> ops[] = {{"add", "+"}, {"sub", "-"}, {"mul", "*"},
-                                                            {"and", "&"}, {"or", "|"},  {"xor", "^"}};
-  for (bool right : {true, false})
-    for (const auto& [name, op] : ops) {
-      const std::string helper = std::string(right ? "fold_right_" : "fold_left_") + name;
-      if (!used.count(helper)) continue;
-      const std::string fold = right ? std::string("(xs ") + op + " ...)" : std::string("(... ") + op + " xs)";
-      text += "template <typename... Ts> __device__ auto cudiff_" + helper + "(Ts... xs) { return " + fold + "; }\n";
-    }
-  if (used.count("select"))
-    text += "template <typename T> constexpr T cudiff_scale = T(3);\n"
-            "template <typename T> using cudiff_same_t = T;\n"
-            "template <typename T> __device__ cudiff_same_t<T> cudiff_select(T x) {\n"
-            "  if constexpr (sizeof(T) >= 4) return x ^ cudiff_scale<T>;\n"
-            "  else return x;\n"
-            "}\n";
-  return text;
+void Emitter::nested(const Block& statements, Writer& w) const {
+  w.indent++;
+  block(statements, w);
+  w.indent--;
+}
+
+// The guide's last-block sum (V-FENCE-NOT-VISIBILITY): each block's sum goes to a partial,
+// __threadfence orders it before the ticket, and the block that draws the last ticket adds
+// the partials through volatile reads.
+void Emitter::last_block_sum(const Stmt& s, Writer& w) const {
+  const std::string slot = std::to_string(s.slot);
+  const std::string partials = kernel_name_ + "_partials" + slot, ticket = kernel_name_ + "_ticket" + slot;
+  w.line("{");
+  w.indent++;
+  w.line("__shared__ unsigned long long block_sum;");
+  w.line("__shared__ bool last_block;");
+  w.line("const unsigned int blocks = gridDim.x * gridDim.y * gridDim.z;");
+  w.line("if (tid == 0) block_sum = 0;");
+  w.line("__syncthreads();");
+  w.line("atomicAdd(&block_sum, (unsigned long long)(" + expr(*s.expr) + "));");
+  w.line("__syncthreads();");
+  w.line("if (tid == 0) {");
+  w.line("  " + partials + "[blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z)] = block_sum;");
+  w.line("  __threadfence();");
+  w.line("  const unsigned int drawn = atomicInc(&" + ticket + ", blocks - 1);");
+  w.line("  last_block = drawn == blocks - 1;");
+  w.line("}");
+  w.line("__syncthreads();");
+  w.line("if (tid == 0 && last_block) {");
+  w.line("  unsigned long long total = 0;");
+  w.line("  for (unsigned int b = 0; b < blocks; ++b) total += ((volatile unsigned long long*)" + partials + ")[b];");
+  w.line("  out[" + std::to_string(reduction_base_ + s.slot) + "u] = total;");
+  w.line("}");
+  w.indent--;
+  w.line("}");
 }
 
 std::string join_values(const std::vector<Value>& values) {
@@ -169,9 +141,8 @@ std::string join_values(const std::vector<Value>& values) {
   return out;
 }
 
-std::string dim3_text(const std::uint32_t d[3]) {
-  return "dim3(" + std::to_string(d[0]) + ", " + std::to_string(d[1]) + ", " + std::to_string(d[2]) + ")";
-}
+
+namespace {
 
 void emit_function(const Program& program, const Function& f, Writer& w) {
   std::string params;
@@ -210,136 +181,34 @@ void emit_function(const Program& program, const Function& f, Writer& w) {
   }
 }
 
-void emit_kernel(const Program& program, const Kernel& k, const EmitOptions& options, Writer& w) {
-  const std::string restrict_ = options.restrict_pointers ? " __restrict__" : "";
-  const Array* input = k.input_array >= 0 ? &program.arrays[k.input_array] : nullptr;
-  std::vector<const ScalarParam*> grid_constant;
-  for (const ScalarParam& p : k.params)
-    if (p.grid_constant) grid_constant.push_back(&p);
-  const std::string gc_type = k.name + "_constants";
-  if (!grid_constant.empty()) {
-    w.line("struct " + gc_type + " {");
-    for (const ScalarParam* p : grid_constant)
-      w.line("  " + type_name(p->value.type) + " " + k.vars[p->var].name.substr(3) + ";");
-    w.line("};");
-  }
-  std::string params = "unsigned long long*" + restrict_ + " out";
-  if (input) params += ", const " + type_name(input->elem) + "*" + restrict_ + " in";
-  for (const ScalarParam& p : k.params)
-    if (!p.grid_constant) params += ", " + type_name(p.value.type) + " " + k.vars[p.var].name;
-  if (!grid_constant.empty()) params += ", const __grid_constant__ " + gc_type + " gc";
-  const std::string bounds = options.launch_bounds ? "__launch_bounds__(" + std::to_string(k.launch.threads_per_block()) + ") " : "";
-  w.line("__global__ void " + bounds + k.name + "(" + params + ") {");
-  w.indent++;
-  w.line("const unsigned int tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);");
-  w.line("const unsigned int gtid = tid + blockDim.x * blockDim.y * blockDim.z * (blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z));");
-  bool dynamic = false;
-  for (int id : k.shared_arrays) {
-    const Array& a = program.arrays[id];
-    if (a.kind == ArrayKind::SharedStatic) {
-      w.line("__shared__ " + type_name(a.elem) + " " + a.name + "[" + std::to_string(a.length) + "];");
-      continue;
-    }
-    if (!dynamic) w.line("extern __shared__ unsigned long long cudiff_dynamic_shared[];");
-    dynamic = true;
-    // Carved at offsets aligned to the element type (U-SHARED-MISALIGNED).
-    w.line(type_name(a.elem) + "* " + a.name + " = reinterpret_cast<" + type_name(a.elem) +
-           "*>(reinterpret_cast<unsigned char*>(cudiff_dynamic_shared) + " + std::to_string(a.dynamic_offset) + ");");
-  }
-  Emitter emitter(program, k.vars);
-  emitter.slots_ = k.slots;
-  emitter.reduction_base_ = k.launch.threads() * k.slots;
-  emitter.block(k.body, w);
-  w.indent--;
-  w.line("}");
-  w.line("");
 
-  // Host runner.
-  const std::uint32_t words = k.output_words();
-  w.line("static void run_" + k.name + "() {");
-  w.indent++;
-  w.line("const size_t words = " + std::to_string(words) + ";");
-  w.line("unsigned long long* out = nullptr;");
-  w.line("cudiff_check(cudaMalloc(&out, words * sizeof(unsigned long long)), \"cudaMalloc\");");
-  w.line("cudiff_check(cudaMemset(out, 0, words * sizeof(unsigned long long)), \"cudaMemset\");");
-  if (!k.reductions.empty()) {
-    std::string init;
-    for (std::size_t r = 0; r < k.reductions.size(); ++r)
-      init += (r ? ", " : "") + std::to_string(reduction_identity(k.reductions[r])) + "ull";
-    w.line("static const unsigned long long reduction_init[" + std::to_string(k.reductions.size()) + "] = {" + init + "};");
-    w.line("cudiff_check(cudaMemcpy(out + " + std::to_string(k.launch.threads() * k.slots) +
-           ", reduction_init, sizeof(reduction_init), cudaMemcpyHostToDevice), \"cudaMemcpy\");");
-  }
-  std::string args = "out";
-  if (input) {
-    const std::string t = type_name(input->elem);
-    const std::string n = std::to_string(input->length);
-    w.line("static " + t + " host_in[" + n + "];");
-    w.line("for (unsigned int i = 0; i < " + n + "u; ++i) host_in[i] = (" + t + ")cudiff_input(i, " +
-           std::to_string(input->input_salt) + "u, " + std::to_string(input->input_mode) + "u);");
-    w.line(t + "* in = nullptr;");
-    w.line("cudiff_check(cudaMalloc(&in, sizeof(host_in)), \"cudaMalloc\");");
-    w.line("cudiff_check(cudaMemcpy(in, host_in, sizeof(host_in), cudaMemcpyHostToDevice), \"cudaMemcpy\");");
-    args += ", in";
-  }
-  for (std::size_t i = 0; i < program.arrays.size(); ++i) {
-    const Array& a = program.arrays[i];
-    if (a.kind == ArrayKind::Constant && program.array_ns[i] == k.ns)
-      w.line("cudiff_check(cudaMemcpyToSymbol(" + a.name + ", " + a.name + "_init, sizeof(" + a.name +
-             "_init)), \"cudaMemcpyToSymbol\");");
-  }
-  for (const ScalarParam& p : k.params)
-    if (!p.grid_constant) args += ", " + literal(p.value);
-  if (!grid_constant.empty()) {
-    std::string members;
-    for (std::size_t i = 0; i < grid_constant.size(); ++i) members += (i ? ", " : "") + literal(grid_constant[i]->value);
-    args += ", " + gc_type + "{" + members + "}";
-  }
-  w.line(k.name + "<<<" + dim3_text(k.launch.grid) + ", " + dim3_text(k.launch.block) + ", " +
-         std::to_string(k.launch.dynamic_shared_bytes) + ">>>(" + args + ");");
-  w.line("cudiff_check(cudaGetLastError(), \"cudaLaunchKernel\");");
-  w.line("cudiff_check(cudaDeviceSynchronize(), \"cudaDeviceSynchronize\");");
-  w.line("static unsigned long long host_out[" + std::to_string(words) + "];");
-  w.line("cudiff_check(cudaMemcpy(host_out, out, sizeof(host_out), cudaMemcpyDeviceToHost), \"cudaMemcpy\");");
-  w.line("cudiff_check(cudaFree(out), \"cudaFree\");");
-  if (input) w.line("cudiff_check(cudaFree(in), \"cudaFree\");");
-  w.line("std::printf(\"checksum " + k.name + " %016llx\\n\", cudiff_fold(host_out, words));");
-  w.indent--;
+/// A static local's accessor: the table is a constant-initialized `static const` local of a
+/// __device__ function, implicitly __device__ (V-STATIC-LOCAL-IMPLICIT).
+void emit_static_table(const Array& a, Writer& w) {
+  const std::string t = type_name(a.elem);
+  w.line("__device__ " + t + " " + a.name + "(unsigned int i) {");
+  w.line("  static const " + t + " values[" + std::to_string(a.length) + "] = {" + join_values(a.values) + "};");
+  w.line("  return values[i];");
   w.line("}");
 }
 
-const char* const kPrelude = R"(#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-)";
-
-const char* const kHelpers = R"(static void cudiff_check(cudaError_t status, const char* what) {
-  if (status != cudaSuccess) {
-    std::printf("CUDA error %s: %s\n", what, cudaGetErrorString(status));
-    std::fflush(stdout);
-    std::exit(1);
+int binop_code(BinaryOp op) {
+  switch (op) {
+  case BinaryOp::Add: return 0;
+  case BinaryOp::Sub: return 1;
+  case BinaryOp::Mul: return 2;
+  case BinaryOp::BitAnd: return 3;
+  case BinaryOp::BitOr: return 4;
+  default: return 5;
   }
 }
 
-static unsigned long long cudiff_input(unsigned int index, unsigned int salt, unsigned int mode) {
-  unsigned long long x = (index + 1ull) * 0x9E3779B97F4A7C15ull ^ salt;
-  x ^= x >> 29;
-  x *= 0xBF58476D1CE4E5B9ull;
-  x ^= x >> 32;
-  if (mode == 1) return (x & 63) - 32;
-  if (mode == 2) return x & 0xffff;
-  return x;
+std::string vector_expr(const Expr& e, const std::string& a, const std::string& b) {
+  const std::string op = e.binary == BinaryOp::Add ? "add" : e.binary == BinaryOp::BitOr ? "or" : "xor";
+  const int n = e.spell_index;
+  const std::string args = n == 2 ? a + ", " + b : n == 3 ? a + ", 0, " + b : a + ", 0, " + b + ", 0";
+  return "cudiff_v" + op + std::to_string(n) + "(make_" + vector_family(e.type) + std::to_string(n) + "(" + args + "))";
 }
-
-static unsigned long long cudiff_fold(const unsigned long long* words, size_t count) {
-  unsigned long long hash = 1469598103934665603ull;
-  for (size_t i = 0; i < count; ++i) {
-    hash ^= words[i];
-    hash *= 1099511628211ull;
-  }
-  return hash;
-}
-)";
 
 } // namespace
 
@@ -360,7 +229,15 @@ std::string emit_expr(const Expr& e, const Program& program, const std::vector<V
     for (std::size_t i = 0; i < operands.size(); ++i) args += (i ? ", " : "") + emit_expr(*operands[i], program, vars);
     return "cudiff_" + fold_helper_name(right, e.binary) + "(" + args + ")";
   }
-  if (e.spell == Expr::Spell::Select) return "cudiff_select(" + kid(0) + ")";
+  switch (e.spell) {
+  case Expr::Spell::Select: return "cudiff_select(" + kid(0) + ")";
+  case Expr::Spell::ClassTemplate:
+    return "cudiff_binop<" + type_name(e.type) + ", " + std::to_string(binop_code(e.binary)) + ">(" + kid(0) + ").apply(" + kid(1) + ")";
+  case Expr::Spell::Sfinae: return "cudiff_tweak(" + kid(0) + ")";
+  case Expr::Spell::Vector: return vector_expr(e, kid(0), kid(1));
+  case Expr::Spell::Lambda: return "f" + std::to_string(e.spell_index) + "(" + kid(0) + ")";
+  default: break;
+  }
   switch (e.kind) {
   case ExprKind::Const: return literal(e.constant);
   case ExprKind::Named: return e.text;
@@ -370,7 +247,9 @@ std::string emit_expr(const Expr& e, const Program& program, const std::vector<V
   case ExprKind::Binary: return "(" + kid(0) + " " + op_text(e.binary) + " " + kid(1) + ")";
   case ExprKind::Cond: return "(" + kid(0) + " ? " + kid(1) + " : " + kid(2) + ")";
   case ExprKind::Cast: return "((" + type_name(e.type) + ")" + kid(0) + ")";
-  case ExprKind::Load: return program.arrays[e.id].name + "[" + kid(0) + "]";
+  case ExprKind::Load:
+    if (program.arrays[e.id].kind == ArrayKind::StaticLocal) return program.arrays[e.id].name + "(" + kid(0) + ")";
+    return program.arrays[e.id].name + "[" + kid(0) + "]";
   case ExprKind::Call: {
     std::string args;
     for (std::size_t i = 0; i < e.kids.size(); ++i) args += (i ? ", " : "") + kid(static_cast<int>(i));
@@ -385,10 +264,10 @@ std::string emit_expr(const Expr& e, const Program& program, const std::vector<V
 
 std::string emit_program(const Program& program, const LayoutPlan& layout, const EmitOptions& options) {
   Writer w;
-  w.text = options.header + kPrelude + "\n";
+  w.text = options.header + prelude_text(program.helpers) + "\n";
   if (!layout.definitions.empty()) w.text += layout.definitions + "\n";
   if (!layout.device_probes.empty()) w.text += layout.device_probes + "\n";
-  w.text += kHelpers;
+  w.text += runtime_helpers_text();
   if (!program.helpers.empty()) w.text += "\n" + helper_templates(program.helpers);
   for (const Kernel& k : program.kernels) {
     w.line("");
@@ -406,6 +285,8 @@ std::string emit_program(const Program& program, const LayoutPlan& layout, const
                join_values(a.values) + "};");
       } else if (a.kind == ArrayKind::DeviceGlobal) {
         w.line("__device__ " + decl + " = {" + join_values(a.values) + "};");
+      } else if (a.kind == ArrayKind::StaticLocal) {
+        emit_static_table(a, w);
       }
     }
     // A callee is always created after its caller: reverse order defines callees first.
@@ -434,3 +315,5 @@ std::string emit_program(const Program& program, const LayoutPlan& layout, const
 }
 
 } // namespace cudiff::generator
+
+

@@ -233,7 +233,7 @@ Gen BodyGen::load(int depth) {
     const Array& array = arrays[i];
     if (ctx_.program.array_ns[i] != ns_) continue;
     if ((array.kind == ArrayKind::Input && in_kernel_) || array.kind == ArrayKind::Constant ||
-        array.kind == ArrayKind::DeviceGlobal)
+        array.kind == ArrayKind::DeviceGlobal || array.kind == ArrayKind::StaticLocal)
       candidates.push_back(static_cast<int>(i));
   }
   if (candidates.empty()) return leaf();
@@ -256,6 +256,7 @@ Gen BodyGen::load(int depth) {
   for (const Value& i : index.values) out.values.push_back(array.values[i.bits]);
   if (array.kind == ArrayKind::Constant) ctx_.use("constant_memory");
   if (array.kind == ArrayKind::DeviceGlobal) ctx_.use("device_global_array");
+  if (array.kind == ArrayKind::StaticLocal) ctx_.use("static_local");
   return out;
 }
 
@@ -320,6 +321,7 @@ Gen BodyGen::expr(int depth) {
   if (depth <= 0 || ctx_.chance("expr.leaf")) return leaf();
   if (ctx_.on("variadic_fold") && ctx_.chance("expr.fold")) return fold(depth);
   if (ctx_.on("template_select") && ctx_.chance("expr.select")) return select(depth);
+  if (ctx_.chance("expr.spelled")) return spelled(depth);
   enum { Binary, Unary, Cond, Cast, Load, Call };
   switch (ctx_.weighted("expr.node.", {"binary", "unary", "cond", "cast", "load", "call"})) {
   case Binary: return binary(depth);

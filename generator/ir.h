@@ -40,8 +40,16 @@ struct Expr {
   /// the right (`x1 op (x2 op x3)`) or to the left, emitted as a call of a variadic fold
   /// template. Select: a Binary `x ^ T(3)` (T of 4 or 8 bytes) or a same-type Cast (smaller
   /// T), emitted as `cudiff_select(x)`, whose `if constexpr` picks the same branch.
-  enum class Spell : std::uint8_t { Plain, FoldRight, FoldLeft, Select } spell = Spell::Plain;
+  /// ClassTemplate: a Binary +, -, *, &, |, ^ whose type T is the operands' common type,
+  /// emitted as `cudiff_binop<T, OP>(a).apply(b)` (a class template's partial specialization).
+  /// Sfinae: a Binary `x ^ T(5)` (signed T) or `x ^ T(10)` (unsigned T) of 4 or 8 bytes, emitted
+  /// as `cudiff_tweak(x)`, the overload `enable_if` keeps for T's signedness. Vector: a Binary
+  /// +, |, ^ of a 4- or 8-byte T, emitted as `cudiff_v<op><n>(make_<T><n>(a, b, 0...))` with
+  /// `spell_index` = n components. Lambda: a Binary `x op c` of the kernel's lambda or functor
+  /// `spell_index` (Kernel::lambdas), emitted as `f<index>(x)`.
+  enum class Spell : std::uint8_t { Plain, FoldRight, FoldLeft, Select, ClassTemplate, Sfinae, Vector, Lambda } spell = Spell::Plain;
   int fold_count = 0;
+  int spell_index = 0;
 };
 
 enum class StmtKind : std::uint8_t {
@@ -88,6 +96,10 @@ struct Stmt {
   VoteKind vote = VoteKind::Any;
   SyncCountKind sync_count = SyncCountKind::Count;
   AtomicKind atomic = AtomicKind::Add;
+  /// Atomic Add through the guide's last-block-done pattern: a block sum in shared memory, one
+  /// partial per block in global memory, __threadfence, atomicInc on a ticket; the last block
+  /// adds the partials into the reduction word. Same result as a plain atomicAdd.
+  bool last_block = false;
 };
 
 struct Var {
@@ -95,7 +107,9 @@ struct Var {
   IntType type = IntType::Int;
 };
 
-enum class ArrayKind : std::uint8_t { Input, Constant, DeviceGlobal, SharedStatic, SharedDynamic };
+/// StaticLocal: a constant table that is a `static const` local of a `__device__` accessor
+/// function (V-STATIC-LOCAL-IMPLICIT); a Load from it calls the accessor.
+enum class ArrayKind : std::uint8_t { Input, Constant, DeviceGlobal, SharedStatic, SharedDynamic, StaticLocal };
 
 struct Array {
   std::string name;
@@ -148,6 +162,20 @@ struct ScalarParam {
   bool grid_constant = false;  ///< passed as a member of the __grid_constant__ struct
 };
 
+/// How a kernel's callable argument is made on the host (V-EXTLAM-*, V-THISCAP-STAR,
+/// V-SAMPLE-FUNCTOR): a by-value capture, an init-capture, `*this` capture inside a member
+/// function of a launcher struct, or a functor class. Only by-value lambdas may be
+/// `__host__ __device__` (R-EXTLAM-12-INITCAP, R-THISCAP-CONTEXT).
+enum class Capture : std::uint8_t { ByValue, InitCapture, ThisCapture, Functor };
+
+/// `[captures] __device__ (T x) -> T { return x op c; }`, passed to a `__global__` template.
+struct LambdaFn {
+  BinaryOp op = BinaryOp::Add;
+  Value constant;  ///< c, of the lambda's type T
+  Capture capture = Capture::ByValue;
+  bool host_device = false;
+};
+
 struct Kernel {
   std::string name;
   std::string ns;       ///< the namespace its test lives in
@@ -161,6 +189,8 @@ struct Kernel {
   int slots = 1;  ///< output words per thread
   std::vector<AtomicKind> reductions;  ///< one word each, after the per-thread slots
   std::uint64_t expected_checksum = 0;
+  std::vector<LambdaFn> lambdas;  ///< template arguments F0, F1...: parameters f0, f1...
+  bool managed = false;           ///< input and output live in __managed__ arrays
   std::uint32_t output_words() const { return launch.threads() * slots + static_cast<std::uint32_t>(reductions.size()); }
 };
 

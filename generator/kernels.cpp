@@ -77,6 +77,12 @@ void generate_kernel(GenContext& ctx, int index) {
     for (int i = ctx.count("constant_arrays"); i > 0; --i) add_array(ctx, kernel.ns, ArrayKind::Constant, "cmem", global_length);
   if (ctx.on("device_global_array"))
     for (int i = ctx.count("global_arrays"); i > 0; --i) add_array(ctx, kernel.ns, ArrayKind::DeviceGlobal, "gmem", global_length);
+  if (ctx.on("static_local"))
+    for (int i = ctx.count("static_tables"); i > 0; --i) add_array(ctx, kernel.ns, ArrayKind::StaticLocal, "table", global_length);
+  if (ctx.on("managed_memory")) {
+    kernel.managed = true;
+    ctx.use("managed_memory");
+  }
 
   kernel.vars = {Var{"tid", IntType::UInt}, Var{"gtid", IntType::UInt}};
   if (ctx.on("kernel_parameters") || ctx.on("grid_constant")) {
@@ -99,11 +105,13 @@ void generate_kernel(GenContext& ctx, int index) {
   for (std::size_t v = 0; v < kernel.vars.size(); ++v) gen.visible.push_back(VarState{static_cast<int>(v), true, false, false});
   gen.launch = kernel.launch;
   gen.slots = kernel.slots;
+  gen.lambdas = &kernel.lambdas;
   const Skeleton skeleton =
       make_skeleton(ctx, ctx.count("kernel.statements"), static_cast<int>(ctx.knob(to_string(ctx.size) + ".nesting.max")), true);
   kernel.body = gen.fill(skeleton, true);
   Block outputs = gen.write_outputs(kernel.slots);
   kernel.body.insert(kernel.body.end(), outputs.begin(), outputs.end());
+  gen.lambdas = nullptr;
   kernel.vars = std::move(gen.vars);
   kernel.reductions = std::move(gen.reductions);
   kernel.shared_arrays = std::move(gen.shared_arrays);

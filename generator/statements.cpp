@@ -45,7 +45,9 @@ Skeleton make_skeleton(GenContext& ctx, int count, int depth, bool kernel_top) {
     // Exchanges come in three flavours; any one of them enables the statement.
     const bool exchange = choice.kind == StmtKind::Exchange &&
                           (ctx.on("shared_exchange") || ctx.on("dynamic_shared") || ctx.on("syncwarp"));
-    const bool allowed = (!choice.construct || ctx.on(choice.construct) || exchange) && (!nests || depth > 0);
+    // An atomic sum may also be the last-block-done pattern.
+    const bool atomic = choice.kind == StmtKind::Atomic && ctx.on("last_block_done");
+    const bool allowed = (!choice.construct || ctx.on(choice.construct) || exchange || atomic) && (!nests || depth > 0);
     weights.push_back(allowed ? ctx.knob(std::string("stmt.") + choice.knob) : 0.0);
   }
   Skeleton skeleton;
@@ -182,7 +184,7 @@ void BodyGen::if_stmt(const SkelNode& node, Block& out) {
 
 void BodyGen::for_stmt(const SkelNode& node, Block& out) {
   std::int64_t trips = std::max<std::int64_t>(1, node.trips);
-  const auto max_lanes = static_cast<std::int64_t>(ctx_.knob("loop.max_lanes"));
+  const auto max_lanes = static_cast<std::int64_t>(ctx_.knob(to_string(ctx_.size) + ".loop.max_lanes"));
   while (trips > 1 && static_cast<std::int64_t>(active_.size()) * trips > max_lanes) --trips;
   Stmt stmt;
   stmt.kind = StmtKind::For;
@@ -366,10 +368,11 @@ void BodyGen::collective(const SkelNode& node, Block& out) {
     ctx_.use("syncthreads_count");
     break;
   case StmtKind::Atomic:
-    stmt.atomic = static_cast<AtomicKind>(ctx_.rng.below(6));
+    stmt.last_block = ctx_.on("last_block_done") && (!ctx_.on("atomic_reduction") || ctx_.chance("atomic.last_block"));
+    stmt.atomic = stmt.last_block ? AtomicKind::Add : static_cast<AtomicKind>(ctx_.rng.below(6));
     stmt.slot = static_cast<int>(reductions.size());
     reductions.push_back(stmt.atomic);
-    ctx_.use("atomic_reduction");
+    ctx_.use(stmt.last_block ? "last_block_done" : "atomic_reduction");
     out.push_back(std::move(stmt));
     return;
   default: return decl(out);

@@ -28,13 +28,50 @@ public:
         fail(where, "call to a function not defined before its caller");
       if (static_cast<int>(e.kids.size()) != program_.functions[e.id].arg_count()) fail(where, "argument count");
     }
+    if (e.spell != Expr::Spell::Plain) spelled(e, function, where);
     for (const ExprP& kid : e.kids) expr(*kid, scope, function, where);
+  }
+
+  /// What each spelling's emitted helper assumes about the plain node it stands for.
+  void spelled(const Expr& e, int function, const std::string& where) const {
+    const bool binary = e.kind == ExprKind::Binary && e.kids.size() == 2;
+    const bool closed = binary && (e.binary == BinaryOp::Add || e.binary == BinaryOp::Sub || e.binary == BinaryOp::Mul ||
+                                   e.binary == BinaryOp::BitAnd || e.binary == BinaryOp::BitOr || e.binary == BinaryOp::BitXor);
+    switch (e.spell) {
+    case Expr::Spell::ClassTemplate:
+      if (!closed) fail(where, "a class-template spelling of an operator whose type is not its operands' common type");
+      break;
+    case Expr::Spell::Sfinae: {
+      const Value want = Value::make(e.type, is_signed(e.type) ? 5 : 10);
+      if (!binary || e.binary != BinaryOp::BitXor || bit_width(e.type) < 32 || e.kids[0]->type != e.type ||
+          e.kids[1]->kind != ExprKind::Const || !(e.kids[1]->constant == want))
+        fail(where, "a SFINAE spelling that is not x ^ T(5) (signed) or x ^ T(10) (unsigned) of a 4- or 8-byte T");
+      break;
+    }
+    case Expr::Spell::Vector:
+      if (!binary || (e.binary != BinaryOp::Add && e.binary != BinaryOp::BitOr && e.binary != BinaryOp::BitXor) ||
+          bit_width(e.type) < 32 || e.spell_index < 2 || e.spell_index > (bit_width(e.type) == 32 ? 4 : 3))
+        fail(where, "a vector spelling of an operator or width the vector helpers do not have");
+      break;
+    case Expr::Spell::Lambda: {
+      if (function >= 0 || !kernel_ || e.spell_index < 0 || e.spell_index >= static_cast<int>(kernel_->lambdas.size()))
+        fail(where, "a lambda call outside its kernel, or of a lambda the kernel does not take");
+      const LambdaFn& fn = kernel_->lambdas[e.spell_index];
+      if (!binary || e.binary != fn.op || e.kids[0]->type != fn.constant.type || e.kids[1]->kind != ExprKind::Const ||
+          !(e.kids[1]->constant == fn.constant))
+        fail(where, "a lambda call that is not the lambda's own `x op c`");
+      break;
+    }
+    default: break;
+    }
   }
 
   void block(const Block& statements, std::set<int>& scope, int function, bool top, bool& returned,
              const std::string& where) const {
     for (const Stmt& s : statements) {
       if (s.expr) expr(*s.expr, scope, function, where);
+      if (s.kind == StmtKind::Atomic && s.last_block && s.atomic != AtomicKind::Add)
+        fail(where, "a last-block-done reduction that is not a sum");
       if (is_collective(s.kind)) {
         if (!top) fail(where, "a barrier, warp operation or atomic outside the kernel's top level");
         if (returned) fail(where, "a barrier, warp operation or atomic after a divergent return");
@@ -109,7 +146,9 @@ public:
       std::set<int> scope = {0, 1};
       for (const ScalarParam& p : k.params) scope.insert(p.var);
       bool returned = false;
+      kernel_ = &k;
       block(k.body, scope, -1, true, returned, k.name);
+      kernel_ = nullptr;
       const Interpreter::KernelRun run = interpreter.run(k);
       if (!run.problem.empty()) fail(k.name, run.problem);
       if (run.checksum != k.expected_checksum) fail(k.name, "the expected checksum does not match a fresh run");
@@ -119,6 +158,7 @@ public:
 private:
   const Program& program_;
   std::uint64_t seed_;
+  mutable const Kernel* kernel_ = nullptr;  ///< the kernel being checked (its lambdas)
 };
 
 } // namespace

@@ -7,11 +7,14 @@
 
 using cudiff::test::run_cudiff;
 
-TEST(GpuGenerated, BothBinariesPrintTheGeneratorsPredictedChecksums) {
-  if (auto why = cudiff::test::no_gpu()) GTEST_SKIP() << *why;
+namespace {
+
+/// Generates each seed, checks it with the configs, and expects every binary to print exactly
+/// the checksums the generator's interpreter predicted.
+void expect_predicted_checksums(const cudiff::generator::Policy& policy, const std::vector<std::uint64_t>& seeds,
+                                const std::string& configs) {
   cudiff::TempDir dir("cudiff-gpu-generated");
-  const auto policy = cudiff::generator::Policy::defaults();
-  for (std::uint64_t seed : {1ull, 2ull, 3ull, 4ull, 5ull, 6ull}) {
+  for (std::uint64_t seed : seeds) {
     auto test = cudiff::generator::generate_program(policy, seed, cudiff::generator::Size::small);
     const auto source = dir.path() / (test.name + ".cu");
     cudiff::write_file(source, test.source);
@@ -21,7 +24,7 @@ TEST(GpuGenerated, BothBinariesPrintTheGeneratorsPredictedChecksums) {
       expected.push_back("checksum " + std::string(kernel.at("name").as_string()) + " " +
                          std::string(kernel.at("expected_checksum").as_string()));
 
-    auto result = run_cudiff({"check", source.string(), "--mode", "run", "--json"});
+    auto result = run_cudiff({"check", source.string(), "--mode", "run", "--json", "--config", configs});
     ASSERT_EQ(result.exit_code, 0) << "seed " << seed << "\n" << result.out.text << result.err.text;
     auto json = boost::json::parse(result.out.text);
     for (const auto& config : json.at("configs").as_array()) {
@@ -32,4 +35,31 @@ TEST(GpuGenerated, BothBinariesPrintTheGeneratorsPredictedChecksums) {
       EXPECT_EQ(checksums, expected) << "seed " << seed << " " << config.at("config").as_string();
     }
   }
+}
+
+} // namespace
+
+TEST(GpuGenerated, BothBinariesPrintTheGeneratorsPredictedChecksums) {
+  if (auto why = cudiff::test::no_gpu()) GTEST_SKIP() << *why;
+  expect_predicted_checksums(cudiff::generator::Policy::defaults(), {1, 2, 3, 4, 5, 6}, "nvcc-O3,clang-O3");
+}
+
+// Lambdas, functors, the last-block-done sum and static tables switched on for every program.
+TEST(GpuGenerated, LambdasAndLastBlockSumsRunAsPredicted) {
+  if (auto why = cudiff::test::no_gpu()) GTEST_SKIP() << *why;
+  auto policy = cudiff::generator::Policy::defaults();
+  for (const char* construct : {"extended_lambda", "functor_argument", "last_block_done", "static_local",
+                                "class_template", "sfinae", "vector_values"})
+    policy.set(std::string("construct.") + construct, 1);
+  policy.set("expr.spelled", 0.3);
+  expect_predicted_checksums(policy, {11, 12, 13, 14}, "nvcc-O3,clang-O3");
+}
+
+// __managed__ input and output: clang-22 ignores the attribute (a known difference), so the
+// two nvcc optimization levels are compared instead.
+TEST(GpuGenerated, ManagedProgramsRunAsPredictedUnderBothNvccLevels) {
+  if (auto why = cudiff::test::no_gpu()) GTEST_SKIP() << *why;
+  auto policy = cudiff::generator::Policy::defaults();
+  policy.set("construct.managed_memory", 1);
+  expect_predicted_checksums(policy, {21, 22, 23}, "nvcc-O3,nvcc-O0");
 }

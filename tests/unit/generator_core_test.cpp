@@ -40,7 +40,15 @@ const std::map<std::string, std::vector<std::string>>& markers() {
       {"warp_shuffle", {"__shfl"}},
       {"warp_vote", {"__ballot_sync", "__all_sync", "__any_sync"}},
       {"syncthreads_count", {"__syncthreads_count", "__syncthreads_and", "__syncthreads_or"}},
-      {"atomic_reduction", {"atomicAdd", "atomicAnd", "atomicOr", "atomicXor", "atomicMin", "atomicMax"}},
+      {"atomic_reduction", {"atomicAdd(&out", "atomicAnd", "atomicOr", "atomicXor", "atomicMin", "atomicMax"}},
+      {"class_template", {"cudiff_binop"}},
+      {"sfinae", {"cudiff_tweak", "enable_if_t"}},
+      {"vector_values", {"make_int", "make_uint", "make_longlong", "make_ulonglong", "cudiff_v"}},
+      {"extended_lambda", {"__device__ (", "[*this]", "_launcher"}},
+      {"functor_argument", {"operator()"}},
+      {"static_local", {"(unsigned int i) {"}},
+      {"last_block_done", {"__threadfence", "atomicInc", "_partials"}},
+      {"managed_memory", {"__managed__"}},
   };
   return table;
 }
