@@ -2,6 +2,7 @@
 #include "cli/commands.h"
 #include "generator/generator.h"
 
+#include <algorithm>
 #include <chrono>
 #include <limits>
 #include <ostream>
@@ -53,18 +54,25 @@ int run_generate(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   std::filesystem::create_directories(dir, ec);
   if (ec) throw_environment("cannot create " + dir.string() + ": " + ec.message());
 
+  const std::uint64_t batch = parse_count(args, "--batch", 1);
+  if (batch == 0) throw_usage("--batch must be at least 1");
+
   const auto start = std::chrono::steady_clock::now();
   std::uint64_t bytes = 0;
   boost::json::array written;
-  for (std::uint64_t seed = first; seed < first + count; ++seed) {
-    generator::TestCase test = generator::generate_program(policy, seed, size);
+  for (std::uint64_t seed = first; seed < first + count; seed += std::min(batch, first + count - seed)) {
+    std::vector<std::uint64_t> seeds;
+    for (std::uint64_t s = seed; s < first + count && seeds.size() < batch; ++s) seeds.push_back(s);
+    generator::TestCase test = batch > 1 ? generator::generate_batch(policy, seeds, size)
+                                         : generator::generate_program(policy, seed, size);
     const auto source = dir / (test.name + ".cu");
     write_file(source, test.source);
     write_file(dir / (test.name + ".json"), pretty_json(test.sidecar));
     bytes += test.source.size();
     written.push_back(boost::json::string(source.string()));
-    if (!args.has("--json") && count > 1 && (seed - first + 1) % 100 == 0)
-      err << "generated " << (seed - first + 1) << "/" << count << "\n";
+    const std::uint64_t done = seed - first + seeds.size();
+    if (!args.has("--json") && count > 1 && done / 100 != (done - seeds.size()) / 100)
+      err << "generated " << done << "/" << count << "\n";
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (args.has("--json")) {
@@ -74,7 +82,9 @@ int run_generate(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
                                            {"seconds", seconds},
                                            {"source_bytes", bytes}});
   } else {
-    out << "wrote " << count << (count == 1 ? " program" : " programs") << " (seed " << first;
+    out << "wrote " << count << (count == 1 ? " program" : " programs");
+    if (batch > 1) out << " in " << written.size() << (written.size() == 1 ? " batch" : " batches") << " of up to " << batch;
+    out << " (seed " << first;
     if (count > 1) out << ".." << first + count - 1;
     out << ", size " << generator::to_string(size) << ", policy " << policy.hash() << ") to " << dir.string()
         << ": " << format_bytes(bytes) << " of CUDA in " << format_seconds(seconds) << "\n";
@@ -87,12 +97,13 @@ int run_generate(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
 Subcommand generate_subcommand() {
   CommandSpec spec{
       "generate",
-      "cudiff generate --seed N [--count K] [--policy FILE] [--size small|medium|large] [--out DIR]",
+      "cudiff generate --seed N [--count K] [--batch B] [--policy FILE] [--size small|medium|large] [--out DIR]",
       "Write random CUDA programs that have exactly one correct output, each with a JSON\n"
       "sidecar (seed, policy hash, generator version, constructs, kernels, layout probes).\n"
       "The same seed, policy and generator version give byte-identical files.",
       {{"--seed", "N", "first seed"},
        {"--count", "K", "how many consecutive seeds (default 1)"},
+       {"--batch", "B", "up to B seeds per file, each in its own namespace (default 1)"},
        {"--policy", "FILE", "policy knobs (JSON object of knob: value; see --dump-policy)"},
        {"--size", "SIZE", "small (default; compiles in under 2 s), medium, large"},
        {"--out", "DIR", "where to write NAME.cu and NAME.json (default: .)"},

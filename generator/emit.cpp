@@ -262,13 +262,10 @@ std::string emit_expr(const Expr& e, const Program& program, const std::vector<V
   return "?";
 }
 
-std::string emit_program(const Program& program, const LayoutPlan& layout, const EmitOptions& options) {
+std::string emit_test_body(const Program& program, const LayoutPlan& layout, const EmitOptions& options) {
   Writer w;
-  w.text = options.header + prelude_text(program.helpers) + "\n";
   if (!layout.definitions.empty()) w.text += layout.definitions + "\n";
-  if (!layout.device_probes.empty()) w.text += layout.device_probes + "\n";
-  w.text += runtime_helpers_text();
-  if (!program.helpers.empty()) w.text += "\n" + helper_templates(program.helpers);
+  if (!program.helpers.empty()) w.text += helper_templates(program.helpers);
   for (const Kernel& k : program.kernels) {
     w.line("");
     w.line("namespace " + k.ns + " {");
@@ -300,20 +297,38 @@ std::string emit_program(const Program& program, const LayoutPlan& layout, const
   if (!layout.host_probe_function.empty()) w.text += layout.host_probe_function + "\n";
   else w.line("static void cudiff_print_layout() {}");
   w.line("");
+  w.line("static void cudiff_run_tests() {");
+  for (const Kernel& k : program.kernels) w.line("  " + k.ns + "::run_" + k.name + "();");
+  w.line("}");
+  return w.text;
+}
+
+std::string emit_preamble(const std::set<std::string>& helpers) {
+  return prelude_text(helpers) + "\n" + runtime_helpers_text();
+}
+
+std::string emit_main(const std::vector<std::string>& test_namespaces) {
+  auto qualified = [](const std::string& ns, const char* function) { return (ns.empty() ? "" : ns + "::") + function; };
+  Writer w;
+  w.line("");
   w.line("int main(int argc, char** argv) {");
   w.indent++;
+  // --layout prints the probes only and touches no CUDA API (no GPU needed).
   w.line("if (argc == 2 && std::strcmp(argv[1], \"--layout\") == 0) {");
-  w.line("  cudiff_print_layout();");
+  for (const std::string& ns : test_namespaces) w.line("  " + qualified(ns, "cudiff_print_layout") + "();");
   w.line("  return 0;");
   w.line("}");
-  for (const Kernel& k : program.kernels) w.line(k.ns + "::run_" + k.name + "();");
-  w.line("cudiff_print_layout();");
+  for (const std::string& ns : test_namespaces) w.line(qualified(ns, "cudiff_run_tests") + "();");
+  for (const std::string& ns : test_namespaces) w.line(qualified(ns, "cudiff_print_layout") + "();");
   w.line("return 0;");
   w.indent--;
   w.line("}");
   return w.text;
 }
 
+std::string emit_program(const Program& program, const LayoutPlan& layout, const EmitOptions& options) {
+  return options.header + emit_preamble(program.helpers) + "\n" + emit_test_body(program, layout, options) + "\n" +
+         layout.device_probes + emit_main({""});
+}
+
 } // namespace cudiff::generator
-
-

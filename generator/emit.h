@@ -14,11 +14,23 @@ struct EmitOptions {
   std::string header;  ///< the leading comment: seed, version, policy hash, size, constructs
   bool restrict_pointers = false;
   bool launch_bounds = false;
+  /// Prefix of the checksum lines' test names: "" alone, "s<seed>/" inside a batch.
+  std::string checksum_label;
 };
 
-/// The whole translation unit: includes, layout definitions and probes, one namespace per
-/// kernel test (its globals, device functions, kernel and host runner), then main().
+/// The whole translation unit: the header, the preamble, the test body, then main().
 std::string emit_program(const Program& program, const LayoutPlan& layout, const EmitOptions& options);
+
+/// Includes (those `helpers` need) and the host's runtime helpers (cudiff_check, cudiff_input,
+/// cudiff_fold): once per translation unit.
+std::string emit_preamble(const std::set<std::string>& helpers);
+/// One program without its preamble, device layout probes and main: layout types, helper templates, one
+/// namespace per kernel (globals, device functions, kernel, host runner), then
+/// `cudiff_print_layout()` and `cudiff_run_tests()`. A batch wraps each in its own namespace.
+std::string emit_test_body(const Program& program, const LayoutPlan& layout, const EmitOptions& options);
+/// main(): `--layout` prints every test's probes; otherwise each test's kernels run in order,
+/// then the probes are printed. `test_namespaces` qualify the calls ("" for a lone program).
+std::string emit_main(const std::vector<std::string>& test_namespaces);
 
 /// One expression as C++ text (fully parenthesized).
 std::string emit_expr(const Expr& expr, const Program& program, const std::vector<Var>& vars);

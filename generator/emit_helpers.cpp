@@ -97,9 +97,8 @@ std::string vector_family(IntType type) {
 }
 
 std::string prelude_text(const std::set<std::string>& helpers) {
-  std::string text = "#include <cstdio>\n#include <cstdlib>\n#include <cstring>\n";
-  if (helpers.count("sfinae")) text += "#include <type_traits>\n";
-  return text;
+  // <cstddef> (offsetof) and <type_traits> (layout probes, SFINAE) are cheap next to cuda_runtime.h.
+  return "#include <cstddef>\n#include <cstdio>\n#include <cstdlib>\n#include <cstring>\n#include <type_traits>\n";
 }
 
 std::string runtime_helpers_text() { return kHelpers; }

@@ -236,13 +236,13 @@ void emit_kernel(const Program& program, const Kernel& k, const EmitOptions& opt
   w.line("cudiff_check(cudaGetLastError(), \"cudaLaunchKernel\");");
   w.line("cudiff_check(cudaDeviceSynchronize(), \"cudaDeviceSynchronize\");");
   if (k.managed) {
-    w.line("std::printf(\"checksum " + k.name + " %016llx\\n\", cudiff_fold(out, words));");
+    w.line("std::printf(\"checksum " + options.checksum_label + k.name + " %016llx\\n\", cudiff_fold(out, words));");
   } else {
     w.line("static unsigned long long host_out[" + std::to_string(words) + "];");
     w.line("cudiff_check(cudaMemcpy(host_out, out, sizeof(host_out), cudaMemcpyDeviceToHost), \"cudaMemcpy\");");
     w.line("cudiff_check(cudaFree(out), \"cudaFree\");");
     if (input) w.line("cudiff_check(cudaFree(in), \"cudaFree\");");
-    w.line("std::printf(\"checksum " + k.name + " %016llx\\n\", cudiff_fold(host_out, words));");
+    w.line("std::printf(\"checksum " + options.checksum_label + k.name + " %016llx\\n\", cudiff_fold(host_out, words));");
   }
   w.indent--;
   w.line("}");

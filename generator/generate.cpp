@@ -1,5 +1,5 @@
-// generate: generate_program — the swarm, the layout plan, the kernels (skeleton, then
-// expressions with value tracking), validation, emission and the sidecar.
+// generate: generate_program and generate_batch — the swarm, the layout plan, the kernels
+// (skeleton, then expressions with value tracking), validation, emission and the sidecar.
 #include "generator/emit.h"
 #include "generator/gen_context.h"
 #include "generator/generator.h"
@@ -18,6 +18,12 @@ std::string hex64(std::uint64_t value) {
   return text;
 }
 
+std::string padded_seed(std::uint64_t seed) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%012llu", static_cast<unsigned long long>(seed));
+  return text;
+}
+
 std::string header_comment(std::uint64_t seed, const Policy& policy, Size size, const Swarm& swarm) {
   std::string enabled;
   for (const std::string& name : swarm.enabled) enabled += (enabled.empty() ? "" : " ") + name;
@@ -31,17 +37,21 @@ std::string header_comment(std::uint64_t seed, const Policy& policy, Size size, 
 
 boost::json::array dims(const std::uint32_t d[3]) { return boost::json::array{d[0], d[1], d[2]}; }
 
-} // namespace
+/// One seed's program, generated and validated, not yet emitted.
+struct Built {
+  Swarm swarm;
+  LayoutPlan layout;
+  Program program;
+  EmitOptions options;
+  std::set<std::string> used;
+};
 
-TestCase generate_program(const Policy& policy, std::uint64_t seed, Size size) {
-  SeededRng rng(seed);
-  return generate_program(policy, rng, seed, size);
-}
-
-TestCase generate_program(const Policy& policy, Rng& rng, std::uint64_t seed, Size size) {
-  const Swarm swarm = sample_swarm(policy, rng);
-  LayoutPlan layout = plan_layout(policy, rng, swarm, size);
-  GenContext ctx(policy, rng, swarm, size);
+Built build(const Policy& policy, Rng& rng, std::uint64_t seed, Size size, const std::string& probe_prefix,
+            const std::string& type_qualifier) {
+  Built built;
+  built.swarm = sample_swarm(policy, rng);
+  built.layout = plan_layout(policy, rng, built.swarm, size, probe_prefix, type_qualifier);
+  GenContext ctx(policy, rng, built.swarm, size);
   const int kernels = ctx.count("kernels");
   for (int k = 0; k < kernels; ++k) {
     try {
@@ -51,48 +61,105 @@ TestCase generate_program(const Policy& policy, Rng& rng, std::uint64_t seed, Si
     }
   }
   validate_program(ctx.program, seed);
-
-  EmitOptions options;
-  options.header = header_comment(seed, policy, size, swarm);
   if (ctx.on("restrict_pointers")) {
-    options.restrict_pointers = true;
+    built.options.restrict_pointers = true;
     ctx.use("restrict_pointers");
   }
   if (ctx.on("launch_bounds")) {
-    options.launch_bounds = true;
+    built.options.launch_bounds = true;
     ctx.use("launch_bounds");
   }
+  built.used = ctx.constructs_used;
+  built.used.insert(built.layout.constructs_used.begin(), built.layout.constructs_used.end());
+  built.program = std::move(ctx.program);
+  return built;
+}
 
-  TestCase test;
-  char name[32];
-  std::snprintf(name, sizeof name, "cudiff_%012llu", static_cast<unsigned long long>(seed));
-  test.name = name;
-  test.source = emit_program(ctx.program, layout, options);
-
-  std::set<std::string> used = ctx.constructs_used;
-  used.insert(layout.constructs_used.begin(), layout.constructs_used.end());
+boost::json::object sidecar_of(const Built& built, const Policy& policy, std::uint64_t seed, Size size,
+                               const std::string& kernel_label) {
   boost::json::array enabled, used_json, kernels_json;
-  for (const std::string& construct : swarm.enabled) enabled.push_back(boost::json::string(construct));
+  for (const std::string& construct : built.swarm.enabled) enabled.push_back(boost::json::string(construct));
   for (const ConstructInfo& info : construct_catalog()) {
-    if (!used.count(info.name)) continue;
+    if (!built.used.count(info.name)) continue;
     boost::json::array rules;
     for (const std::string& rule : info.rule_ids) rules.push_back(boost::json::string(trim(rule)));
     used_json.push_back(boost::json::object{{"name", info.name}, {"rule_ids", std::move(rules)}});
   }
-  for (const Kernel& k : ctx.program.kernels)
-    kernels_json.push_back(boost::json::object{{"name", k.name},
+  for (const Kernel& k : built.program.kernels)
+    kernels_json.push_back(boost::json::object{{"name", kernel_label + k.name},
                                                {"grid", dims(k.launch.grid)},
                                                {"block", dims(k.launch.block)},
                                                {"dynamic_shared_bytes", k.launch.dynamic_shared_bytes},
                                                {"expected_checksum", hex64(k.expected_checksum)}});
+  return boost::json::object{{"generator_version", std::string(kGeneratorVersion)},
+                             {"seed", seed},
+                             {"policy_hash", policy.hash()},
+                             {"size", to_string(size)},
+                             {"constructs_enabled", std::move(enabled)},
+                             {"constructs_used", std::move(used_json)},
+                             {"kernels", std::move(kernels_json)},
+                             {"layout_probes", built.layout.probes},
+                             {"expected_verdict", "accept"}};
+}
+
+} // namespace
+
+std::string batch_test_label(std::uint64_t seed) { return "s" + std::to_string(seed); }
+
+TestCase generate_program(const Policy& policy, std::uint64_t seed, Size size) {
+  SeededRng rng(seed);
+  return generate_program(policy, rng, seed, size);
+}
+
+TestCase generate_program(const Policy& policy, Rng& rng, std::uint64_t seed, Size size) {
+  Built built = build(policy, rng, seed, size, "", "");
+  built.options.header = header_comment(seed, policy, size, built.swarm);
+  TestCase test;
+  test.name = "cudiff_" + padded_seed(seed);
+  test.source = emit_program(built.program, built.layout, built.options);
+  test.sidecar = sidecar_of(built, policy, seed, size, "");
+  return test;
+}
+
+TestCase generate_batch(const Policy& policy, const std::vector<std::uint64_t>& seeds, Size size) {
+  if (seeds.empty()) throw Error(ErrorKind::usage, "a batch needs at least one seed");
+  std::string body, seed_list;
+  std::vector<std::string> namespaces;
+  std::set<std::string> helpers;
+  boost::json::array tests, kernels, probes, seeds_json;
+  for (std::uint64_t seed : seeds) {
+    SeededRng rng(seed);
+    const std::string label = batch_test_label(seed);
+    const std::string ns = "cudiff_" + label;
+    Built built = build(policy, rng, seed, size, label + "_", ns + "::");
+    built.options.checksum_label = label + "/";
+    body += "\n// ---- seed " + std::to_string(seed) + " ----\nnamespace " + ns + " {\n" +
+            emit_test_body(built.program, built.layout, built.options) + "} // namespace " + ns + "\n" +
+            built.layout.device_probes;
+    namespaces.push_back(ns);
+    helpers.insert(built.program.helpers.begin(), built.program.helpers.end());
+    boost::json::object sidecar = sidecar_of(built, policy, seed, size, label + "/");
+    for (const auto& kernel : sidecar.at("kernels").as_array()) kernels.push_back(kernel);
+    for (const auto& probe : sidecar.at("layout_probes").as_array()) probes.push_back(probe);
+    tests.push_back(std::move(sidecar));
+    seeds_json.push_back(seed);
+    seed_list += (seed_list.empty() ? "" : " ") + std::to_string(seed);
+  }
+  TestCase test;
+  test.name = "cudiff_batch_" + padded_seed(seeds.front()) + "_" + std::to_string(seeds.size());
+  test.source = "// cudiff generated batch\n"
+                "// seeds: " + seed_list + "\n"
+                "// generator version: " + std::string(kGeneratorVersion) + "\n"
+                "// policy hash: " + policy.hash() + "\n"
+                "// size: " + to_string(size) + "\n" +
+                emit_preamble(helpers) + body + emit_main(namespaces);
   test.sidecar = boost::json::object{{"generator_version", std::string(kGeneratorVersion)},
-                                     {"seed", seed},
+                                     {"batch", std::move(seeds_json)},
                                      {"policy_hash", policy.hash()},
                                      {"size", to_string(size)},
-                                     {"constructs_enabled", std::move(enabled)},
-                                     {"constructs_used", std::move(used_json)},
-                                     {"kernels", std::move(kernels_json)},
-                                     {"layout_probes", layout.probes},
+                                     {"tests", std::move(tests)},
+                                     {"kernels", std::move(kernels)},
+                                     {"layout_probes", std::move(probes)},
                                      {"expected_verdict", "accept"}};
   return test;
 }

@@ -18,7 +18,7 @@
 namespace cudiff::generator {
 
 /// Bumped whenever the same seed and policy would give a different program.
-inline constexpr std::string_view kGeneratorVersion = "0.3.0";
+inline constexpr std::string_view kGeneratorVersion = "0.3.1";
 
 enum class Size { small, medium, large };
 std::string to_string(Size size);
@@ -89,5 +89,17 @@ struct TestCase {
 TestCase generate_program(const Policy& policy, std::uint64_t seed, Size size);
 /// The same from any random source; `seed` is only recorded in the sidecar.
 TestCase generate_program(const Policy& policy, Rng& rng, std::uint64_t seed, Size size);
+
+/// Several seeds' programs in one translation unit (DESIGN.md, "Speed": one compile and one
+/// process for many tests). Each seed's program is the same as generate_program's (same IR,
+/// same random choices) inside `namespace cudiff_s<seed>`; its checksum lines read
+/// `checksum s<seed>/kernel_N <hex>` and its layout probes are named `s<seed>_<type>`, so
+/// every line and probe says which test it belongs to. One main runs the tests in seed order.
+/// Named "cudiff_batch_<first seed>_<count>"; the sidecar has "batch": the seeds, "tests":
+/// each seed's own sidecar, and "kernels" and "layout_probes" of all of them (so `cudiff
+/// check` reads a batch like a single program).
+TestCase generate_batch(const Policy& policy, const std::vector<std::uint64_t>& seeds, Size size);
+/// The name of a batch test's checksum lines and probes: "s<seed>".
+std::string batch_test_label(std::uint64_t seed);
 
 } // namespace cudiff::generator

@@ -3,9 +3,10 @@
 
 namespace cudiff::generator {
 
-LayoutPlan plan_layout(const Policy& policy, Rng& rng, const Swarm& swarm, Size size) {
+LayoutPlan plan_layout(const Policy& policy, Rng& rng, const Swarm& swarm, Size size, const std::string& probe_prefix,
+                       const std::string& type_qualifier) {
   LayoutPlan plan;
-  layout::emit_layout(layout::invent_types(policy, rng, swarm, size), plan);
+  layout::emit_layout(layout::invent_types(policy, rng, swarm, size), plan, probe_prefix, type_qualifier);
   return plan;
 }
 

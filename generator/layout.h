@@ -54,13 +54,18 @@ struct Aggregate {
 struct LayoutPlan {
   std::vector<Aggregate> aggregates;
   std::string definitions;          ///< the types, at namespace scope, before any kernel
-  std::string device_probes;        ///< the cudiff_layout_<T> arrays
+  std::string device_probes;        ///< the cudiff_layout_<T> arrays, for the global scope
   std::string host_probe_function;  ///< defines `static void cudiff_print_layout()`
   boost::json::array probes;        ///< the sidecar's "layout_probes"
   std::set<std::string> constructs_used;
 };
 
-/// The aggregate types of one program and their probes, per the policy and swarm.
-LayoutPlan plan_layout(const Policy& policy, Rng& rng, const Swarm& swarm, Size size);
+/// The aggregate types of one program and their probes, per the policy and swarm. Probe array
+/// names and the probed type names carry `probe_prefix` ("" alone; "s<seed>_" in a batch).
+/// The device probe arrays are emitted at global scope (nvcc 13's registration code names an
+/// extern "C" __device__ variable as `::name`, which fails inside a namespace), so in a batch
+/// their expressions name the types with `type_qualifier` ("cudiff_s<seed>::").
+LayoutPlan plan_layout(const Policy& policy, Rng& rng, const Swarm& swarm, Size size, const std::string& probe_prefix = "",
+                       const std::string& type_qualifier = "");
 
 } // namespace cudiff::generator

@@ -99,7 +99,9 @@ Aggregate aggregate_of(const TypeModel& type) {
   return aggregate;
 }
 
-std::string array_name(const TypeModel& type) { return "cudiff_layout_" + type.name; }
+/// Probe names carry the prefix (a batch's "s<seed>_"): the arrays are extern "C", so
+/// namespaces do not keep two tests' arrays apart, and the host's lines must not clash either.
+std::string array_name(const TypeModel& type, const std::string& prefix) { return "cudiff_layout_" + prefix + type.name; }
 
 } // namespace
 
@@ -111,15 +113,16 @@ std::vector<std::string> probe_properties(const TypeModel& type) {
   return properties;
 }
 
-std::string probe_expression(const TypeModel& type, const std::string& property) {
-  if (property == "sizeof") return "sizeof(" + type.name + ")";
-  if (property == "alignof") return "alignof(" + type.name + ")";
-  return "offsetof(" + type.name + ", " + property.substr(std::string("offsetof.").size()) + ")";
+std::string probe_expression(const TypeModel& type, const std::string& property, const std::string& qualifier) {
+  const std::string name = qualifier + type.name;
+  if (property == "sizeof") return "sizeof(" + name + ")";
+  if (property == "alignof") return "alignof(" + name + ")";
+  return "offsetof(" + name + ", " + property.substr(std::string("offsetof.").size()) + ")";
 }
 
-void emit_layout(const TypeSet& types, LayoutPlan& plan) {
+void emit_layout(const TypeSet& types, LayoutPlan& plan, const std::string& prefix, const std::string& qualifier) {
   plan.constructs_used = types.constructs_used;
-  plan.definitions = "#include <cstddef>\n#include <cstdio>\n#include <type_traits>\n\n";
+  plan.definitions.clear();  // the includes it needs (<cstddef>, <type_traits>) are in the preamble
   plan.device_probes.clear();
   std::string rows;
   for (const TypeModel& type : types.types) {
@@ -130,15 +133,15 @@ void emit_layout(const TypeSet& types, LayoutPlan& plan) {
     std::string values;
     boost::json::array property_list;
     for (const std::string& property : properties) {
-      values += (values.empty() ? "" : ", ") + probe_expression(type, property);
-      rows += "      {\"" + type.name + "\", \"" + property + "\", " + probe_expression(type, property) + "},\n";
+      values += (values.empty() ? "" : ", ") + probe_expression(type, property, qualifier);
+      rows += "      {\"" + prefix + type.name + "\", \"" + property + "\", " + probe_expression(type, property, "") + "},\n";
       property_list.push_back(boost::json::string(property));
     }
-    plan.device_probes += "extern \"C\" { __device__ unsigned long long " + array_name(type) + "[] = {" + values + "}; }\n";
+    plan.device_probes += "extern \"C\" { __device__ unsigned long long " + array_name(type, prefix) + "[] = {" + values + "}; }\n";
     boost::json::object kinds;
     for (const MemberModel& member : type.visible_members) kinds[member.member.name] = member.member.kind;
-    plan.probes.push_back(boost::json::object{{"type", type.name},
-                                              {"array", array_name(type)},
+    plan.probes.push_back(boost::json::object{{"type", prefix + type.name},
+                                              {"array", array_name(type, prefix)},
                                               {"properties", std::move(property_list)},
                                               {"member_kinds", std::move(kinds)}});
   }

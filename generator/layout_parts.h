@@ -60,9 +60,9 @@ TypeSet invent_types(const Policy& policy, Rng& rng, const Swarm& swarm, Size si
 /// "offsetof.<member>"... (members only for standard-layout types, never bit-fields).
 std::vector<std::string> probe_properties(const TypeModel& type);
 /// The C++ expression of one property, e.g. "offsetof(LayS0, m1)".
-std::string probe_expression(const TypeModel& type, const std::string& property);
+std::string probe_expression(const TypeModel& type, const std::string& property, const std::string& qualifier);
 
 /// Fills the text pieces and the sidecar entries of `plan` from the types.
-void emit_layout(const TypeSet& types, LayoutPlan& plan);
+void emit_layout(const TypeSet& types, LayoutPlan& plan, const std::string& prefix, const std::string& qualifier);
 
 } // namespace cudiff::generator::layout

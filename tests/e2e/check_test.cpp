@@ -41,6 +41,19 @@ TEST(CheckE2E, ManagedVariableInKernelIsACompileStatusMismatchNamingClangsError)
   EXPECT_TRUE(contains(out, "rejected")) << out;
 }
 
+// A real nvcc defect the batching work ran into: its registration stub names an extern "C"
+// __device__ variable defined in a namespace as `::probe`. Only nvcc rejects.
+TEST(CheckE2E, ExternCDeviceVariableInANamespaceIsRejectedOnlyByNvcc) {
+  auto result = run_cudiff({"check", example("extern_c_device_in_namespace.cu"), "--mode", "binary", "--json"});
+  ASSERT_EQ(result.exit_code, 1) << result.out.text << result.err.text;
+  boost::json::value json = boost::json::parse(result.out.text);
+  auto& configs = json.at("configs").as_array();
+  ASSERT_EQ(configs.size(), 2u);
+  EXPECT_EQ(configs[0].at("observation").at("outcome").as_string(), "rejected") << result.out.text;
+  EXPECT_EQ(configs[1].at("observation").at("outcome").as_string(), "accepted") << result.out.text;
+  EXPECT_TRUE(contains(result.out.text, "has not been declared")) << result.out.text;
+}
+
 TEST(CheckE2E, JsonOutputCarriesTheVerdictAndBothCommands) {
   auto result = run_cudiff({"check", example("managed_counter.cu"), "--mode", "syntax", "--json"});
   ASSERT_EQ(result.exit_code, 1) << result.out.text << result.err.text;

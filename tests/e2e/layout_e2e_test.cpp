@@ -1,5 +1,6 @@
 // End-to-end layout oracle: `cudiff check` with a sidecar reads four layout views (host and
 // device, nvcc and clang) of hand-written and generated types, and reports real differences.
+#include "generator/generator.h"
 #include "generator/layout.h"
 #include "support/test_support.h"
 
@@ -14,7 +15,7 @@ bool contains(const std::string& text, const std::string& part) { return text.fi
 
 /// A whole program around the layout generator's pieces, as the core generator lays it out.
 std::string program(const cudiff::generator::LayoutPlan& plan) {
-  return "#include <cstring>\n" + plan.definitions + "\n" + plan.device_probes + "\n" + plan.host_probe_function +
+  return "#include <cstddef>\n#include <cstdio>\n#include <cstring>\n#include <type_traits>\n" + plan.definitions + "\n" + plan.device_probes + "\n" + plan.host_probe_function +
          "\n__global__ void cudiff_kernel(unsigned long long* out) { out[0] = 1; }\n"
          "int main(int argc, char** argv) {\n"
          "  if (argc == 2 && std::strcmp(argv[1], \"--layout\") == 0) { cudiff_print_layout(); return 0; }\n"
@@ -91,4 +92,19 @@ TEST(LayoutE2E, ExternCDeviceVariableWithoutBracesFailsNvccsLinkOnly) {
   EXPECT_EQ(finding.at("kind").as_string(), "compile_status_mismatch");
   EXPECT_EQ(finding.at("configs").as_array().at(0).as_string(), "clang-O3");  // accepted first
   EXPECT_TRUE(contains(boost::json::serialize(finding), "cudiff_x")) << boost::json::serialize(finding);
+}
+
+// A batch: every test's probes at global scope, named with its seed, types qualified by the
+// test's namespace; the four views agree on all of them, and both compilers accept.
+TEST(LayoutE2E, BatchOfGeneratedProgramsAgreesOnEveryTestsProbes) {
+  const cudiff::generator::TestCase batch =
+      cudiff::generator::generate_batch(cudiff::generator::Policy::defaults(), {10, 11, 12, 13}, cudiff::generator::Size::small);
+  cudiff::TempDir dir("cudiff-layout-batch");
+  cudiff::write_file(dir.path() / (batch.name + ".cu"), batch.source);
+  cudiff::write_file(dir.path() / (batch.name + ".json"), cudiff::pretty_json(batch.sidecar));
+  auto result = run_cudiff({"check", (dir.path() / (batch.name + ".cu")).string(), "--mode", "binary"});
+  EXPECT_EQ(result.exit_code, 0) << result.out.text << result.err.text;
+  const std::size_t probes = batch.sidecar.at("layout_probes").as_array().size();
+  ASSERT_GT(probes, 0u);
+  EXPECT_TRUE(contains(result.out.text, "4 layout views agree on " + std::to_string(probes))) << result.out.text;
 }
