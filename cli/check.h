@@ -42,6 +42,25 @@ struct CheckRun {
   oracle::Verdict verdict;
 };
 
+/// What to check: one file, how far to build it, with which configs and limits.
+struct CheckRequest {
+  std::filesystem::path file;
+  std::optional<runners::Mode> mode;  ///< none: run with a GPU, else binary (object without main)
+  std::vector<runners::Config> configs;
+  bool warnings = false;  ///< warnings only one compiler emits are findings
+  runners::Limits compile_limits;
+  runners::Limits run_limits;
+};
+
+/// The check pipeline of `cudiff check` (docs/cli.md): builds the file with every config in
+/// parallel (a compile past its limit is retried once with a longer one before it is called a
+/// hang), runs the binaries on the first GPU in mode run, reads the layout views when a sidecar
+/// lists probes, and judges. Artifacts go under `workdir`, which the caller owns (they stay
+/// there for the caller, e.g. a sanitizer run). Records nothing and prints nothing; safe to call
+/// from several threads at once with different workdirs.
+CheckRun check_file(const CheckRequest& request, const runners::Toolchain& toolchain, const runners::GpuDiscovery& gpus,
+                    const std::filesystem::path& workdir);
+
 /// For a file with a sidecar listing layout probes (else nothing): the device views, read
 /// from each accepted config's PTX (the artifact in ptx mode, else a PTX compile into
 /// `workdir`), and the host views, from each built binary run as `BINARY --layout` (which
@@ -55,6 +74,13 @@ boost::json::value layout_json(const LayoutCheck& layout);
 
 std::string render_check_table(const CheckRun& run);
 boost::json::value check_json(const CheckRun& run);
+
+/// What a bug report needs of a check: commands, what each compiler and program printed
+/// (outputs capped at 64 KiB per stream), versions, the GPU note.
+boost::json::object outputs_json(const CheckRun& run);
+/// The stderr of the compile a crash finding is about (its stack frames refine the key).
+std::string crash_output(const CheckRun& run, const oracle::Finding& finding);
+std::string host_name();
 
 /// `cudiff check --db FILE --known FILE` (cli/check_record.cpp).
 std::vector<OptionSpec> check_record_options();

@@ -13,15 +13,10 @@ namespace {
 /// hang (DESIGN.md, "Oracles" 4): a slow machine must not produce hang findings.
 constexpr double kHangConfirmationFactor = 3.0;
 
-struct CheckOptions {
-  std::filesystem::path file;
-  std::optional<runners::Mode> mode;
-  std::vector<runners::Config> configs;
-  bool warnings = false;
+/// The request (file, mode, configs, warnings, limits) plus what only `check` itself uses.
+struct CheckOptions : CheckRequest {
   bool json = false;
   std::optional<std::filesystem::path> keep;
-  runners::Limits compile_limits;
-  runners::Limits run_limits;
 };
 
 CheckOptions read_options(const ParsedArgs& args) {
@@ -55,7 +50,7 @@ CheckOptions read_options(const ParsedArgs& args) {
 
 /// Default: run when a GPU is present, else build a binary; a file without main() is
 /// checked as an object, since linking it would only show two identical link errors.
-runners::Mode choose_mode(const CheckOptions& options, const runners::GpuDiscovery& gpus,
+runners::Mode choose_mode(const CheckRequest& options, const runners::GpuDiscovery& gpus,
                           std::vector<std::string>& notes) {
   runners::Mode mode = options.mode.value_or(gpus.gpus.empty() ? runners::Mode::binary : runners::Mode::run);
   const bool links = mode == runners::Mode::binary || mode == runners::Mode::run;
@@ -71,7 +66,7 @@ runners::Mode choose_mode(const CheckOptions& options, const runners::GpuDiscove
 }
 
 ConfigCheck build_one(const runners::Toolchain& toolchain, const runners::Config& config,
-                      runners::Mode mode, const CheckOptions& options, const std::filesystem::path& workdir) {
+                      runners::Mode mode, const CheckRequest& options, const std::filesystem::path& workdir) {
   ConfigCheck check;
   check.compile = runners::compile(toolchain, config, mode, options.file, workdir, options.compile_limits);
   if (check.compile.process.timed_out) {
@@ -89,7 +84,7 @@ ConfigCheck build_one(const runners::Toolchain& toolchain, const runners::Config
 
 /// Compiles run in parallel (one thread per config): each is a separate process tree, and
 /// nvcc spends most of a second in start-up that would otherwise be serialized.
-std::vector<ConfigCheck> build_all(const runners::Toolchain& toolchain, const CheckOptions& options,
+std::vector<ConfigCheck> build_all(const runners::Toolchain& toolchain, const CheckRequest& options,
                                    runners::Mode mode, const std::filesystem::path& workdir) {
   std::vector<std::future<ConfigCheck>> pending;
   for (const auto& config : options.configs)
@@ -101,7 +96,7 @@ std::vector<ConfigCheck> build_all(const runners::Toolchain& toolchain, const Ch
 }
 
 /// Runs each built binary in turn on the first GPU: one GPU worker, as in a campaign.
-void run_all(std::vector<ConfigCheck>& checks, const CheckOptions& options, const runners::GpuDiscovery& gpus,
+void run_all(std::vector<ConfigCheck>& checks, const CheckRequest& options, const runners::GpuDiscovery& gpus,
              const std::filesystem::path& workdir) {
   for (ConfigCheck& check : checks) {
     if (check.observation.outcome != oracle::CompileOutcome::accepted || check.compile.artifact.empty()) continue;
@@ -126,14 +121,35 @@ void keep_files(const CheckRun& run, const std::filesystem::path& workdir) {
   write_file(workdir / "check.json", pretty_json(check_json(run)));
 }
 
+} // namespace
+
+CheckRun check_file(const CheckRequest& request, const runners::Toolchain& toolchain, const runners::GpuDiscovery& gpus,
+                    const std::filesystem::path& workdir) {
+  CheckRun run;
+  run.file = request.file;
+  run.toolchain = toolchain;
+  run.gpus = gpus;
+  run.mode = choose_mode(request, run.gpus, run.notes);
+  run.configs = build_all(run.toolchain, request, run.mode, workdir);
+  if (run.mode == runners::Mode::run && !run.gpus.gpus.empty()) run_all(run.configs, request, run.gpus, workdir);
+
+  oracle::Observations observations;
+  for (const ConfigCheck& check : run.configs) {
+    observations.compiles.push_back(check.observation);
+    if (check.run) observations.runs.push_back(*check.run);
+  }
+  run.layout = check_layout(run, request.compile_limits, request.run_limits, workdir, observations);
+  run.verdict = oracle::judge(observations, oracle::JudgeOptions{request.warnings});
+  return run;
+}
+
+namespace {
+
 int run_check(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   const CheckOptions options = read_options(args);
   CheckRecorder recorder = open_check_recorder(args);  // --db / --known, before any compile
-  CheckRun run;
-  run.file = options.file;
-  run.toolchain = runners::Toolchain::from(runners::discover_toolchain(toolchain_search(args)));
-  run.gpus = runners::discover_gpus();
-  run.mode = choose_mode(options, run.gpus, run.notes);
+  const runners::Toolchain toolchain = runners::Toolchain::from(runners::discover_toolchain(toolchain_search(args)));
+  const runners::GpuDiscovery gpus = runners::discover_gpus();
 
   std::optional<TempDir> temp;
   std::filesystem::path workdir;
@@ -146,16 +162,7 @@ int run_check(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     workdir = temp.emplace("cudiff-check").path();
   }
 
-  run.configs = build_all(run.toolchain, options, run.mode, workdir);
-  if (run.mode == runners::Mode::run && !run.gpus.gpus.empty()) run_all(run.configs, options, run.gpus, workdir);
-
-  oracle::Observations observations;
-  for (const ConfigCheck& check : run.configs) {
-    observations.compiles.push_back(check.observation);
-    if (check.run) observations.runs.push_back(*check.run);
-  }
-  run.layout = check_layout(run, options.compile_limits, options.run_limits, workdir, observations);
-  run.verdict = oracle::judge(observations, oracle::JudgeOptions{options.warnings});
+  CheckRun run = check_file(options, toolchain, gpus, workdir);
   record_check(recorder, run);  // cli/check_record.cpp
 
   if (options.keep) keep_files(run, workdir);

@@ -16,12 +16,6 @@ double now_seconds() {
   return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
-std::string host_name() {
-  char host[256] = {};
-  ::gethostname(host, sizeof host - 1);
-  return host;
-}
-
 std::string capped(const std::string& text) {
   return text.size() <= stored_output_chars ? text : text.substr(0, stored_output_chars) + "\n... (cut)";
 }
@@ -31,40 +25,6 @@ std::string gpus_text(const runners::GpuDiscovery& gpus, runners::Mode mode) {
   std::vector<std::string> names;
   for (const auto& gpu : gpus.gpus) names.push_back(std::to_string(gpu.index) + ": " + gpu.name + " (" + gpu.arch() + ")");
   return join(names, ", ");
-}
-
-/// What a bug report needs of the check: commands, what each compiler and program printed.
-boost::json::object outputs_json(const CheckRun& run) {
-  boost::json::array configs;
-  for (const ConfigCheck& check : run.configs) {
-    boost::json::object entry{{"config", check.compile.config.name},
-                              {"compiler", runners::to_string(check.compile.config.compiler)},
-                              {"command", check.compile.command.display()},
-                              {"outcome", oracle::to_string(check.observation.outcome)},
-                              {"status", check.compile.process.status_text()},
-                              {"stdout", capped(check.compile.process.out.text)},
-                              {"stderr", capped(check.compile.process.err.text)}};
-    if (check.run_process)
-      entry["run"] = boost::json::object{{"status", check.run_process->status_text()},
-                                         {"stdout", capped(check.run_process->out.text)},
-                                         {"stderr", capped(check.run_process->err.text)}};
-    configs.push_back(std::move(entry));
-  }
-  return boost::json::object{{"file", std::filesystem::absolute(run.file).string()},
-                             {"mode", runners::to_string(run.mode)},
-                             {"toolchain", boost::json::object{{"nvcc", runners::to_json(run.toolchain.nvcc)},
-                                                               {"clang", runners::to_json(run.toolchain.clang)},
-                                                               {"cuda_home", run.toolchain.cuda_home.string()}}},
-                             {"gpu_note", run.gpus.note},
-                             {"configs", std::move(configs)}};
-}
-
-/// The stderr of the compile a crash finding is about: its stack frames refine the key.
-std::string crash_output(const CheckRun& run, const oracle::Finding& finding) {
-  if (finding.kind != oracle::FindingKind::crash || finding.configs.empty()) return {};
-  for (const ConfigCheck& check : run.configs)
-    if (check.compile.config.name == finding.configs.front()) return check.compile.process.err.text;
-  return {};
 }
 
 triage::Campaign campaign_of(const CheckRun& run, double now) {
@@ -115,6 +75,44 @@ void label(oracle::Finding& finding, const triage::Signature& signature, const t
 }
 
 } // namespace
+
+std::string host_name() {
+  char host[256] = {};
+  ::gethostname(host, sizeof host - 1);
+  return host;
+}
+
+boost::json::object outputs_json(const CheckRun& run) {
+  boost::json::array configs;
+  for (const ConfigCheck& check : run.configs) {
+    boost::json::object entry{{"config", check.compile.config.name},
+                              {"compiler", runners::to_string(check.compile.config.compiler)},
+                              {"command", check.compile.command.display()},
+                              {"outcome", oracle::to_string(check.observation.outcome)},
+                              {"status", check.compile.process.status_text()},
+                              {"stdout", capped(check.compile.process.out.text)},
+                              {"stderr", capped(check.compile.process.err.text)}};
+    if (check.run_process)
+      entry["run"] = boost::json::object{{"status", check.run_process->status_text()},
+                                         {"stdout", capped(check.run_process->out.text)},
+                                         {"stderr", capped(check.run_process->err.text)}};
+    configs.push_back(std::move(entry));
+  }
+  return boost::json::object{{"file", std::filesystem::absolute(run.file).string()},
+                             {"mode", runners::to_string(run.mode)},
+                             {"toolchain", boost::json::object{{"nvcc", runners::to_json(run.toolchain.nvcc)},
+                                                               {"clang", runners::to_json(run.toolchain.clang)},
+                                                               {"cuda_home", run.toolchain.cuda_home.string()}}},
+                             {"gpu_note", run.gpus.note},
+                             {"configs", std::move(configs)}};
+}
+
+std::string crash_output(const CheckRun& run, const oracle::Finding& finding) {
+  if (finding.kind != oracle::FindingKind::crash || finding.configs.empty()) return {};
+  for (const ConfigCheck& check : run.configs)
+    if (check.compile.config.name == finding.configs.front()) return check.compile.process.err.text;
+  return {};
+}
 
 std::vector<OptionSpec> check_record_options() {
   return {{"--db", "FILE", "record the findings in this triage database (created if missing; see cudiff triage)"},

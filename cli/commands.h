@@ -18,6 +18,8 @@ Subcommand check_subcommand();
 Subcommand toolchains_subcommand();
 Subcommand triage_subcommand();
 Subcommand generate_subcommand();
+Subcommand fuzz_subcommand();
+Subcommand reduce_subcommand();
 
 /// --nvcc and --clang, shared by every command that compiles.
 std::vector<OptionSpec> toolchain_options();

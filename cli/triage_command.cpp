@@ -1,6 +1,7 @@
 // `cudiff triage ACTION`: list, show, mark, note, export, merge and report over the triage
 // database; `synthetic` writes generated findings (for tests and benchmarks).
 #include "cli/commands.h"
+#include "cli/reduce.h"
 #include "common/common.h"
 #include "triage/triage.h"
 
@@ -184,8 +185,8 @@ int synthetic(const ParsedArgs& args, std::ostream& out) {
   return 0;
 }
 
-int run_triage(const ParsedArgs& args, std::ostream& out, std::ostream&) {
-  if (args.positionals.empty()) throw_usage("triage needs an action: list, show, mark, note, export, merge, report");
+int run_triage(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
+  if (args.positionals.empty()) throw_usage("triage needs an action: list, show, mark, note, export, merge, report, reduce");
   const std::string& action = args.positionals.front();
   if (action == "list") return list(args, out);
   if (action == "show") return show(args, out);
@@ -195,7 +196,8 @@ int run_triage(const ParsedArgs& args, std::ostream& out, std::ostream&) {
   if (action == "merge") return merge(args, out);
   if (action == "report") return report(args, out);
   if (action == "synthetic") return synthetic(args, out);
-  throw_usage("unknown triage action '" + action + "' (list, show, mark, note, export, merge, report)");
+  if (action == "reduce") return triage_reduce(args, out, err);  // cli/triage_reduce.cpp
+  throw_usage("unknown triage action '" + action + "' (list, show, mark, note, export, merge, report, reduce)");
 }
 
 } // namespace
@@ -204,12 +206,15 @@ Subcommand triage_subcommand() {
   CommandSpec spec{
       "triage",
       "cudiff triage list [--status S] [--kind K] [--json] | show ID | mark ID STATUS | note ID TEXT |\n"
-      "                     export ID DIR | merge OUT.db IN.db... | report --html OUT.html   [--db FILE]",
+      "                     export ID DIR | merge OUT.db IN.db... | report --html OUT.html |\n"
+      "                     reduce ID [--jobs N]   [--db FILE]",
       "Work with the triage database: findings deduplicated into buckets (docs/triage.md).\n"
       "ID is a bucket's local number or a prefix of its key; STATUS is new, known, reported,\n"
       "fixed or invalid. export writes DIR/report.md (a Markdown bug report) and the smallest\n"
       "reproducer; merge unions shards into OUT.db (idempotent); report writes one offline HTML\n"
-      "page. `synthetic COUNT` writes generated findings (tests and benchmarks).",
+      "page. reduce shrinks the bucket's best reproducer while it keeps the bucket's signature\n"
+      "(as cudiff reduce does) and stores the result as its best reproducer when smaller.\n"
+      "`synthetic COUNT` writes generated findings (tests and benchmarks).",
       {{"--db", "FILE", "the triage database (default cudiff.db)"},
        {"--status", "STATUS", "list: only buckets with this status"},
        {"--kind", "KIND", "list: only buckets of this finding kind"},
@@ -218,6 +223,8 @@ Subcommand triage_subcommand() {
        {"--known", "FILE", "apply a known-differences file first (new buckets that match become known)"},
        {"--buckets", "N", "synthetic: spread the findings over N buckets (default 100)"},
        {"--batch", "N", "synthetic: findings per transaction (default 1)"}}};
+  for (auto& option : reduce_options()) spec.options.push_back(option);  // reduce: --jobs, --schedule...
+  for (auto& option : toolchain_options()) spec.options.push_back(option);
   return {spec, run_triage};
 }
 

@@ -94,7 +94,8 @@ void kernel_function(const Program& program, const Kernel& k, const EmitOptions&
   const std::string gc_type = k.name + "_constants";
   bool any_grid_constant = false;
   std::string params = "unsigned long long*" + restrict_ + " out";
-  if (input) params += ", const " + type_name(input->elem) + "*" + restrict_ + " in";
+  // A managed input is not a parameter: the kernel names the __managed__ array itself.
+  if (input && !k.managed) params += ", const " + type_name(input->elem) + "*" + restrict_ + " in";
   for (const ScalarParam& p : k.params) {
     if (!p.grid_constant) params += ", " + type_name(p.value.type) + " " + k.vars[p.var].name;
     any_grid_constant = any_grid_constant || p.grid_constant;
@@ -162,8 +163,7 @@ void input_setup(const Kernel& k, const Array& input, Writer& w) {
   const std::string fill = "(" + t + ")cudiff_input(i, " + std::to_string(input.input_salt) + "u, " +
                            std::to_string(input.input_mode) + "u);";
   if (k.managed) {
-    w.line(t + "* in = " + k.name + "_in;");
-    w.line("for (unsigned int i = 0; i < " + n + "u; ++i) in[i] = " + fill);
+    w.line("for (unsigned int i = 0; i < " + n + "u; ++i) " + input.name + "[i] = " + fill);
     return;
   }
   w.line("static " + t + " host_in[" + n + "];");
@@ -199,7 +199,8 @@ void emit_kernel(const Program& program, const Kernel& k, const EmitOptions& opt
 
   // The launch statement, ending in ");" so the lambdas can be appended.
   std::string args = "out";
-  if (input) args += ", in";
+  const bool pass_input = input && !k.managed;
+  if (pass_input) args += ", in";
   for (const ScalarParam& p : k.params)
     if (!p.grid_constant) args += ", " + literal(p.value);
   if (!grid_constant.empty()) {
@@ -210,7 +211,7 @@ void emit_kernel(const Program& program, const Kernel& k, const EmitOptions& opt
   const std::string launch = k.name + "<<<" + dim3_text(k.launch.grid) + ", " + dim3_text(k.launch.block) + ", " +
                              std::to_string(k.launch.dynamic_shared_bytes) + ">>>(" + args + ");";
   const bool launcher = has_capture(k, Capture::ThisCapture);
-  const std::string in_type = input ? type_name(input->elem) : "";
+  const std::string in_type = pass_input ? type_name(input->elem) : "";
   if (launcher) launcher_struct(k, in_type, launch, w);
 
   w.line("static void run_" + k.name + "() {");
@@ -229,7 +230,7 @@ void emit_kernel(const Program& program, const Kernel& k, const EmitOptions& opt
     for (std::size_t i = 0; i < k.lambdas.size(); ++i)
       if (k.lambdas[i].capture == Capture::ThisCapture)
         constants += (constants.empty() ? "" : ", ") + literal(k.lambdas[i].constant);
-    w.line(k.name + "_launcher{" + constants + "}.launch(out" + (input ? ", in" : "") + ");");
+    w.line(k.name + "_launcher{" + constants + "}.launch(out" + (pass_input ? ", in" : "") + ");");
   } else {
     lambdas_and_launch(k, launch, w);
   }

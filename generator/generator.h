@@ -18,7 +18,7 @@
 namespace cudiff::generator {
 
 /// Bumped whenever the same seed and policy would give a different program.
-inline constexpr std::string_view kGeneratorVersion = "0.3.1";
+inline constexpr std::string_view kGeneratorVersion = "0.3.2";
 
 enum class Size { small, medium, large };
 std::string to_string(Size size);

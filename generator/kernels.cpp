@@ -72,6 +72,12 @@ void generate_kernel(GenContext& ctx, int index) {
   constexpr int kInputLength = 512;  // >= the most threads a launch has; a power of two
   kernel.input_array = add_array(ctx, kernel.ns, ArrayKind::Input, "in", kInputLength);
   ctx.program.arrays[kernel.input_array].name = "in";
+  if (ctx.on("managed_memory")) {
+    // The kernel reads the __managed__ input by name, as device code may (V-MANAGED-USE).
+    kernel.managed = true;
+    ctx.program.arrays[kernel.input_array].name = kernel.name + "_in";
+    ctx.use("managed_memory");
+  }
   const int global_length = 1 << static_cast<int>(ctx.rng.range(2, 4));
   if (ctx.on("constant_memory"))
     for (int i = ctx.count("constant_arrays"); i > 0; --i) add_array(ctx, kernel.ns, ArrayKind::Constant, "cmem", global_length);
@@ -79,10 +85,6 @@ void generate_kernel(GenContext& ctx, int index) {
     for (int i = ctx.count("global_arrays"); i > 0; --i) add_array(ctx, kernel.ns, ArrayKind::DeviceGlobal, "gmem", global_length);
   if (ctx.on("static_local"))
     for (int i = ctx.count("static_tables"); i > 0; --i) add_array(ctx, kernel.ns, ArrayKind::StaticLocal, "table", global_length);
-  if (ctx.on("managed_memory")) {
-    kernel.managed = true;
-    ctx.use("managed_memory");
-  }
 
   kernel.vars = {Var{"tid", IntType::UInt}, Var{"gtid", IntType::UInt}};
   if (ctx.on("kernel_parameters") || ctx.on("grid_constant")) {

@@ -13,6 +13,7 @@ packages=(
   libsqlite3-dev                                      # the triage database
   cmake ninja-build libgtest-dev                      # build and tests
   chromium                                            # renders the triage HTML report in a test
+  clang-format-22                                     # cudiff reduce formats its result
 )
 
 missing=()

@@ -46,6 +46,12 @@ ALTER TABLE buckets ADD COLUMN known_reason TEXT NOT NULL DEFAULT '';
 CREATE INDEX findings_time ON findings(time);
 CREATE INDEX buckets_count ON buckets(count DESC, key);
 )sql",
+      // 2 -> 3: what a fuzz campaign was asked to do (JSON), so `cudiff fuzz --resume` can go
+      // on after a kill; local to this database (merge does not copy it). Tests by seed.
+      R"sql(
+CREATE TABLE campaign_params(campaign_id TEXT PRIMARY KEY, params TEXT NOT NULL);
+CREATE INDEX tests_campaign ON tests(campaign_id, seed);
+)sql",
   };
   return steps;
 }

@@ -172,7 +172,7 @@ struct MergeStats {
 // ---- the database -----------------------------------------------------------------------
 
 /// The schema version this cudiff writes (PRAGMA user_version); docs/triage.md lists them.
-constexpr int schema_version = 2;
+constexpr int schema_version = 3;
 
 struct OpenOptions {
   bool create = true;      ///< create a missing file (else Error "no such database")
@@ -206,6 +206,12 @@ public:
   /// With `known`, a bucket still `new` becomes `known` with its reason.
   Recorded add_finding(const NewFinding& finding, const KnownDifference* known = nullptr);
 
+  /// Stores a reduced reproducer of an existing bucket (`cudiff triage reduce`): the finding
+  /// and its blobs, in one transaction. It becomes the bucket's best reproducer when it is
+  /// smaller; the count does not change (a reduction is not another sighting). Throws
+  /// Error(usage) when the bucket does not exist. Returns the bucket after.
+  Bucket add_reproducer(const NewFinding& finding);
+
   std::vector<Bucket> buckets(const BucketQuery& query = {}) const;
   /// By local id ("3") or key prefix (at least 4 hex digits); throws Error(usage) for none or
   /// an ambiguous prefix.
@@ -228,6 +234,15 @@ public:
   /// seen min, last seen max, the smallest reproducer kept, a person's status kept over
   /// `new`. The shard is only read (an older shard is upgraded in a temporary copy).
   MergeStats merge_from(const std::filesystem::path& shard);
+
+  /// A fuzz campaign's parameters (JSON text), kept for `cudiff fuzz --resume`; the latest put
+  /// wins. Not merged into other databases.
+  void put_campaign_params(const std::string& campaign_id, const std::string& params);
+  std::optional<std::string> campaign_params(const std::string& campaign_id) const;
+  /// The seeds of a campaign's tests (each test of a fuzz campaign is one generated seed).
+  std::vector<std::string> tested_seeds(const std::string& campaign_id) const;
+  /// Findings recorded by one campaign.
+  std::int64_t campaign_finding_count(const std::string& campaign_id) const;
 
   /// "ok", or what PRAGMA integrity_check found.
   std::string integrity_check() const;

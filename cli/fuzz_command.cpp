@@ -1,0 +1,151 @@
+// `cudiff fuzz`: a campaign. Workers (one per --jobs) take batches of seeds and check them;
+// the main thread is the database's one writer, committing each batch's tests and findings in
+// one transaction, so a campaign killed at any moment resumes (--resume) without losing or
+// repeating a seed. At the end: each new bucket's reproducer reduced, the HTML report written.
+#include "cli/commands.h"
+#include "cli/fuzz.h"
+#include "cli/fuzz_campaign.h"
+
+#include <ctime>
+#include <ostream>
+
+namespace cudiff::cli {
+namespace {
+
+double parse_duration(const std::string& text) {
+  // "90", "90s", "15m", "8h", "1.5h"
+  std::size_t used = 0;
+  double value = -1;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  const std::string unit = used ? text.substr(used) : "";
+  const double scale = unit.empty() || unit == "s" ? 1 : unit == "m" ? 60 : unit == "h" ? 3600 : -1;
+  if (used == 0 || scale < 0 || value <= 0) throw_usage("--time needs a duration like 90s, 15m or 8h, got '" + text + "'");
+  return value * scale;
+}
+
+std::uint64_t parse_unsigned(const ParsedArgs& args, const std::string& name, std::uint64_t fallback) {
+  auto text = args.value(name);
+  if (!text) return fallback;
+  std::size_t used = 0;
+  std::uint64_t value = 0;
+  try {
+    value = std::stoull(*text, &used, 10);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text->size() || (*text)[0] == '-') throw_usage(name + " needs a non-negative integer, got '" + *text + "'");
+  return value;
+}
+
+/// A new campaign's parameters from the command line.
+FuzzParams new_params(const ParsedArgs& args) {
+  FuzzParams params;
+  if (args.has("--time") && args.has("--tests")) throw_usage("give --time or --tests, not both");
+  if (args.has("--time")) params.time_budget = parse_duration(*args.value("--time"));
+  else params.tests = parse_unsigned(args, "--tests", 200);
+  if (params.tests && *params.tests == 0) throw_usage("--tests must be at least 1");
+  // A fresh seed per campaign unless one is given: two nights never test the same programs.
+  params.first_seed = args.has("--seed") ? parse_unsigned(args, "--seed", 0)
+                                         : (SeededRng(static_cast<std::uint64_t>(std::time(nullptr))).next_u64() >> 24);
+  params.batch = parse_unsigned(args, "--batch", 8);
+  if (params.batch == 0 || params.batch > 256) throw_usage("--batch must be between 1 and 256");
+  params.size = generator::parse_size(args.value("--size").value_or("small"));
+  generator::Policy policy = generator::Policy::defaults();
+  if (auto path = args.value("--policy")) {
+    try {
+      policy = generator::Policy::load(read_file(*path));
+    } catch (const Error& error) {
+      if (error.kind() == ErrorKind::usage) throw_usage(*path + ": " + error.what());
+      throw;
+    }
+  }
+  params.policy = policy.dump();
+  for (const auto& config : args.has("--config") ? runners::parse_configs(*args.value("--config")) : runners::default_configs())
+    params.configs.push_back(config.name);
+  if (auto mode = args.value("--mode")) {
+    params.mode = runners::parse_mode(*mode);
+    if (!params.mode) throw_usage("unknown mode '" + *mode + "' (syntax, ptx, object, binary, run)");
+  }
+  params.reduce = !args.has("--no-reduce");
+  return params;
+}
+
+/// --gpus all (default), none, or a list of indices among those discovered.
+runners::GpuDiscovery choose_gpus(const ParsedArgs& args, runners::GpuDiscovery found) {
+  const std::string wanted = args.value("--gpus").value_or("all");
+  if (wanted == "all") return found;
+  runners::GpuDiscovery chosen;
+  chosen.note = "--gpus " + wanted;
+  if (wanted == "none") return chosen;
+  for (const std::string& listed : split(wanted, ',')) {
+    const std::string item(trim(listed));
+    bool present = false;
+    for (const auto& gpu : found.gpus)
+      if (std::to_string(gpu.index) == item) {
+        chosen.gpus.push_back(gpu);
+        present = true;
+      }
+    if (!present) throw_usage("--gpus: no GPU " + item + " here (" + std::to_string(found.gpus.size()) + " found" +
+                              (found.gpus.empty() ? ": " + found.note : "") + ")");
+  }
+  return chosen;
+}
+
+int run_fuzz(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
+  if (!args.positionals.empty()) throw_usage("fuzz takes no file arguments (see cudiff fuzz --help)");
+  CampaignSetup setup;
+  setup.db_path = args.value("--db").value_or("cudiff.db");
+  if (args.has("--known")) setup.known = triage::KnownDifferences::load(*args.value("--known"));
+  setup.quiet = args.has("--quiet");
+  setup.json = args.has("--json");
+  setup.report = args.value("--report");
+  setup.resume = args.has("--resume");
+  if (setup.resume)
+    for (const char* name : {"--time", "--tests", "--seed", "--batch", "--size", "--policy", "--config", "--mode"})
+      if (args.has(name)) throw_usage(std::string("--resume continues a campaign as it was started; drop ") + name);
+  if (!setup.resume) setup.params = new_params(args);
+  setup.toolchain = runners::Toolchain::from(runners::discover_toolchain(toolchain_search(args)));
+  setup.gpus = choose_gpus(args, runners::discover_gpus());
+  const std::uint64_t jobs = parse_unsigned(args, "--jobs", 0);
+  setup.jobs = jobs > 0 ? jobs : default_fuzz_jobs();
+  return run_campaign(setup, out, err);
+}
+
+} // namespace
+
+Subcommand fuzz_subcommand() {
+  CommandSpec spec{
+      "fuzz",
+      "cudiff fuzz [--time 8h | --tests N] [--db cudiff.db] [--jobs N] [--gpus all|none|0,1,...] [--batch K]\n"
+      "            [--config LIST] [--policy FILE] [--seed S] [--size SIZE] [--no-reduce] [--quiet] [--resume]",
+      "A campaign: generate programs in batches, build them with every config on all cores, run\n"
+      "them on every GPU (compile-only when there is none), judge, isolate each finding to one\n"
+      "test, file it in the triage database, reduce each new bucket's reproducer, and write an\n"
+      "HTML report. A campaign killed at any moment continues with --resume.\n"
+      "Exit status: 0 done (findings or not), 2 usage or environment error.",
+      {{"--time", "DURATION", "run this long (90s, 15m, 8h); in-flight batches finish"},
+       {"--tests", "N", "test this many generated programs (default 200)"},
+       {"--db", "FILE", "triage database (default cudiff.db; created if missing)"},
+       {"--jobs", "N", "batches checked at once (default: half the cores; each builds with every config)"},
+       {"--gpus", "LIST", "all (default), none (compile-only), or GPU indices 0,1,..."},
+       {"--batch", "K", "programs per translation unit (default 8)"},
+       {"--config", "LIST", "configs (default nvcc-O3,clang-O3)"},
+       {"--mode", "MODE", "syntax, ptx, object, binary or run (default: run with a GPU, else binary)"},
+       {"--policy", "FILE", "generator policy (see cudiff generate --dump-policy)"},
+       {"--seed", "S", "first seed (default: a fresh one per campaign)"},
+       {"--size", "SIZE", "small (default), medium, large"},
+       {"--known", "FILE", "known-differences file: matching buckets are marked known"},
+       {"--report", "FILE", "where the HTML report goes (default: the database's name with -report.html)"},
+       {"--no-reduce", "", "do not reduce new buckets' reproducers at the end"},
+       {"--quiet", "", "no progress line (cron, batch jobs); the summary is still printed"},
+       {"--json", "", "print the summary as JSON"},
+       {"--resume", "", "continue the database's unfinished campaign"}}};
+  for (auto& option : toolchain_options()) spec.options.push_back(option);
+  return {spec, run_fuzz};
+}
+
+} // namespace cudiff::cli

@@ -1,0 +1,69 @@
+// fuzz_progress: the campaign's live line — tests, rates, findings, how busy the workers and
+// the GPUs are, and the time left.
+#include "cli/fuzz.h"
+
+#include <chrono>
+#include <cstdio>
+
+namespace cudiff::cli {
+namespace {
+
+double monotonic_seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+std::string percent(double share) {
+  char text[16];
+  std::snprintf(text, sizeof text, "%.0f%%", 100.0 * std::min(1.0, std::max(0.0, share)));
+  return text;
+}
+
+std::string rate(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f", value);
+  return text;
+}
+
+} // namespace
+
+FuzzProgress::FuzzProgress(std::uint64_t done_before, double elapsed_before, std::optional<std::uint64_t> target,
+                           double time_budget, bool compile_only, std::size_t workers)
+    : done_before_(done_before), elapsed_before_(elapsed_before), target_(target), time_budget_(time_budget),
+      compile_only_(compile_only), workers_(workers), started_(monotonic_seconds()) {}
+
+void FuzzProgress::add(const BatchOutcome& outcome, std::size_t findings, std::size_t new_buckets) {
+  tests_ += outcome.seeds.size();
+  compiles_ += outcome.compiles;
+  busy_seconds_ += outcome.seconds;
+  gpu_seconds_ += outcome.gpu_seconds;
+  findings_ += findings;
+  new_buckets_ += new_buckets;
+}
+
+double FuzzProgress::elapsed() const { return elapsed_before_ + monotonic_seconds() - started_; }
+std::uint64_t FuzzProgress::tests() const { return done_before_ + tests_; }
+
+std::string FuzzProgress::line() const {
+  const double session = std::max(1e-9, monotonic_seconds() - started_);
+  const double tests_per_second = static_cast<double>(tests_) / session;
+  std::string text = "tests " + std::to_string(tests());
+  double left = -1;
+  if (target_) {
+    text += "/" + std::to_string(*target_) + " (" + percent(static_cast<double>(tests()) / static_cast<double>(*target_)) + ")";
+    if (tests_per_second > 0) left = static_cast<double>(*target_ - std::min(*target_, tests())) / tests_per_second;
+  }
+  if (time_budget_ > 0) {
+    const double by_time = std::max(0.0, time_budget_ - elapsed());
+    left = left < 0 ? by_time : std::min(left, by_time);
+  }
+  text += ", " + rate(tests_per_second) + " tests/s, " + rate(static_cast<double>(compiles_) / session) + " compiles/s";
+  text += ", findings " + std::to_string(findings_) + " (" + std::to_string(new_buckets_) + " new bucket" +
+          (new_buckets_ == 1 ? "" : "s") + ")";
+  // Busy: the share of the workers' wall time spent inside a batch.
+  text += ", workers busy " + percent(busy_seconds_ / (session * static_cast<double>(workers_)));
+  text += compile_only_ ? ", compile-only (no GPU)" : ", GPU busy " + percent(gpu_seconds_ / session);
+  text += left >= 0 ? ", ETA " + format_seconds(left) : "";
+  return text;
+}
+
+} // namespace cudiff::cli

@@ -1,0 +1,220 @@
+// `cudiff reduce FILE.cu`: shrink a file while it keeps showing the same discrepancy (its
+// triage signature), or while a C-Reduce-style test script says yes; report the pass log.
+#include "cli/commands.h"
+#include "cli/reduce.h"
+
+#include <ostream>
+#include <thread>
+#include <unistd.h>
+
+namespace cudiff::cli {
+namespace {
+
+std::size_t count_lines(const std::string& text) {
+  return static_cast<std::size_t>(std::ranges::count(text, '\n')) + (!text.empty() && text.back() != '\n' ? 1 : 0);
+}
+
+std::size_t parse_jobs(const ParsedArgs& args) {
+  // Each built-in test runs both compilers at once: half the cores keeps them all busy.
+  const std::size_t fallback = std::max(1u, std::thread::hardware_concurrency() / 2);
+  const auto text = args.value("--jobs");
+  if (!text) return fallback;
+  std::size_t used = 0;
+  unsigned long jobs = 0;
+  try {
+    jobs = std::stoul(*text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text->size() || jobs == 0 || jobs > 256 || (*text)[0] == '-')
+    throw_usage("--jobs needs a whole number from 1 to 256, got '" + *text + "'");
+  return jobs;
+}
+
+std::filesystem::path existing_file(const std::string& name) {
+  const std::filesystem::path file = name;
+  std::error_code ec;
+  if (!std::filesystem::exists(file, ec)) throw_environment("no such file: " + file.string());
+  if (std::filesystem::is_directory(file, ec)) throw_environment(file.string() + " is a directory, not a CUDA file");
+  return file;
+}
+
+/// FILE.cu -> FILE.reduced.cu beside it.
+std::filesystem::path default_out(const std::filesystem::path& file) {
+  return file.parent_path() / (file.stem().string() + ".reduced" + file.extension().string());
+}
+
+} // namespace
+
+/// The options `cudiff reduce` and `cudiff triage reduce` share.
+std::vector<OptionSpec> reduce_options() {
+  return {{"--jobs", "N", "candidates tested at once (default: half the cores)"},
+          {"--time-limit", "SECONDS", "stop after this long with the best result so far"},
+          {"--schedule", "FILE", "the pass schedule, as JSON (see --dump-schedule)"},
+          {"--no-format", "", "do not finish with clang-format"}};
+}
+
+ReduceRequest reduce_request(const ParsedArgs& args) {
+  ReduceRequest request;
+  request.jobs = parse_jobs(args);
+  if (auto limit = args.positive_number("--time-limit")) request.time_limit_seconds = *limit;
+  if (auto schedule = args.value("--schedule")) request.schedule = reducer::parse_schedule(read_file(*schedule), *schedule);
+  request.format = !args.has("--no-format");
+  return request;
+}
+
+namespace {
+
+boost::json::object size_json(const std::string& text) {
+  return {{"bytes", text.size()}, {"lines", count_lines(text)}, {"tokens", reducer::count_tokens(text)}};
+}
+
+std::string size_text(const std::string& text) {
+  return format_bytes(text.size()) + ", " + std::to_string(count_lines(text)) + " lines, " +
+         std::to_string(reducer::count_tokens(text)) + " tokens";
+}
+
+std::string log_table(const reducer::Result& result) {
+  TextTable table({"pass", "runs", "tests", "cached", "accepted", "saved", "time"});
+  for (const reducer::PassStats& s : result.log)
+    table.add_row({s.pass, std::to_string(s.runs), std::to_string(s.tests), std::to_string(s.cache_hits),
+                   std::to_string(s.accepted), format_bytes(s.bytes_saved), format_seconds(s.seconds)});
+  return table.render();
+}
+
+boost::json::array log_json(const reducer::Result& result) {
+  boost::json::array passes;
+  for (const reducer::PassStats& s : result.log)
+    passes.push_back({{"pass", s.pass}, {"runs", s.runs}, {"tests", s.tests}, {"cache_hits", s.cache_hits},
+                      {"accepted", s.accepted}, {"bytes_saved", s.bytes_saved}, {"seconds", s.seconds}});
+  return passes;
+}
+
+} // namespace
+
+void report_reduction(const ReduceRequest& request, const ReduceOutcome& outcome, bool json, std::ostream& out) {
+  const reducer::Result& r = outcome.result;
+  const double rate = r.seconds > 0 ? static_cast<double>(r.tests) / r.seconds : 0;
+  if (json) {
+    boost::json::object report{{"file", request.file.string()},
+                               {"out", request.out ? request.out->string() : ""},
+                               {"original", size_json(request.source)},
+                               {"reduced", size_json(r.text)},
+                               {"seconds", r.seconds},
+                               {"tests", r.tests},
+                               {"cache_hits", r.cache_hits},
+                               {"tests_per_second", rate},
+                               {"jobs", request.jobs},
+                               {"rounds", r.rounds},
+                               {"stopped_early", r.stopped_early},
+                               {"confirmed", outcome.confirmed},
+                               {"format", r.format_note},
+                               {"passes", log_json(r)}};
+    if (request.test_script) report["test"] = request.test_script->string();
+    if (outcome.target)
+      report["signature"] = {{"key", outcome.target->key}, {"title", outcome.target->title},
+                             {"kind", oracle::to_string(outcome.target->kind)}};
+    if (outcome.test_mode) report["test_mode"] = runners::to_string(*outcome.test_mode);
+    if (outcome.full_mode) report["full_mode"] = runners::to_string(*outcome.full_mode);
+    boost::json::array notes;
+    for (const auto& note : outcome.notes) notes.emplace_back(note);
+    report["notes"] = std::move(notes);
+    out << pretty_json(report);
+    return;
+  }
+  char rate_text[32];
+  std::snprintf(rate_text, sizeof rate_text, "%.2f", rate);
+  out << log_table(r);
+  out << "reduced " << request.file.string() << ": " << size_text(request.source) << " -> " << size_text(r.text) << "\n";
+  out << "in " << format_seconds(r.seconds) << ": " << r.tests << " tests (" << r.cache_hits
+      << " more answered from the cache), " << rate_text << " tests/s, jobs " << request.jobs
+      << (r.stopped_early ? "; stopped at the time limit" : "") << "\n";
+  if (outcome.target)
+    out << "signature: " << outcome.target->key.substr(0, 12) << " " << outcome.target->title << " (tested in mode "
+        << runners::to_string(*outcome.test_mode) << (outcome.confirmed ? ", confirmed in mode " : ", NOT confirmed in mode ")
+        << runners::to_string(*outcome.full_mode) << ")\n";
+  if (request.test_script) out << "test: " << request.test_script->string() << " (exit 0 = interesting)\n";
+  for (const auto& note : outcome.notes) out << "note: " << note << "\n";
+  out << "format: " << r.format_note << "\n";
+  if (request.out) out << "written: " << request.out->string() << "\n";
+}
+
+namespace {
+
+int run_reduce(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
+  if (args.has("--dump-schedule")) {
+    out << reducer::schedule_json(reducer::default_schedule());
+    return 0;
+  }
+  if (args.positionals.size() != 1)
+    throw_usage(args.positionals.empty() ? "reduce needs a CUDA file (see cudiff reduce --help)"
+                                         : "reduce takes one file, got " + std::to_string(args.positionals.size()));
+  ReduceRequest request = reduce_request(args);
+  request.file = existing_file(args.positionals.front());
+  request.source = read_file(request.file);
+  if (auto script = args.value("--test")) request.test_script = *script;
+  request.script_timeout_seconds = args.positive_number("--timeout").value_or(120);
+  request.out = args.value("--out") ? std::filesystem::path(*args.value("--out")) : default_out(request.file);
+  if (const auto sidecar = std::filesystem::path(request.file).replace_extension(".json");
+      std::filesystem::is_regular_file(sidecar))
+    request.sidecar = sidecar;
+  if (auto key = args.value("--key")) request.key = *key;
+
+  CheckRequest& check = request.check;
+  if (auto mode = args.value("--mode")) {
+    check.mode = runners::parse_mode(*mode);
+    if (!check.mode) throw_usage("unknown mode '" + *mode + "' (syntax, ptx, object, binary, run)");
+  }
+  check.configs = args.has("--config") ? runners::parse_configs(*args.value("--config")) : runners::default_configs();
+  if (auto arch = args.value("--arch"))
+    for (auto& config : check.configs) config.arch = *arch;
+  check.warnings = args.has("--warnings");
+  check.compile_limits.wall_seconds = args.positive_number("--timeout").value_or(300);
+  check.compile_limits.memory_bytes = 16ull << 30;
+  check.run_limits.wall_seconds = args.positive_number("--run-timeout").value_or(60);
+  check.run_limits.memory_bytes = 16ull << 30;
+
+  // A test script needs no compilers of ours: it may test anything.
+  runners::Toolchain toolchain;
+  runners::GpuDiscovery gpus;
+  if (!request.test_script) {
+    toolchain = runners::Toolchain::from(runners::discover_toolchain(toolchain_search(args)));
+    gpus = runners::discover_gpus();
+  }
+  const ReduceOutcome outcome = reduce_source(request, toolchain, gpus, err);
+  if (::isatty(2) == 1) err << "\n";
+  write_file(*request.out, outcome.result.text);  // also when nothing was accepted: the file exists
+  report_reduction(request, outcome, args.has("--json"), out);
+  return 0;
+}
+
+} // namespace
+
+Subcommand reduce_subcommand() {
+  CommandSpec spec{
+      "reduce",
+      "cudiff reduce FILE.cu [--out FILE] [--jobs N] [--test SCRIPT] [--mode MODE] [--config LIST] [--json]",
+      "Shrink a CUDA file while it still shows the same discrepancy: the same triage signature\n"
+      "(kind, side, normalized symptom) as the original, under the same configs. With --test,\n"
+      "a C-Reduce-style script decides instead: it runs in a fresh directory holding the\n"
+      "candidate under the original's file name, and exit 0 means interesting.\n"
+      "The best result so far is written to --out (default FILE.reduced.cu) as it improves.\n"
+      "Exit status: 0 reduced, 2 usage or environment error (including an original that shows\n"
+      "no discrepancy, or that the script does not find interesting).",
+      {{"--out", "FILE", "where the result goes (default: FILE.reduced.cu beside FILE)"},
+       {"--test", "SCRIPT", "C-Reduce-compatible interestingness test instead of the signature"},
+       {"--key", "PREFIX", "keep the finding whose triage key starts with PREFIX (default: the first)"},
+       {"--mode", "MODE", "how far to build, as for check (default: run with a GPU, else binary)"},
+       {"--config", "LIST", "comma-separated configs, as for check (default nvcc-O3,clang-O3)"},
+       {"--arch", "SM", "GPU architecture for every config (default sm_90)"},
+       {"--warnings", "", "warnings only one compiler emits are findings too"},
+       {"--timeout", "SECONDS", "limit per compile (default 300) or per script run (default 120)"},
+       {"--run-timeout", "SECONDS", "limit per program run (default 60)"},
+       {"--json", "", "print the report as JSON"},
+       {"--dump-schedule", "", "print the default pass schedule (JSON) and exit"}}};
+  for (auto& option : reduce_options()) spec.options.push_back(option);
+  for (auto& option : toolchain_options()) spec.options.push_back(option);
+  return {spec, run_reduce};
+}
+
+} // namespace cudiff::cli

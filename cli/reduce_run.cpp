@@ -1,0 +1,231 @@
+// `cudiff reduce`: one reduction from start to end — the original's signature, the cheapest
+// mode that still shows it, the reducer with progress on stderr, and the full-mode check of
+// the result (stepping back when the cheap mode let it drift).
+#include "cli/reduce.h"
+
+#include <algorithm>
+#include <memory>
+#include <ostream>
+#include <unistd.h>
+
+namespace cudiff::cli {
+namespace {
+
+bool compile_time(oracle::FindingKind kind) {
+  return kind == oracle::FindingKind::compile_status_mismatch || kind == oracle::FindingKind::crash ||
+         kind == oracle::FindingKind::warning_mismatch;
+}
+
+std::string size_text(std::size_t bytes) { return format_bytes(bytes); }
+
+/// One progress line: the size now, the pass, tests done and their rate. On a terminal it is
+/// redrawn in place; in a log, at most one line every 10 s.
+std::function<void(const reducer::Progress&)> progress_printer(std::ostream& err, bool terminal) {
+  auto last = std::make_shared<double>(-1e9);
+  return [&err, terminal, last](const reducer::Progress& p) {
+    if (!terminal && p.seconds - *last < 10) return;
+    *last = p.seconds;
+    const double saved = p.original_bytes == 0 ? 0 : 100.0 * (1.0 - double(p.bytes) / double(p.original_bytes));
+    char rate[32];
+    std::snprintf(rate, sizeof rate, "%.1f", p.tests_per_second());
+    const std::string line = "reduce: " + size_text(p.original_bytes) + " -> " + size_text(p.bytes) + " (-" +
+                             std::to_string(static_cast<int>(saved)) + "%) | " + p.pass + " | " +
+                             std::to_string(p.tests) + " tests, " + std::to_string(p.cache_hits) + " cached | " +
+                             rate + " tests/s | " + format_seconds(p.seconds);
+    if (terminal) err << "\r" << line << "\x1b[K" << std::flush;
+    else err << line << "\n" << std::flush;
+  };
+}
+
+/// Writes the best text so far; a reduction killed at a time cap keeps what it reached.
+void save(const std::filesystem::path& out, const std::string& text) {
+  const std::filesystem::path partial = out.string() + ".partial";
+  write_file(partial, text);
+  std::error_code ec;
+  std::filesystem::rename(partial, out, ec);
+  if (ec) throw_environment("cannot write " + out.string() + ": " + ec.message());
+}
+
+reducer::Options reducer_options(const ReduceRequest& request, std::ostream& err) {
+  reducer::Options options;
+  options.jobs = std::max<std::size_t>(1, request.jobs);
+  options.schedule = request.schedule;
+  options.time_limit_seconds = request.time_limit_seconds;
+  const bool terminal = ::isatty(STDERR_FILENO) == 1;
+  options.on_progress = progress_printer(err, terminal);
+  options.progress_interval_seconds = 0.5;
+  if (request.out) options.on_improvement = [out = *request.out](const std::string& text) { save(out, text); };
+  if (request.format) options.formatter = reducer::clang_format;
+  return options;
+}
+
+/// The sum of two reductions, for the report of a reduction that had to step back.
+void add(reducer::Result& total, const reducer::Result& more) {
+  total.text = more.text;
+  total.tests += more.tests;
+  total.cache_hits += more.cache_hits;
+  total.seconds += more.seconds;
+  total.rounds += more.rounds;
+  total.stopped_early = more.stopped_early;
+  total.format_note = more.format_note;
+  for (const reducer::PassStats& stats : more.log) {
+    auto line = std::ranges::find(total.log, stats.pass, &reducer::PassStats::pass);
+    if (line == total.log.end()) {
+      total.log.push_back(stats);
+      continue;
+    }
+    line->runs += stats.runs;
+    line->tests += stats.tests;
+    line->cache_hits += stats.cache_hits;
+    line->accepted += stats.accepted;
+    line->bytes_saved += stats.bytes_saved;
+    line->seconds += stats.seconds;
+  }
+}
+
+ReduceOutcome reduce_with_script(const ReduceRequest& request, std::ostream& err) {
+  ReduceOutcome outcome;
+  const ScriptTest test(*request.test_script, request.file.filename().string(), request.script_timeout_seconds);
+  // The original is tested here rather than by the reducer, to say which script said no.
+  if (!test(request.source))
+    throw_usage("the test script " + request.test_script->string() + " says the original " +
+                request.file.filename().string() + " is not interesting (it must exit 0 on it)");
+  reducer::Options options = reducer_options(request, err);
+  options.check_original = false;
+  outcome.result = reducer::reduce(request.source, test, options);
+  outcome.confirmed = true;
+  return outcome;
+}
+
+std::string configs_text(const CheckRequest& check) {
+  std::vector<std::string> names;
+  for (const auto& config : check.configs) names.push_back(config.name);
+  return join(names, ",");
+}
+
+ReduceTarget pick_target(const ReduceRequest& request, const CheckRun& original) {
+  const std::vector<triage::Signature> signatures = signatures_of(original);
+  if (signatures.empty())
+    throw_usage(request.file.string() + " shows no discrepancy (mode " + runners::to_string(original.mode) +
+                ", configs " + configs_text(request.check) + "): nothing to reduce");
+  for (std::size_t i = 0; i < signatures.size(); ++i)
+    if (!request.key || signatures[i].key.starts_with(*request.key))
+      return {signatures[i].key, signatures[i].title, original.verdict.findings[i].kind};
+  std::vector<std::string> keys;
+  for (const auto& signature : signatures) keys.push_back(signature.key.substr(0, 12));
+  throw_usage("no finding of " + request.file.string() + " has key " + *request.key + " (its keys: " + join(keys, ", ") + ")");
+}
+
+bool shows(const std::vector<triage::Signature>& signatures, const std::string& key) {
+  return std::ranges::any_of(signatures, [&](const triage::Signature& s) { return s.key == key; });
+}
+
+/// Candidates compile in seconds; a candidate that hangs a compiler must not cost five minutes.
+runners::Limits candidate_limits(const CheckRun& original, const runners::Limits& limits, oracle::FindingKind kind) {
+  if (kind == oracle::FindingKind::hang) return limits;
+  double slowest = 0;
+  for (const ConfigCheck& check : original.configs) slowest = std::max(slowest, check.observation.seconds);
+  runners::Limits shorter = limits;
+  shorter.wall_seconds = std::min(limits.wall_seconds, std::max(30.0, 10 * slowest));
+  return shorter;
+}
+
+/// The original, checked in `mode` as `cudiff check` would check it.
+CheckRun check_original(const ReduceRequest& request, const CheckRequest& check, const ReduceTarget& target,
+                        const runners::Toolchain& toolchain, const runners::GpuDiscovery& gpus) {
+  const SignatureTest probe(target, check, toolchain, gpus, request);
+  TempDir dir("cudiff-reduce");
+  return probe.check(request.source, dir.path());
+}
+
+/// For what compilers decide at compile time, the cheapest mode (syntax, then ptx) in which
+/// the original still shows the target; else the full mode. Sets `run` to that mode's check.
+CheckRequest cheapest_mode(const ReduceRequest& request, const CheckRequest& full, const ReduceTarget& target,
+                           const runners::Toolchain& toolchain, const runners::GpuDiscovery& gpus, CheckRun& run) {
+  if (!compile_time(target.kind)) return full;
+  for (runners::Mode mode : {runners::Mode::syntax, runners::Mode::ptx}) {
+    if (mode >= *full.mode) break;
+    CheckRequest trial = full;
+    trial.mode = mode;
+    CheckRun trial_run = check_original(request, trial, target, toolchain, gpus);
+    if (!shows(signatures_of(trial_run), target.key)) continue;
+    run = std::move(trial_run);
+    return trial;
+  }
+  return full;
+}
+
+/// The result must show the target the way `cudiff check` sees it, in the full mode. When the
+/// cheap mode let it drift, steps back by bisection along the accepted path to the last text
+/// that passes in the full mode (the original does) and reduces again from there.
+void confirm_in_full_mode(const ReduceRequest& request, const CheckRequest& full, const CheckRun& original,
+                          const runners::Toolchain& toolchain, const runners::GpuDiscovery& gpus,
+                          const reducer::Options& options, ReduceOutcome& outcome) {
+  SignatureTest full_test(*outcome.target, full, toolchain, gpus, request);
+  if (full_test(outcome.result.text)) {
+    outcome.confirmed = true;
+    return;
+  }
+  const std::vector<std::string>& path = outcome.result.accepted;
+  std::size_t good = 0, bad = path.size() - 1;
+  while (bad - good > 1) {
+    const std::size_t middle = good + (bad - good) / 2;
+    (full_test(path[middle]) ? good : bad) = middle;
+  }
+  outcome.notes.push_back("the result of mode " + runners::to_string(*outcome.test_mode) +
+                          " did not show the signature in mode " + runners::to_string(*full.mode) +
+                          "; reduced again in mode " + runners::to_string(*full.mode) + " from accepted step " +
+                          std::to_string(good) + " of " + std::to_string(path.size() - 1));
+  full_test.use_prefilter(original);
+  const reducer::Result again = reducer::reduce(path[good], full_test, options);
+  add(outcome.result, again);
+  outcome.test_mode = full.mode;
+  outcome.confirmed = true;
+}
+
+} // namespace
+
+ReduceOutcome reduce_source(const ReduceRequest& request, const runners::Toolchain& toolchain,
+                            const runners::GpuDiscovery& gpus, std::ostream& err) {
+  if (request.test_script) return reduce_with_script(request, err);
+
+  CheckRequest full = request.check;
+  if (full.mode == runners::Mode::run && gpus.gpus.empty())
+    throw_environment("--mode run needs a GPU to show a run mismatch: " + gpus.note);
+  if (!full.mode) full.mode = gpus.gpus.empty() ? runners::Mode::binary : runners::Mode::run;
+
+  ReduceOutcome outcome;
+  const CheckRun original = check_original(request, full, {}, toolchain, gpus);
+  const ReduceTarget target = pick_target(request, original);
+  outcome.target = target;
+  outcome.full_mode = original.mode;
+  if (target.kind == oracle::FindingKind::run_mismatch && gpus.gpus.empty())
+    throw_environment("reducing a run mismatch needs a GPU: " + gpus.note);
+
+  CheckRun cheap_run = original;
+  CheckRequest cheap = cheapest_mode(request, full, target, toolchain, gpus, cheap_run);
+  cheap.compile_limits = candidate_limits(original, full.compile_limits, target.kind);
+  outcome.test_mode = cheap.mode;
+
+  SignatureTest test(target, cheap, toolchain, gpus, request);
+  test.use_prefilter(cheap_run);
+  reducer::Options options = reducer_options(request, err);
+  options.check_original = false;  // just checked in this very mode
+  if (target.kind == oracle::FindingKind::run_mismatch) {
+    test.use_sanitizer_gate();
+    if (!test(request.source))
+      throw_usage("the original is not clean under compute-sanitizer memcheck on both binaries: its run mismatch "
+                  "may be undefined behaviour, not a compiler bug");
+  }
+  outcome.result = reducer::reduce(request.source, test, options);
+
+  if (*cheap.mode == *full.mode) {
+    outcome.confirmed = true;
+    return outcome;
+  }
+  full.compile_limits = cheap.compile_limits;
+  confirm_in_full_mode(request, full, original, toolchain, gpus, options, outcome);
+  return outcome;
+}
+
+} // namespace cudiff::cli

@@ -1,0 +1,181 @@
+// `cudiff reduce`: the interestingness tests — a user's C-Reduce-style script, or the
+// built-in "same triage signature" test with its prefilter and its sanitizer gate.
+#include "cli/reduce.h"
+
+#include <unistd.h>
+
+namespace cudiff::cli {
+namespace {
+
+/// Errors of one compile, as the judge collects them for the rejecting side.
+std::set<std::string> error_ids(const oracle::CompileObservation& observation) {
+  std::set<std::string> ids;
+  for (const oracle::Diagnostic& diagnostic : observation.diagnostics)
+    if (diagnostic.severity == oracle::Severity::error || diagnostic.severity == oracle::Severity::fatal)
+      ids.insert(diagnostic.id);
+  return ids;
+}
+
+} // namespace
+
+std::vector<triage::Signature> signatures_of(const CheckRun& run) {
+  std::vector<triage::Signature> signatures;
+  for (const oracle::Finding& finding : run.verdict.findings)
+    signatures.push_back(triage::signature_of(finding, crash_output(run, finding)));
+  return signatures;
+}
+
+// ---- ScriptTest -------------------------------------------------------------------------
+
+ScriptTest::ScriptTest(const std::filesystem::path& script, std::string file_name, double timeout_seconds)
+    : script_(std::filesystem::absolute(script)), file_name_(std::move(file_name)), timeout_seconds_(timeout_seconds) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(script_, ec)) throw_environment("no such test script: " + script.string());
+  if (::access(script_.c_str(), X_OK) != 0)
+    throw_environment("test script " + script.string() + " is not executable (chmod +x it)");
+}
+
+bool ScriptTest::operator()(const std::string& candidate) const {
+  TempDir dir("cudiff-reduce");
+  write_file(dir.path() / file_name_, candidate);
+  runners::Command command;
+  command.argv = {script_.string()};
+  command.cwd = dir.path();
+  command.limits.wall_seconds = timeout_seconds_;
+  command.limits.output_cap_bytes = 64 * 1024;  // only the exit status matters
+  const runners::SubprocessResult result = runners::run_subprocess(command);
+  if (!result.started) throw_environment("cannot run test script " + script_.string() + ": " + result.start_error);
+  return result.exited_zero();
+}
+
+// ---- SignatureTest ----------------------------------------------------------------------
+
+SignatureTest::SignatureTest(ReduceTarget target, CheckRequest check, const runners::Toolchain& toolchain,
+                             const runners::GpuDiscovery& gpus, const ReduceRequest& request)
+    : target_(std::move(target)), check_(std::move(check)), toolchain_(toolchain), gpus_(gpus),
+      file_name_(request.file.filename().string()), sidecar_(request.sidecar) {}
+
+void SignatureTest::use_prefilter(const CheckRun& original) {
+  const oracle::Finding* finding = nullptr;
+  for (const oracle::Finding& candidate : original.verdict.findings) {
+    const std::string key = triage::signature_of(candidate, crash_output(original, candidate)).key;
+    if (key == target_.key) finding = &candidate;
+  }
+  if (finding == nullptr || (finding->kind != oracle::FindingKind::compile_status_mismatch &&
+                             finding->kind != oracle::FindingKind::crash))
+    return;
+  std::set<std::string> allowed;
+  if (const auto* ids = finding->details.if_contains("rejected_error_ids"); ids != nullptr && ids->is_array())
+    for (const auto& id : ids->as_array())
+      if (id.is_string()) allowed.emplace(id.as_string());
+  // The fastest config among those the finding is about.
+  const ConfigCheck* fastest = nullptr;
+  for (const ConfigCheck& check : original.configs) {
+    if (std::ranges::find(finding->configs, check.compile.config.name) == finding->configs.end()) continue;
+    if (fastest == nullptr || check.observation.seconds < fastest->observation.seconds) fastest = &check;
+  }
+  if (fastest == nullptr || original.configs.size() < 2) return;
+  prefilter_ = Prefilter{fastest->compile.config, fastest->observation.outcome, std::move(allowed)};
+}
+
+void SignatureTest::use_sanitizer_gate() {
+  const std::filesystem::path sanitizer = toolchain_.cuda_home / "bin" / "compute-sanitizer";
+  std::error_code ec;
+  if (!std::filesystem::exists(sanitizer, ec))
+    throw_environment("reducing a run mismatch needs compute-sanitizer (not at " + sanitizer.string() + ")");
+  sanitizer_ = sanitizer;
+}
+
+CheckRun SignatureTest::check(const std::string& text, const std::filesystem::path& dir) const {
+  return check(text, dir, check_);
+}
+
+CheckRun SignatureTest::check(const std::string& text, const std::filesystem::path& dir, CheckRequest request) const {
+  request.file = dir / file_name_;
+  write_file(request.file, text);
+  if (sidecar_) write_file(std::filesystem::path(request.file).replace_extension(".json"), read_file(*sidecar_));
+  const std::filesystem::path workdir = dir / "build";
+  std::filesystem::create_directories(workdir);
+  return check_file(request, toolchain_, gpus_, workdir);
+}
+
+std::optional<ConfigCheck> SignatureTest::prefilter(const std::filesystem::path& file, const std::filesystem::path& dir,
+                                                    const std::string& text) const {
+  // Built the way check_file builds: a file without main() as an object.
+  runners::Mode mode = check_.mode.value_or(runners::Mode::binary);
+  if ((mode == runners::Mode::binary || mode == runners::Mode::run) && !defines_main(text)) mode = runners::Mode::object;
+  const std::filesystem::path workdir = dir / "prefilter";
+  std::filesystem::create_directories(workdir);
+  ConfigCheck check;
+  check.compile = runners::compile(toolchain_, prefilter_->config, mode, file, workdir, check_.compile_limits);
+  check.observation = oracle::observe_compile(check.compile);
+  if (check.observation.outcome != prefilter_->outcome) return std::nullopt;
+  if (check.observation.outcome == oracle::CompileOutcome::rejected &&
+      !std::ranges::all_of(error_ids(check.observation),
+                           [&](const std::string& id) { return prefilter_->allowed_error_ids.contains(id); }))
+    return std::nullopt;
+  return check;
+}
+
+bool SignatureTest::operator()(const std::string& candidate) const {
+  TempDir dir("cudiff-reduce");
+  CheckRun run;
+  if (prefilter_) {
+    const std::filesystem::path file = dir.path() / file_name_;
+    write_file(file, candidate);
+    std::optional<ConfigCheck> first = prefilter(file, dir.path(), candidate);
+    if (!first) return false;
+    // The other configs are built as check_file builds them, and the prefilter's compile
+    // takes its place among them: the verdict is the one `cudiff check` would give.
+    CheckRequest rest = check_;
+    std::erase(rest.configs, prefilter_->config);
+    run = check(candidate, dir.path(), rest);
+    oracle::Observations observations;
+    std::vector<ConfigCheck> configs;
+    for (const runners::Config& config : check_.configs) {
+      if (config == prefilter_->config) {
+        configs.push_back(*first);
+        continue;
+      }
+      for (ConfigCheck& built : run.configs)
+        if (built.compile.config == config) configs.push_back(std::move(built));
+    }
+    run.configs = std::move(configs);
+    for (const ConfigCheck& built : run.configs) observations.compiles.push_back(built.observation);
+    run.verdict = oracle::judge(observations, oracle::JudgeOptions{check_.warnings});
+  } else {
+    run = check(candidate, dir.path(), check_);
+  }
+  const std::vector<triage::Signature> found = signatures_of(run);
+  const bool same = std::ranges::any_of(found, [&](const triage::Signature& s) { return s.key == target_.key; });
+  if (!same) return false;
+  return !sanitizer_ || sanitizer_clean(run);
+}
+
+/// Both compilers' binaries under memcheck: a candidate that reads out of bounds or
+/// uninitialized memory shows a different result for a reason that is no compiler bug.
+bool SignatureTest::sanitizer_clean(const CheckRun& run) const {
+  for (runners::CompilerKind compiler : {runners::CompilerKind::nvcc, runners::CompilerKind::clang}) {
+    const ConfigCheck* built = nullptr;
+    for (const ConfigCheck& check : run.configs)
+      if (check.compile.config.compiler == compiler && !check.compile.artifact.empty() && check.run) {
+        built = &check;
+        break;
+      }
+    if (built == nullptr) continue;
+    runners::Command command;
+    command.argv = {sanitizer_->string(), "--tool", "memcheck", "--error-exitcode", "86", "--print-limit", "1",
+                    built->compile.artifact.string()};
+    command.limits = check_.run_limits;
+    command.limits.wall_seconds *= 10;  // memcheck is slow
+    command.env_overrides = {{"CUDA_VISIBLE_DEVICES", std::to_string(gpus_.gpus.front().index)}};
+    command.cwd = built->compile.artifact.parent_path();
+    const runners::SubprocessResult result = runners::run_subprocess(command);
+    const bool clean = result.started && !result.timed_out && result.signal == 0 && result.exit_code != 86 &&
+                       result.out.text.find("ERROR SUMMARY: 0 errors") != std::string::npos;
+    if (!clean) return false;
+  }
+  return true;
+}
+
+} // namespace cudiff::cli

@@ -1,0 +1,74 @@
+// reducer (internal): the two shapes every pass takes — delta debugging over a list of
+// units, and a list of single edits — and the constructors of the concrete passes.
+#pragma once
+
+#include "reducer/text_units.h"
+
+#include <functional>
+#include <memory>
+
+namespace cudiff::reducer {
+
+/// Delta debugging at shrinking granularity (Zeller's ddmin, as C-Vise's lines and tokens
+/// passes walk it): remove `chunk` consecutive units from `index` on; after a failure move
+/// on by one chunk, and after a full sweep halve the chunk, down to one unit. With several
+/// levels (hierarchical delta debugging: statements by nesting depth), each level is swept
+/// in turn, outermost first.
+class ChunkPass : public Pass {
+public:
+  using Units = std::function<std::vector<Range>(std::string_view text, std::size_t level)>;
+  using Levels = std::function<std::size_t(std::string_view text)>;
+  /// `max_chunk` caps the first chunk (0: half the units).
+  ChunkPass(std::string name, Units units, Levels levels, std::size_t max_chunk);
+
+  std::string_view name() const override { return name_; }
+  std::optional<Cursor> start(std::string_view text) const override;
+  std::optional<std::string> apply(std::string_view text, const Cursor& cursor) const override;
+  std::optional<Cursor> advance(std::string_view text, const Cursor& cursor) const override;
+  std::optional<Cursor> advance_on_success(std::string_view text, const Cursor& cursor) const override;
+
+private:
+  std::size_t first_chunk(std::size_t units) const;
+  /// The first level from `level` on that has units, with a fresh chunk.
+  std::optional<Cursor> level_from(std::string_view text, std::size_t level) const;
+  /// After a sweep at `cursor.chunk` ended: a smaller chunk, else the next level.
+  std::optional<Cursor> next_sweep(std::string_view text, const Cursor& cursor) const;
+
+  std::string name_;
+  Units units_;
+  Levels levels_;
+  std::size_t max_chunk_;
+};
+
+/// A list of edits, ordered by where they start, tried one at a time. After a success the
+/// list is computed again on the new text and the walk goes on at the first edit that starts
+/// where the accepted one started.
+class EditListPass : public Pass {
+public:
+  using Edits = std::function<std::vector<Edit>(std::string_view text)>;
+  EditListPass(std::string name, Edits edits);
+
+  std::string_view name() const override { return name_; }
+  std::optional<Cursor> start(std::string_view text) const override;
+  std::optional<std::string> apply(std::string_view text, const Cursor& cursor) const override;
+  std::optional<Cursor> advance(std::string_view text, const Cursor& cursor) const override;
+  std::optional<Cursor> advance_on_success(std::string_view text, const Cursor& cursor) const override;
+
+private:
+  std::string name_;
+  Edits edits_;
+};
+
+// The edit lists of the single-edit passes (edit_passes.cpp, rename_pass.cpp,
+// simplify_pass.cpp, arguments_pass.cpp).
+std::vector<Edit> comment_edits(std::string_view text);
+std::vector<Edit> whitespace_edits(std::string_view text);
+std::vector<Edit> block_edits(std::string_view text);
+std::vector<Edit> comma_edits(std::string_view text);
+std::vector<Edit> unused_declaration_edits(std::string_view text);
+std::vector<Edit> constant_edits(std::string_view text);
+std::vector<Edit> rename_edits(std::string_view text);
+std::vector<Edit> simplify_edits(std::string_view text);
+std::vector<Edit> argument_edits(std::string_view text);
+
+} // namespace cudiff::reducer

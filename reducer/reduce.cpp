@@ -1,0 +1,191 @@
+// reducer: the driver — the phases of the schedule, one pass at a time with a window of
+// candidates tested in parallel, the pass log, progress, and the final formatting.
+#include "reducer/tester.h"
+
+#include "common/common.h"
+
+#include <chrono>
+
+namespace cudiff::reducer {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+class Reduction {
+public:
+  Reduction(const std::string& original, const Interesting& interesting, const Options& options)
+      : options_(options), tester_(interesting, options.jobs), text_(original) {
+    result_.accepted.push_back(original);
+  }
+
+  Result run() {
+    // Every name is checked before the first test: a typo in a schedule costs nothing.
+    const auto first = passes(options_.schedule.first);
+    const auto main = passes(options_.schedule.main);
+    const auto last = passes(options_.schedule.last);
+    if (options_.check_original && !tester_.wait(tester_.submit(text_)))
+      throw_usage("the original is not interesting: the test rejects the unchanged file");
+    for (const auto& pass : first) run_pass(*pass);
+    while (!out_of_time()) {
+      const std::size_t before = text_.size();
+      ++result_.rounds;
+      for (const auto& pass : main) run_pass(*pass);
+      if (text_.size() >= before) break;
+    }
+    for (const auto& pass : last) run_pass(*pass);
+    format();
+    result_.text = text_;
+    result_.tests = tester_.tests();
+    result_.cache_hits = tester_.cache_hits();
+    result_.seconds = seconds_since(start_);
+    result_.stopped_early = out_of_time();
+    return std::move(result_);
+  }
+
+private:
+  struct Pending {
+    Cursor cursor;
+    std::string candidate;
+    Tester::Handle handle;
+  };
+
+  static std::vector<std::unique_ptr<Pass>> passes(const std::vector<std::string>& names) {
+    std::vector<std::unique_ptr<Pass>> list;
+    for (const auto& name : names) list.push_back(make_pass(name));
+    return list;
+  }
+
+  bool out_of_time() const {
+    return options_.time_limit_seconds > 0 && seconds_since(start_) >= options_.time_limit_seconds;
+  }
+
+  /// The log line of a pass, by index: the log grows while references would be held.
+  std::size_t stats_of(std::string_view name) {
+    for (std::size_t i = 0; i < result_.log.size(); ++i)
+      if (result_.log[i].pass == name) return i;
+    result_.log.push_back(PassStats{std::string(name)});
+    return result_.log.size() - 1;
+  }
+
+  void progress(std::string_view pass, bool now) {
+    if (!options_.on_progress) return;
+    if (!now && seconds_since(last_progress_) < options_.progress_interval_seconds) return;
+    last_progress_ = Clock::now();
+    options_.on_progress(Progress{result_.accepted.front().size(), text_.size(), std::string(pass), tester_.tests(),
+                                  tester_.cache_hits(), seconds_since(start_)});
+  }
+
+  void accept(std::string candidate, PassStats& stats) {
+    stats.bytes_saved += text_.size() > candidate.size() ? text_.size() - candidate.size() : 0;
+    ++stats.accepted;
+    text_ = std::move(candidate);
+    result_.accepted.push_back(text_);
+    if (options_.on_improvement) options_.on_improvement(text_);
+  }
+
+  /// One pass to its end. The window holds the next `jobs` candidates a sequential run would
+  /// test, in that order; the first interesting one in that order wins, so the result does
+  /// not depend on which test finishes first. Stale tests (after a win) are dropped when
+  /// they have not started; their answers otherwise still go to the cache.
+  void run_pass(const Pass& pass) {
+    const std::size_t line = stats_of(pass.name());
+    const auto started = Clock::now();
+    const std::size_t tests_before = tester_.tests(), hits_before = tester_.cache_hits();
+    ++result_.log[line].runs;
+    progress(pass.name(), true);
+    std::deque<Pending> window;
+    std::optional<Cursor> next = pass.start(text_);
+    while (true) {
+      while (window.size() < options_.jobs && next && !out_of_time()) {
+        const Cursor cursor = *next;
+        std::optional<std::string> candidate = pass.apply(text_, cursor);
+        next = pass.advance(text_, cursor);
+        if (!candidate || candidate->size() >= text_.size()) continue;  // only smaller texts: always ends
+        Tester::Handle handle = tester_.submit(*candidate);
+        window.push_back({cursor, std::move(*candidate), std::move(handle)});
+      }
+      if (window.empty()) break;
+      Pending front = std::move(window.front());
+      window.pop_front();
+      const bool interesting = tester_.wait(front.handle);
+      progress(pass.name(), false);
+      if (!interesting) continue;
+      for (const Pending& stale : window) tester_.cancel(stale.handle);
+      window.clear();
+      accept(std::move(front.candidate), result_.log[line]);
+      next = pass.advance_on_success(text_, front.cursor);
+    }
+    PassStats& stats = result_.log[line];
+    stats.tests += tester_.tests() - tests_before;
+    stats.cache_hits += tester_.cache_hits() - hits_before;
+    stats.seconds += seconds_since(started);
+  }
+
+  /// The formatted text is taken only if it is still interesting; it may be a little larger.
+  void format() {
+    if (!options_.formatter) {
+      result_.format_note = "not formatted (no formatter)";
+      return;
+    }
+    if (out_of_time()) {
+      result_.format_note = "not formatted (time limit)";
+      return;
+    }
+    PassStats& stats = result_.log[stats_of("format")];
+    const auto started = Clock::now();
+    const std::size_t tests_before = tester_.tests();
+    ++stats.runs;
+    progress("format", true);
+    std::string note;
+    const std::optional<std::string> formatted = options_.formatter(text_, note);
+    if (!formatted) {
+      result_.format_note = "not formatted: " + note;
+    } else if (*formatted == text_) {
+      result_.format_note = "already formatted";
+    } else if (tester_.wait(tester_.submit(*formatted))) {
+      const std::size_t before = text_.size();
+      ++stats.accepted;
+      text_ = *formatted;
+      stats.bytes_saved += before > text_.size() ? before - text_.size() : 0;
+      result_.accepted.push_back(text_);
+      if (options_.on_improvement) options_.on_improvement(text_);
+      result_.format_note = "formatted with " + note;
+    } else {
+      result_.format_note = "the formatted text was not interesting: left unformatted";
+    }
+    stats.tests += tester_.tests() - tests_before;
+    stats.seconds += seconds_since(started);
+  }
+
+  const Options& options_;
+  Tester tester_;
+  std::string text_;
+  Result result_;
+  const Clock::time_point start_ = Clock::now();
+  Clock::time_point last_progress_ = Clock::now();
+};
+
+} // namespace
+
+Result reduce(const std::string& original, const Interesting& interesting, const Options& options) {
+  return Reduction(original, interesting, options).run();
+}
+
+std::string run_pass(const Pass& pass, const std::string& text, const Interesting& interesting) {
+  std::string current = text;
+  std::optional<Cursor> cursor = pass.start(current);
+  while (cursor) {
+    std::optional<std::string> candidate = pass.apply(current, *cursor);
+    if (candidate && candidate->size() < current.size() && interesting(*candidate)) {
+      current = std::move(*candidate);
+      cursor = pass.advance_on_success(current, *cursor);
+    } else {
+      cursor = pass.advance(current, *cursor);
+    }
+  }
+  return current;
+}
+
+} // namespace cudiff::reducer

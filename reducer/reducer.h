@@ -1,0 +1,179 @@
+// reducer: shrinks a source file while an interestingness test keeps saying yes — the passes
+// (text and token level), the pass schedule, the cache and the parallel driver behind
+// `cudiff reduce` (docs/reducer.md).
+//
+// Contract:
+// - The interestingness test is a callback. The reducer never compiles anything and knows
+//   nothing about signatures; the caller decides what "interesting" means.
+// - Every accepted candidate is strictly smaller (in bytes) than the text it replaces, so a
+//   reduction always ends. The result is the original or a candidate the test accepted.
+// - No candidate text is tested twice (a cache keyed by a 64-bit hash of the text).
+// - With a deterministic test, the result depends only on the input, the schedule and the
+//   test, not on `jobs`: parallel testing looks ahead at the candidates a sequential run
+//   would test next and always takes the first interesting one in that order.
+// - The test is called from `jobs` threads at once when jobs > 1; callbacks for progress and
+//   improvements are called from the calling thread only.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cudiff::reducer {
+
+// ---- tokens -----------------------------------------------------------------------------
+
+enum class TokenKind { identifier, number, string, character, punctuation, directive, comment };
+
+/// One token: the bytes [begin, end) of the text. Whitespace is not a token; a preprocessor
+/// directive (with its continuation lines) is one token; comments are tokens of their own.
+struct Token {
+  TokenKind kind = TokenKind::punctuation;
+  std::size_t begin = 0;
+  std::size_t end = 0;
+  std::string_view text(std::string_view source) const { return source.substr(begin, end - begin); }
+};
+
+/// C++/CUDA tokens of `text`, in order. Never throws: unterminated comments and literals end
+/// at the end of the text, unknown bytes are one-byte punctuation. `<<<` and `>>>` (kernel
+/// launches) are single tokens.
+std::vector<Token> tokenize(std::string_view text);
+
+/// The size in C tokens: comments do not count, a directive counts as the tokens of its line
+/// (`#include <x>` is 5). The size measure of bench/ (bench/count_tokens.py counts the same).
+std::size_t count_tokens(std::string_view text);
+
+// ---- the pass protocol ------------------------------------------------------------------
+
+/// Where a pass is in its walk over the candidate edits of a text. Every pass uses the same
+/// named counters (C-Vise's opaque state, typed): a delta-debugging pass removes `chunk`
+/// units from `index` on at nesting `level`; an edit-list pass tries edit `index`, which
+/// starts at byte `position` (after a success it goes on at the first edit from there: the
+/// edits before it are unchanged, and were tried).
+struct Cursor {
+  std::size_t level = 0;
+  std::size_t chunk = 0;
+  std::size_t index = 0;
+  std::size_t position = 0;
+  bool operator==(const Cursor&) const = default;
+};
+
+/// A pass enumerates candidate edits of a text and applies one at a time (cvise/passes:
+/// new / transform / advance / advance_on_success). Passes are stateless and deterministic:
+/// the same text and cursor always give the same candidate.
+class Pass {
+public:
+  virtual ~Pass() = default;
+  virtual std::string_view name() const = 0;
+  /// The first cursor for `text`; none when the pass has no edit to offer.
+  virtual std::optional<Cursor> start(std::string_view text) const = 0;
+  /// The candidate at `cursor`; none when it would not change the text (skipped, not tested).
+  virtual std::optional<std::string> apply(std::string_view text, const Cursor& cursor) const = 0;
+  /// The cursor after the candidate at `cursor` was not interesting (`text` is unchanged).
+  virtual std::optional<Cursor> advance(std::string_view text, const Cursor& cursor) const = 0;
+  /// The cursor after it was: `text` is now that candidate.
+  virtual std::optional<Cursor> advance_on_success(std::string_view text, const Cursor& cursor) const = 0;
+};
+
+/// Every pass name the schedule may use, in the order of docs/reducer.md.
+std::vector<std::string> pass_names();
+/// The pass of that name; throws Error(usage) naming the known passes for an unknown one.
+std::unique_ptr<Pass> make_pass(std::string_view name);
+
+// ---- the schedule (data, like C-Vise's pass_groups/all.json) -----------------------------
+
+/// `first` runs once, `main` runs round after round until a whole round saves nothing,
+/// `last` runs once.
+struct Schedule {
+  std::vector<std::string> first, main, last;
+  bool operator==(const Schedule&) const = default;
+};
+
+Schedule default_schedule();
+/// {"first": [...], "main": [...], "last": [...]}; throws Error(usage) with `origin` and the
+/// problem for bad JSON, a missing or non-list phase, or an unknown pass name.
+Schedule parse_schedule(std::string_view json, std::string_view origin);
+std::string schedule_json(const Schedule& schedule);
+
+// ---- reducing ---------------------------------------------------------------------------
+
+/// True when the candidate still shows what is being reduced. Must be thread-safe when
+/// jobs > 1. May throw (cudiff::Error): the reduction stops and the error propagates.
+using Interesting = std::function<bool(const std::string& candidate)>;
+
+/// What the progress callback sees.
+struct Progress {
+  std::size_t original_bytes = 0;
+  std::size_t bytes = 0;  ///< the current best
+  std::string pass;       ///< the pass running now ("format" at the end)
+  std::size_t tests = 0;  ///< test calls started so far
+  std::size_t cache_hits = 0;
+  double seconds = 0;
+  double tests_per_second() const { return seconds > 0 ? static_cast<double>(tests) / seconds : 0; }
+};
+
+/// One line of the pass log, summed over every time the pass ran.
+struct PassStats {
+  std::string pass;
+  std::size_t runs = 0;
+  std::size_t tests = 0;       ///< test calls started while it ran (stale look-ahead included)
+  std::size_t cache_hits = 0;  ///< candidates answered from the cache
+  std::size_t accepted = 0;    ///< interesting candidates taken
+  std::size_t bytes_saved = 0;
+  double seconds = 0;
+};
+
+struct Options {
+  std::size_t jobs = 1;  ///< candidates tested at once
+  Schedule schedule = default_schedule();
+  /// Test the original first and throw Error(usage) when it is not interesting. Off only
+  /// when the caller has just tested it with the same test.
+  bool check_original = true;
+  /// Stop after this many seconds (0: no limit) and return the best so far.
+  double time_limit_seconds = 0;
+  /// Called at most about every `progress_interval_seconds`, and when a pass starts.
+  std::function<void(const Progress&)> on_progress;
+  double progress_interval_seconds = 1;
+  /// Called with every accepted text, so a caller can save the best so far (a reduction
+  /// killed at a time cap keeps what it reached, as C-Reduce does).
+  std::function<void(const std::string&)> on_improvement;
+  /// The last step: the result re-formatted (e.g. clang_format below), accepted only if
+  /// still interesting. Returns none (and says why in `note`) when it cannot format.
+  std::function<std::optional<std::string>(const std::string& text, std::string& note)> formatter;
+};
+
+struct Result {
+  std::string text;
+  std::vector<PassStats> log;  ///< in the order the passes first ran
+  std::size_t tests = 0;
+  std::size_t cache_hits = 0;
+  double seconds = 0;
+  std::size_t rounds = 0;        ///< rounds of the main phase
+  bool stopped_early = false;    ///< the time limit ended it
+  std::string format_note;       ///< what the formatting step did
+  /// Every accepted text in order, the original first: lets a caller step back to the last
+  /// one that also passes a stricter test (cudiff reduce's full-mode confirmation).
+  std::vector<std::string> accepted;
+};
+
+/// Reduces `original` with the passes of `options.schedule` (docs/reducer.md). Throws
+/// Error(usage) when the original is not interesting (with check_original).
+Result reduce(const std::string& original, const Interesting& interesting, const Options& options);
+
+/// Runs one pass to its end on `text` (no cache across calls, jobs 1): what the golden tests
+/// of a single pass use. Returns the reduced text.
+std::string run_pass(const Pass& pass, const std::string& text, const Interesting& interesting);
+
+/// clang-format (clang-format-22, else clang-format, on PATH) in LLVM style, 100 columns.
+/// None, with the reason in `note`, when it is missing or fails.
+std::optional<std::string> clang_format(const std::string& text, std::string& note);
+
+/// A stable 64-bit hash of a text (FNV-1a): the cache key.
+std::uint64_t text_hash(std::string_view text);
+
+} // namespace cudiff::reducer

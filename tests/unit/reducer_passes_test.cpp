@@ -1,0 +1,130 @@
+// reducer: each pass on golden input/output pairs (clang_delta's tests/ in spirit): the
+// input, the test the candidates must pass, and what the pass leaves when run to its end.
+#include "reducer/reducer.h"
+
+#include "common/common.h"
+
+#include <gtest/gtest.h>
+
+using namespace cudiff::reducer;
+
+namespace {
+
+bool has(const std::string& text, std::string_view part) { return text.find(part) != std::string::npos; }
+
+std::string run(std::string_view pass, const std::string& input, const Interesting& interesting) {
+  return run_pass(*make_pass(pass), input, interesting);
+}
+
+bool always(const std::string&) { return true; }
+
+} // namespace
+
+TEST(ReducerPasses, CommentsGoAllAtOnce) {
+  EXPECT_EQ(run("comments", "int a; // x\n/* y */\nint b; /* z */ int c;\n", always), "int a; \nint b;  int c;\n");
+}
+
+TEST(ReducerPasses, WhitespaceDropsIndentationAndBlankLinesButKeepsNewlines) {
+  EXPECT_EQ(run("whitespace", "int f() {\n    return 1;   \n\n}\n", always), "int f() {\nreturn 1;\n}\n");
+}
+
+TEST(ReducerPasses, IncludesThatAreNotNeededGo) {
+  const std::string input = "#include <cstdio>\n#include <vector>\n#include \"local.h\"\nstd::vector<int> v;\n";
+  EXPECT_EQ(run("includes", input, [](const std::string& t) { return has(t, "<vector>"); }),
+            "#include <vector>\nstd::vector<int> v;\n");
+}
+
+TEST(ReducerPasses, HddRemovesStatementsOutermostFirst) {
+  const std::string input = "namespace n {\nint a;\nint b;\nvoid f() {\n  int c;\n  int d;\n}\n}\nint e;\n";
+  EXPECT_EQ(run("hdd", input, [](const std::string& t) { return has(t, "int d;"); }),
+            "namespace n {\nvoid f() {\n  int d;\n}\n}\n");
+}
+
+TEST(ReducerPasses, UnusedDeclarationsAndMacrosGo) {
+  const std::string input =
+      "#define N 4\n#define M 5\nint used = M;\nstatic int unused_helper(int x) { return x; }\n"
+      "struct Pair { int a; };\nvoid f() { int local = 1; int kept = used; g(kept); }\n";
+  EXPECT_EQ(run("unused", input, [](const std::string& t) { return has(t, "g(kept)"); }),
+            "#define M 5\nint used = M;\nvoid f() {  int kept = used; g(kept); }\n");
+}
+
+TEST(ReducerPasses, BlocksLoseContentsOrBrackets) {
+  const std::string input = "int f(int a) { return (a + 1); }\nint g() { return f(2); }\n";
+  // A function body never loses just its braces, a call never just its parentheses.
+  EXPECT_EQ(run("blocks", input, [](const std::string& t) { return has(t, "a + 1") && has(t, "int f("); }),
+            "int f() { return a + 1; }\nint g \n");
+  // The body of a control statement may.
+  EXPECT_EQ(run("blocks", "void h(int x) { if (x) { k(); } }\n",
+                [](const std::string& t) { return has(t, "if (x)") && has(t, "k();") && !has(t, "{ k"); }),
+            "void h(int x) { if (x)  k();  }\n");
+  // Wrappers unwrap, head and braces together.
+  EXPECT_EQ(run("blocks", "namespace n {\nint a;\n}\nextern \"C\" { int b; }\n",
+                [](const std::string& t) { return has(t, "int a;") && has(t, "int b;"); }),
+            "int a;\n int b; \n");
+}
+
+TEST(ReducerPasses, CommasRemoveListElementsWithTheirComma) {
+  const std::string input = "void h() { g(a, b, c); int v[] = {1, 2, 3}; k<<<1, 2, 0, s>>>(); }\n";
+  EXPECT_EQ(run("commas", input, [](const std::string& t) { return has(t, "b") && has(t, "2") && has(t, "<<<1"); }),
+            "void h() { g(b); int v[] = {3}; k<<<1, 2>>>(); }\n");
+}
+
+TEST(ReducerPasses, ArgumentsGoWithTheirParameters) {
+  const std::string input =
+      "__device__ int f(int a, float b, int c) { return a + c; }\n"
+      "__global__ void k(int* out, int n) { out[0] = f(n, 2.0f, f(1, 0.5f, 3)); }\n"
+      "int main() { k<<<1, 1>>>(nullptr, 4); }\n";
+  // Stand-in for a compiler: the parameter list of f and every call of it agree in length.
+  auto same_arity = [](const std::string& t) {
+    return has(t, "return a + c;") && has(t, "k(int* out") && has(t, "__global__") &&
+           ((has(t, "f(int a, int c)") && has(t, "f(n, f(1, 3))")) ||
+            (has(t, "f(int a, float b, int c)") && has(t, "f(n, 2.0f, f(1, 0.5f, 3))")));
+  };
+  EXPECT_EQ(run("arguments", input, same_arity),
+            "__device__ int f(int a, int c) { return a + c; }\n"
+            "__global__ void k(int* out) { out[0] = f(n, f(1, 3)); }\n"
+            "int main() { k<<<1, 1>>>(nullptr); }\n");
+}
+
+TEST(ReducerPasses, SimplifyKeepsABranchOrTheValueOfADeclaration) {
+  const std::string input =
+      "void f(int n) {\n  if (n > 2) { g(1); } else { g(2); }\n  for (int i = 0; i < n; ++i) h(i);\n"
+      "  int unused = k(n);\n}\n";
+  EXPECT_EQ(run("simplify", input, [](const std::string& t) { return has(t, "g(2)") && has(t, "h(") && has(t, "k(n)"); }),
+            "void f(int n) {\n   { g(2); }\n   h(i);\n   k(n);\n}\n");
+}
+
+TEST(ReducerPasses, LinesAreDeltaDebugged) {
+  EXPECT_EQ(run("lines", "a\nb\nc\nd\ne\nf\ng\n", [](const std::string& t) { return has(t, "b") && has(t, "f"); }),
+            "b\nf\n");
+}
+
+TEST(ReducerPasses, TokensAreDeltaDebugged) {
+  EXPECT_EQ(run("tokens", "int x = (1 + 2) * 3;\n", [](const std::string& t) { return has(t, "2") && has(t, "int"); }),
+            "int   (  2)  \n");  // brackets go in pairs, in the blocks pass
+}
+
+TEST(ReducerPasses, ConstantsFoldAndShrink) {
+  EXPECT_EQ(run("constants", "int a[2 * 16]; int b = 100 + c; k<<<4, 256>>>(x, 1.5f);\n", always),
+            "int a[0]; int b = 0 + c; k<<<4, 0>>>(x, 0);\n");
+  EXPECT_EQ(run("constants", "int a[2 * 16];\n", [](const std::string& t) { return !has(t, "[0]") && !has(t, "[1]"); }),
+            "int a[32];\n");
+}
+
+TEST(ReducerPasses, RenameGivesTheFilesOwnNamesShortOnes) {
+  const std::string input =
+      "struct Point { int xcoord; };\n"
+      "__global__ void kernel(Point* points, int count) { points[count].xcoord = threadIdx.x; printf(\"%d\", count); }\n";
+  EXPECT_EQ(run("rename", input, always),
+            "struct a { int b; };\n"
+            "__global__ void c(a* d, int e) { d[e].b = threadIdx.x; printf(\"%d\", e); }\n");
+}
+
+TEST(ReducerPasses, EveryPassInTheTableHasAName) {
+  for (const std::string& name : pass_names()) EXPECT_EQ(make_pass(name)->name(), name);
+  EXPECT_THROW(make_pass("no-such-pass"), cudiff::Error);
+}
+
+TEST(ReducerPasses, APassWithNothingToDoStartsNowhere) {
+  for (const std::string& name : pass_names()) EXPECT_FALSE(make_pass(name)->start("").has_value()) << name;
+}
