@@ -26,6 +26,7 @@ struct FuzzParams {
   std::vector<std::string> configs;      ///< config names
   std::optional<runners::Mode> mode;     ///< none: run with a GPU, else binary
   bool reduce = true;
+  bool reduce_in_parallel = false;   ///< reduce each new bucket while fuzzing goes on
   double elapsed = 0;                    ///< seconds spent before the last resume
 };
 boost::json::object fuzz_params_json(const FuzzParams& params);

@@ -133,23 +133,72 @@ CheckRequest check_request(const FuzzParams& params) {
   return request;
 }
 
-/// Each new bucket's reproducer reduced by `cudiff triage reduce` in a child process, so a
-/// reduction that fails or is killed costs that bucket's reduction only.
-void reduce_new_buckets(const CampaignSetup& setup, const std::vector<std::string>& keys, std::ostream& out) {
+/// One bucket's reproducer reduced by `cudiff triage reduce` in a child process, so a
+/// reduction that fails or is killed costs that bucket's reduction only. Returns the line to
+/// print.
+std::string reduce_bucket(const CampaignSetup& setup, const std::string& key) {
   std::error_code ec;
   const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (ec) return;
-  for (const std::string& key : keys) {
-    runners::Command command;
-    command.argv = {self.string(), "triage", "reduce", key, "--db", setup.db_path.string(),
-                    "--jobs", std::to_string(setup.jobs * 2)};
-    command.limits.wall_seconds = 15 * 60;
-    const runners::SubprocessResult result = runners::run_subprocess(command);
-    const auto lines = split(trim(result.out.text.empty() ? result.err.text : result.out.text), '\n');
-    out << "reduce " << key.substr(0, 12) << ": "
-        << (result.timed_out ? "stopped at 15 minutes" : lines.empty() ? result.status_text() : lines.back()) << "\n";
-  }
+  if (ec) return "reduce " + key.substr(0, 12) + ": cannot find the cudiff binary (" + ec.message() + ")";
+  runners::Command command;
+  command.argv = {self.string(), "triage", "reduce", key, "--db", setup.db_path.string(),
+                  "--jobs", std::to_string(setup.jobs * 2)};
+  command.limits.wall_seconds = 15 * 60;
+  const runners::SubprocessResult result = runners::run_subprocess(command);
+  const auto lines = split(trim(result.out.text.empty() ? result.err.text : result.out.text), '\n');
+  return "reduce " + key.substr(0, 12) + ": " +
+         (result.timed_out ? "stopped at 15 minutes" : lines.empty() ? result.status_text() : lines.back());
 }
+
+/// --reduce-in-parallel: new buckets are reduced one at a time on a thread of their own while
+/// the campaign goes on (the child opens the database too; WAL and the busy timeout keep the
+/// two writers apart).
+class BackgroundReducer {
+public:
+  explicit BackgroundReducer(const CampaignSetup& setup) : setup_(setup), thread_([this] { loop(); }) {}
+  ~BackgroundReducer() { finish(); }
+  void add(const std::string& key) {
+    {
+      std::lock_guard lock(mutex_);
+      keys_.push_back(key);
+    }
+    wake_.notify_one();
+  }
+  /// Waits for the reductions still queued; returns their lines.
+  std::vector<std::string> finish() {
+    {
+      std::lock_guard lock(mutex_);
+      closing_ = true;
+    }
+    wake_.notify_one();
+    if (thread_.joinable()) thread_.join();
+    return lines_;
+  }
+
+private:
+  void loop() {
+    for (;;) {
+      std::string key;
+      {
+        std::unique_lock lock(mutex_);
+        wake_.wait(lock, [&] { return closing_ || !keys_.empty(); });
+        if (keys_.empty()) return;
+        key = keys_.front();
+        keys_.pop_front();
+      }
+      std::string line = reduce_bucket(setup_, key);
+      std::lock_guard lock(mutex_);
+      lines_.push_back(std::move(line));
+    }
+  }
+  const CampaignSetup& setup_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<std::string> keys_;
+  std::vector<std::string> lines_;
+  bool closing_ = false;
+  std::thread thread_;
+};
 
 } // namespace
 
@@ -205,6 +254,8 @@ int run_campaign(CampaignSetup& setup, std::ostream& out, std::ostream& err) {
         << (done.empty() ? "" : ", " + std::to_string(done.size()) + " tests already done") << "\n";
   }
 
+  std::optional<BackgroundReducer> background;
+  if (params.reduce && params.reduce_in_parallel) background.emplace(setup);
   ResultQueue queue;
   std::vector<std::thread> workers;
   for (std::size_t w = 0; w < setup.jobs; ++w) {
@@ -241,6 +292,7 @@ int run_campaign(CampaignSetup& setup, std::ostream& out, std::ostream& err) {
       std::size_t findings = 0, fresh = 0;
       const double now = now_seconds();
       const std::string policy_hash = context.policy.hash();
+      std::vector<std::string> fresh_keys;  // handed to the reducer once committed
       db.transaction([&] {
         for (const SeedOutcome& seed : outcome.seeds) {
           const std::string seed_text = std::to_string(seed.seed);
@@ -257,6 +309,7 @@ int run_campaign(CampaignSetup& setup, std::ostream& out, std::ostream& err) {
             if (recorded.new_bucket) {
               ++fresh;
               new_buckets.push_back(recorded.bucket.key);
+              fresh_keys.push_back(recorded.bucket.key);
             }
           }
         }
@@ -268,6 +321,8 @@ int run_campaign(CampaignSetup& setup, std::ostream& out, std::ostream& err) {
         db.put_campaign_params(campaign.id, boost::json::serialize(fuzz_params_json(params)));
       });
       notes.insert(notes.end(), outcome.notes.begin(), outcome.notes.end());
+      if (background)
+        for (const std::string& key : fresh_keys) background->add(key);
     }
     if (setup.quiet) continue;
     const double now = now_seconds();
@@ -288,7 +343,12 @@ int run_campaign(CampaignSetup& setup, std::ostream& out, std::ostream& err) {
     db.put_campaign(campaign);
     db.put_campaign_params(campaign.id, boost::json::serialize(fuzz_params_json(params)));
   });
-  if (params.reduce && !new_buckets.empty()) reduce_new_buckets(setup, new_buckets, out);
+  if (background) {
+    if (!setup.quiet && !new_buckets.empty()) err << "waiting for the reductions still running\n";
+    for (const std::string& line : background->finish()) out << line << "\n";
+  } else if (params.reduce) {
+    for (const std::string& key : new_buckets) out << reduce_bucket(setup, key) << "\n";
+  }
 
   const std::filesystem::path report =
       setup.report.value_or(setup.db_path.parent_path() / (setup.db_path.stem().string() + "-report.html"));

@@ -71,6 +71,8 @@ FuzzParams new_params(const ParsedArgs& args) {
     if (!params.mode) throw_usage("unknown mode '" + *mode + "' (syntax, ptx, object, binary, run)");
   }
   params.reduce = !args.has("--no-reduce");
+  params.reduce_in_parallel = args.has("--reduce-in-parallel");
+  if (!params.reduce && params.reduce_in_parallel) throw_usage("--no-reduce and --reduce-in-parallel contradict each other");
   return params;
 }
 
@@ -105,7 +107,8 @@ int run_fuzz(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   setup.report = args.value("--report");
   setup.resume = args.has("--resume");
   if (setup.resume)
-    for (const char* name : {"--time", "--tests", "--seed", "--batch", "--size", "--policy", "--config", "--mode"})
+    for (const char* name : {"--time", "--tests", "--seed", "--batch", "--size", "--policy", "--config", "--mode",
+                             "--no-reduce", "--reduce-in-parallel"})
       if (args.has(name)) throw_usage(std::string("--resume continues a campaign as it was started; drop ") + name);
   if (!setup.resume) setup.params = new_params(args);
   setup.toolchain = runners::Toolchain::from(runners::discover_toolchain(toolchain_search(args)));
@@ -121,7 +124,8 @@ Subcommand fuzz_subcommand() {
   CommandSpec spec{
       "fuzz",
       "cudiff fuzz [--time 8h | --tests N] [--db cudiff.db] [--jobs N] [--gpus all|none|0,1,...] [--batch K]\n"
-      "            [--config LIST] [--policy FILE] [--seed S] [--size SIZE] [--no-reduce] [--quiet] [--resume]",
+      "            [--config LIST] [--policy FILE] [--seed S] [--size SIZE] [--no-reduce | --reduce-in-parallel]\n"
+      "            [--quiet] [--resume]",
       "A campaign: generate programs in batches, build them with every config on all cores, run\n"
       "them on every GPU (compile-only when there is none), judge, isolate each finding to one\n"
       "test, file it in the triage database, reduce each new bucket's reproducer, and write an\n"
@@ -141,6 +145,7 @@ Subcommand fuzz_subcommand() {
        {"--known", "FILE", "known-differences file: matching buckets are marked known"},
        {"--report", "FILE", "where the HTML report goes (default: the database's name with -report.html)"},
        {"--no-reduce", "", "do not reduce new buckets' reproducers at the end"},
+       {"--reduce-in-parallel", "", "reduce each new bucket as it appears, alongside fuzzing (one at a time)"},
        {"--quiet", "", "no progress line (cron, batch jobs); the summary is still printed"},
        {"--json", "", "print the summary as JSON"},
        {"--resume", "", "continue the database's unfinished campaign"}}};

@@ -22,6 +22,7 @@ boost::json::object fuzz_params_json(const FuzzParams& params) {
                            {"policy", params.policy},
                            {"configs", std::move(configs)},
                            {"reduce", params.reduce},
+                           {"reduce_in_parallel", params.reduce_in_parallel},
                            {"elapsed", params.elapsed}};
   if (params.tests) json["tests"] = *params.tests;
   if (params.mode) json["mode"] = runners::to_string(*params.mode);
@@ -39,6 +40,7 @@ FuzzParams fuzz_params_from_json(const boost::json::value& json) {
   params.policy = std::string(field(object, "policy").as_string());
   for (const auto& config : field(object, "configs").as_array()) params.configs.emplace_back(config.as_string());
   params.reduce = field(object, "reduce").as_bool();
+  if (const auto* parallel = object.if_contains("reduce_in_parallel")) params.reduce_in_parallel = parallel->as_bool();
   params.elapsed = field(object, "elapsed").to_number<double>();
   if (const auto* tests = object.if_contains("tests")) params.tests = boost::json::value_to<std::uint64_t>(*tests);
   if (const auto* mode = object.if_contains("mode")) params.mode = runners::parse_mode(std::string(mode->as_string()));

@@ -15,8 +15,9 @@ std::size_t count_lines(const std::string& text) {
 }
 
 std::size_t parse_jobs(const ParsedArgs& args) {
-  // Each built-in test runs both compilers at once: half the cores keeps them all busy.
-  const std::size_t fallback = std::max(1u, std::thread::hardware_concurrency() / 2);
+  // As C-Vise does: one test per core. A built-in test runs its first compile alone (the
+  // prefilter) and most candidates stop there, so more would mostly wait.
+  const std::size_t fallback = std::max(1u, std::thread::hardware_concurrency());
   const auto text = args.value("--jobs");
   if (!text) return fallback;
   std::size_t used = 0;
@@ -48,7 +49,7 @@ std::filesystem::path default_out(const std::filesystem::path& file) {
 
 /// The options `cudiff reduce` and `cudiff triage reduce` share.
 std::vector<OptionSpec> reduce_options() {
-  return {{"--jobs", "N", "candidates tested at once (default: half the cores)"},
+  return {{"--jobs", "N", "candidates tested at once (default: the number of cores)"},
           {"--time-limit", "SECONDS", "stop after this long with the best result so far"},
           {"--schedule", "FILE", "the pass schedule, as JSON (see --dump-schedule)"},
           {"--no-format", "", "do not finish with clang-format"}};
