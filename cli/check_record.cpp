@@ -12,9 +12,6 @@ namespace {
 /// Output kept per stream in the database: enough for a bug report, bounded for a campaign.
 constexpr std::size_t stored_output_chars = 64 * 1024;
 
-double now_seconds() {
-  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
 
 std::string capped(const std::string& text) {
   return text.size() <= stored_output_chars ? text : text.substr(0, stored_output_chars) + "\n... (cut)";
@@ -142,7 +139,7 @@ void record_check(CheckRecorder& recorder, CheckRun& run) {
   std::vector<std::optional<triage::Recorded>> recorded(signatures.size());
   if (recorder.db) {
     triage::Database& db = *recorder.db;
-    const double now = now_seconds();
+    const double now = unix_seconds();
     const triage::Campaign campaign = campaign_of(run, now);
     const std::string source = read_file(run.file);
     const boost::json::object outputs = outputs_json(run);

@@ -7,8 +7,6 @@
 #include "cli/check.h"
 #include "generator/generator.h"
 
-#include <atomic>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -73,10 +71,10 @@ BatchOutcome check_batch(const FuzzContext& context, const std::vector<std::uint
 class FuzzProgress {
 public:
   FuzzProgress(std::uint64_t done_before, double elapsed_before, std::optional<std::uint64_t> target, double time_budget,
-               bool compile_only, std::size_t workers);
+               std::size_t gpus, std::size_t workers);
   void add(const BatchOutcome& outcome, std::size_t findings, std::size_t new_buckets);
   /// "tests 96/500 (19%), 3.1 tests/s, 0.8 compiles/s, findings 2 (1 new bucket), CPU 97%,
-  /// GPU 12%, ETA 2m10s"; compile-only campaigns say so.
+  /// GPU 12%, ETA 2m10s"; compile-only campaigns (no GPUs) say so.
   std::string line() const;
   double elapsed() const;
   std::uint64_t tests() const;
@@ -88,7 +86,7 @@ private:
   double elapsed_before_, busy_seconds_ = 0, gpu_seconds_ = 0;
   std::optional<std::uint64_t> target_;
   double time_budget_;
-  bool compile_only_;
+  std::size_t gpus_;  ///< 0: compile-only
   std::size_t workers_;
   double started_;
 };

@@ -15,9 +15,6 @@
 namespace cudiff::cli {
 namespace {
 
-double now_seconds() {
-  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
 
 /// Hands out batches of untested seeds: batch b is seeds [first + bK, first + (b+1)K), less
 /// those already committed (a resumed campaign), up to the campaign's end.
@@ -218,7 +215,7 @@ int run_campaign(CampaignSetup& setup, std::ostream& out, std::ostream& err) {
     campaign.id = triage::unique_key();
     campaign.kind = "fuzz";
     campaign.host = host_name();
-    campaign.started = now_seconds();
+    campaign.started = unix_seconds();
     campaign.cudiff_version = CUDIFF_VERSION;
     campaign.nvcc_version = setup.toolchain.nvcc.version;
     campaign.clang_version = setup.toolchain.clang.version;
@@ -240,7 +237,8 @@ int run_campaign(CampaignSetup& setup, std::ostream& out, std::ostream& err) {
   TempDir workdir("cudiff-fuzz");
   FuzzContext context{generator::Policy::load(params.policy), params.size, check_request(params), setup.toolchain,
                       workdir.path()};
-  FuzzProgress progress(done.size(), params.elapsed, params.tests, params.time_budget, compile_only, setup.jobs);
+  FuzzProgress progress(done.size(), params.elapsed, params.tests, params.time_budget,
+                        compile_only ? 0 : setup.gpus.gpus.size(), setup.jobs);
   BatchSource source(params, done, progress);
 
   const std::string id = campaign.id.substr(0, 12);
@@ -290,7 +288,7 @@ int run_campaign(CampaignSetup& setup, std::ostream& out, std::ostream& err) {
     } else {
       const BatchOutcome& outcome = *item->outcome;
       std::size_t findings = 0, fresh = 0;
-      const double now = now_seconds();
+      const double now = unix_seconds();
       const std::string policy_hash = context.policy.hash();
       std::vector<std::string> fresh_keys;  // handed to the reducer once committed
       db.transaction([&] {
@@ -325,7 +323,7 @@ int run_campaign(CampaignSetup& setup, std::ostream& out, std::ostream& err) {
         for (const std::string& key : fresh_keys) background->add(key);
     }
     if (setup.quiet) continue;
-    const double now = now_seconds();
+    const double now = unix_seconds();
     if (live) {
       err << "\r\033[K" << progress.line() << std::flush;
     } else if (item && item->outcome && now - last_line >= 10) {
@@ -337,7 +335,7 @@ int run_campaign(CampaignSetup& setup, std::ostream& out, std::ostream& err) {
   if (live) err << "\n";
   if (!worker_error.empty()) throw_environment("campaign " + id + " stopped: " + worker_error + " (resume with --resume)");
 
-  campaign.ended = now_seconds();
+  campaign.ended = unix_seconds();
   params.elapsed = progress.elapsed();
   db.transaction([&] {
     db.put_campaign(campaign);
@@ -352,7 +350,7 @@ int run_campaign(CampaignSetup& setup, std::ostream& out, std::ostream& err) {
 
   const std::filesystem::path report =
       setup.report.value_or(setup.db_path.parent_path() / (setup.db_path.stem().string() + "-report.html"));
-  write_file(report, triage::render_html_report(db, now_seconds()));
+  write_file(report, triage::render_html_report(db, unix_seconds()));
 
   const double seconds = progress.elapsed();
   if (setup.json) {

@@ -27,31 +27,17 @@ double parse_duration(const std::string& text) {
   return value * scale;
 }
 
-std::uint64_t parse_unsigned(const ParsedArgs& args, const std::string& name, std::uint64_t fallback) {
-  auto text = args.value(name);
-  if (!text) return fallback;
-  std::size_t used = 0;
-  std::uint64_t value = 0;
-  try {
-    value = std::stoull(*text, &used, 10);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != text->size() || (*text)[0] == '-') throw_usage(name + " needs a non-negative integer, got '" + *text + "'");
-  return value;
-}
-
 /// A new campaign's parameters from the command line.
 FuzzParams new_params(const ParsedArgs& args) {
   FuzzParams params;
   if (args.has("--time") && args.has("--tests")) throw_usage("give --time or --tests, not both");
   if (args.has("--time")) params.time_budget = parse_duration(*args.value("--time"));
-  else params.tests = parse_unsigned(args, "--tests", 200);
+  else params.tests = args.unsigned_number("--tests").value_or(200);
   if (params.tests && *params.tests == 0) throw_usage("--tests must be at least 1");
   // A fresh seed per campaign unless one is given: two nights never test the same programs.
-  params.first_seed = args.has("--seed") ? parse_unsigned(args, "--seed", 0)
+  params.first_seed = args.has("--seed") ? args.unsigned_number("--seed").value_or(0)
                                          : (SeededRng(static_cast<std::uint64_t>(std::time(nullptr))).next_u64() >> 24);
-  params.batch = parse_unsigned(args, "--batch", 8);
+  params.batch = args.unsigned_number("--batch").value_or(8);
   if (params.batch == 0 || params.batch > 256) throw_usage("--batch must be between 1 and 256");
   params.size = generator::parse_size(args.value("--size").value_or("small"));
   generator::Policy policy = generator::Policy::defaults();
@@ -113,7 +99,7 @@ int run_fuzz(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   if (!setup.resume) setup.params = new_params(args);
   setup.toolchain = runners::Toolchain::from(runners::discover_toolchain(toolchain_search(args)));
   setup.gpus = choose_gpus(args, runners::discover_gpus());
-  const std::uint64_t jobs = parse_unsigned(args, "--jobs", 0);
+  const std::uint64_t jobs = args.unsigned_number("--jobs").value_or(0);
   setup.jobs = jobs > 0 ? jobs : default_fuzz_jobs();
   return run_campaign(setup, out, err);
 }

@@ -27,9 +27,9 @@ std::string rate(double value) {
 } // namespace
 
 FuzzProgress::FuzzProgress(std::uint64_t done_before, double elapsed_before, std::optional<std::uint64_t> target,
-                           double time_budget, bool compile_only, std::size_t workers)
+                           double time_budget, std::size_t gpus, std::size_t workers)
     : done_before_(done_before), elapsed_before_(elapsed_before), target_(target), time_budget_(time_budget),
-      compile_only_(compile_only), workers_(workers), started_(monotonic_seconds()) {}
+      gpus_(gpus), workers_(workers), started_(monotonic_seconds()) {}
 
 void FuzzProgress::add(const BatchOutcome& outcome, std::size_t findings, std::size_t new_buckets) {
   tests_ += outcome.seeds.size();
@@ -61,7 +61,9 @@ std::string FuzzProgress::line() const {
           (new_buckets_ == 1 ? "" : "s") + ")";
   // Busy: the share of the workers' wall time spent inside a batch.
   text += ", workers busy " + percent(busy_seconds_ / (session * static_cast<double>(workers_)));
-  text += compile_only_ ? ", compile-only (no GPU)" : ", GPU busy " + percent(gpu_seconds_ / session);
+  // GPU busy: run time over the wall time of all the campaign's GPUs together.
+  text += gpus_ == 0 ? ", compile-only (no GPU)"
+                     : ", GPU busy " + percent(gpu_seconds_ / (session * static_cast<double>(gpus_)));
   text += left >= 0 ? ", ETA " + format_seconds(left) : "";
   return text;
 }

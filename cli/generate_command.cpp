@@ -10,21 +10,6 @@
 namespace cudiff::cli {
 namespace {
 
-std::uint64_t parse_count(const ParsedArgs& args, const std::string& name, std::uint64_t fallback) {
-  auto text = args.value(name);
-  if (!text) return fallback;
-  std::size_t used = 0;
-  std::uint64_t value = 0;
-  try {
-    value = std::stoull(*text, &used, 10);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != text->size() || (*text)[0] == '-')
-    throw_usage(name + " needs a non-negative integer, got '" + *text + "'");
-  return value;
-}
-
 generator::Policy read_policy(const ParsedArgs& args) {
   auto path = args.value("--policy");
   if (!path) return generator::Policy::defaults();
@@ -44,8 +29,8 @@ int run_generate(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     return 0;
   }
   if (!args.has("--seed")) throw_usage("generate needs --seed N");
-  const std::uint64_t first = parse_count(args, "--seed", 0);
-  const std::uint64_t count = parse_count(args, "--count", 1);
+  const std::uint64_t first = args.unsigned_number("--seed").value_or(0);
+  const std::uint64_t count = args.unsigned_number("--count").value_or(1);
   if (count == 0) throw_usage("--count must be at least 1");
   if (first > std::numeric_limits<std::uint64_t>::max() - (count - 1)) throw_usage("--seed + --count overflows");
   const generator::Size size = generator::parse_size(args.value("--size").value_or("small"));
@@ -54,7 +39,7 @@ int run_generate(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   std::filesystem::create_directories(dir, ec);
   if (ec) throw_environment("cannot create " + dir.string() + ": " + ec.message());
 
-  const std::uint64_t batch = parse_count(args, "--batch", 1);
+  const std::uint64_t batch = args.unsigned_number("--batch").value_or(1);
   if (batch == 0) throw_usage("--batch must be at least 1");
 
   const auto start = std::chrono::steady_clock::now();

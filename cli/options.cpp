@@ -24,6 +24,21 @@ std::optional<double> ParsedArgs::positive_number(const std::string& name) const
   return number;
 }
 
+std::optional<std::uint64_t> ParsedArgs::unsigned_number(const std::string& name) const {
+  auto text = value(name);
+  if (!text) return std::nullopt;
+  std::size_t used = 0;
+  std::uint64_t number = 0;
+  try {
+    number = std::stoull(*text, &used, 10);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text->size() || (*text)[0] == '-')
+    throw_usage(name + " needs a non-negative integer, got '" + *text + "'");
+  return number;
+}
+
 ParsedArgs parse_args(const CommandSpec& spec, const std::vector<std::string>& args) {
   ParsedArgs parsed;
   for (std::size_t i = 0; i < args.size(); ++i) {

@@ -1,6 +1,7 @@
 // Command-line options: one declarative table per subcommand drives parsing and --help.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -28,6 +29,8 @@ public:
   std::optional<std::string> value(const std::string& name) const;
   /// A number option; throws Error(usage) when it is not a positive number.
   std::optional<double> positive_number(const std::string& name) const;
+  /// The option as a non-negative integer (decimal digits only), if given; throws Error(usage).
+  std::optional<std::uint64_t> unsigned_number(const std::string& name) const;
   void set(const std::string& name, std::string value) { values_[name] = std::move(value); }
 
 private:

@@ -11,9 +11,6 @@
 namespace cudiff::cli {
 namespace {
 
-double now_seconds() {
-  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
 
 std::string day_time(double seconds) {
   if (seconds <= 0) return "-";
@@ -113,7 +110,7 @@ int note(const ParsedArgs& args, std::ostream& out) {
   triage::Database db = open_existing(args);
   const triage::Bucket b = db.bucket(args.positionals[1]);
   const std::string text = join({args.positionals.begin() + 2, args.positionals.end()}, " ");
-  db.add_note(b.key, text, now_seconds());
+  db.add_note(b.key, text, unix_seconds());
   out << "note added to bucket " << b.id << " (" << b.key.substr(0, 12) << ")\n";
   return 0;
 }
@@ -147,7 +144,7 @@ int report(const ParsedArgs& args, std::ostream& out) {
   const auto html = args.value("--html");
   if (!html) throw_usage("report needs --html OUT.html");
   triage::Database db = open_existing(args);
-  write_file(*html, triage::render_html_report(db, now_seconds()));
+  write_file(*html, triage::render_html_report(db, unix_seconds()));
   out << *html << "\n";
   return 0;
 }
@@ -164,13 +161,13 @@ int synthetic(const ParsedArgs& args, std::ostream& out) {
   campaign.id = triage::unique_key();
   campaign.kind = "synthetic";
   campaign.host = "synthetic";
-  campaign.started = now_seconds();
+  campaign.started = unix_seconds();
   db.put_campaign(campaign);
   for (std::int64_t i = 0; i < count; i += batch) {
     std::vector<std::string> ids;
     db.transaction([&] {
       for (std::int64_t j = i; j < std::min(count, i + batch); ++j) {
-        const auto finding = triage::synthetic_finding(campaign.id, j, buckets, now_seconds());
+        const auto finding = triage::synthetic_finding(campaign.id, j, buckets, unix_seconds());
         db.add_finding(finding);
         ids.push_back(finding.id);
       }
@@ -178,7 +175,7 @@ int synthetic(const ParsedArgs& args, std::ostream& out) {
     for (const auto& id : ids) out << "committed " << id << "\n";
     out.flush();
   }
-  campaign.ended = now_seconds();
+  campaign.ended = unix_seconds();
   campaign.tests = count;
   campaign.findings = count;
   db.put_campaign(campaign);

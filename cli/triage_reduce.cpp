@@ -10,33 +10,13 @@
 namespace cudiff::cli {
 namespace {
 
-double now_seconds() {
-  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
 
-/// What a bug report needs of the final check, in the shape `cudiff check --db` stores
-/// (cli/check_record.cpp), so `triage export` reads a reduced reproducer like any other.
-boost::json::object outputs_of(const CheckRun& run) {
-  constexpr std::size_t cap = 64 * 1024;
-  auto capped = [](const std::string& text) { return text.size() <= cap ? text : text.substr(0, cap) + "\n... (cut)"; };
-  boost::json::array configs;
-  for (const ConfigCheck& check : run.configs)
-    configs.push_back(boost::json::object{{"config", check.compile.config.name},
-                                          {"compiler", runners::to_string(check.compile.config.compiler)},
-                                          {"command", check.compile.command.display()},
-                                          {"outcome", oracle::to_string(check.observation.outcome)},
-                                          {"status", check.compile.process.status_text()},
-                                          {"stdout", capped(check.compile.process.out.text)},
-                                          {"stderr", capped(check.compile.process.err.text)}});
-  // "file" is the path the commands name: export replaces it with the reproducer's name.
-  return boost::json::object{{"file", std::filesystem::absolute(run.file).string()},
-                             {"mode", runners::to_string(run.mode)},
-                             {"toolchain", boost::json::object{{"nvcc", runners::to_json(run.toolchain.nvcc)},
-                                                               {"clang", runners::to_json(run.toolchain.clang)},
-                                                               {"cuda_home", run.toolchain.cuda_home.string()}}},
-                             {"gpu_note", run.gpus.note},
-                             {"configs", std::move(configs)},
-                             {"reduced", true}};
+/// The final check's outputs as `cudiff check --db` stores them (so `triage export` reads a
+/// reduced reproducer like any other), marked as a reduction.
+boost::json::object reduced_outputs(const CheckRun& run) {
+  boost::json::object outputs = outputs_json(run);
+  outputs["reduced"] = true;
+  return outputs;
 }
 
 } // namespace
@@ -71,7 +51,7 @@ int triage_reduce(const ParsedArgs& args, std::ostream& out, std::ostream& err) 
   if (bucket.kind == oracle::to_string(oracle::FindingKind::run_mismatch) && gpus.gpus.empty())
     throw_environment("bucket " + std::to_string(bucket.id) + " is a run mismatch: reducing it needs a GPU (" +
                       gpus.note + ")");
-  const double started = now_seconds();
+  const double started = unix_seconds();
   ReduceOutcome outcome = reduce_source(request, toolchain, gpus, err);
   if (::isatty(2) == 1) err << "\n";
   const std::string& reduced = outcome.result.text;
@@ -98,7 +78,7 @@ int triage_reduce(const ParsedArgs& args, std::ostream& out, std::ostream& err) 
   reduction.kind = "reduce";
   reduction.host = host_name();
   reduction.started = started;
-  reduction.ended = now_seconds();
+  reduction.ended = unix_seconds();
   reduction.cudiff_version = CUDIFF_VERSION;
   reduction.nvcc_version = toolchain.nvcc.version;
   reduction.clang_version = toolchain.clang.version;
@@ -110,7 +90,7 @@ int triage_reduce(const ParsedArgs& args, std::ostream& out, std::ostream& err) 
                           reduction.configs, "discrepancy", reduction.ended, reduction.ended - started};
   const triage::NewFinding stored{triage::content_key(reduction.id + "/0"), reduction.id, test.id, reduction.ended,
                                   run.verdict.findings[index], signatures[index], name, reduced,
-                                  outputs_of(run)};
+                                  reduced_outputs(run)};
   triage::Bucket after;
   db.transaction([&] {
     db.put_campaign(reduction);

@@ -45,6 +45,8 @@ std::string shorten(std::string_view text, std::size_t max_chars);
 std::string fnv1a_hex(std::string_view data);
 /// "1.23 s" / "45 ms" style durations for tables.
 std::string format_seconds(double seconds);
+/// Wall-clock time as unix seconds: what databases and reports record.
+double unix_seconds();
 std::string format_bytes(std::uint64_t bytes);
 
 // ---- files ------------------------------------------------------------------------------

@@ -1,6 +1,8 @@
 // Text helpers: lines, splitting, trimming, short forms, stable hashing, human units.
 #include "common/common.h"
 
+#include <chrono>
+
 #include <cstdio>
 
 namespace cudiff {
@@ -66,6 +68,10 @@ std::string fnv1a_hex(std::string_view data) {
   char buffer[17];
   std::snprintf(buffer, sizeof buffer, "%016llx", static_cast<unsigned long long>(hash));
   return buffer;
+}
+
+double unix_seconds() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
 std::string format_seconds(double seconds) {

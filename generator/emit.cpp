@@ -303,8 +303,8 @@ std::string emit_test_body(const Program& program, const LayoutPlan& layout, con
   return w.text;
 }
 
-std::string emit_preamble(const std::set<std::string>& helpers) {
-  return prelude_text(helpers) + "\n" + runtime_helpers_text();
+std::string emit_preamble() {
+  return prelude_text() + "\n" + runtime_helpers_text();
 }
 
 std::string emit_main(const std::vector<std::string>& test_namespaces) {
@@ -327,7 +327,7 @@ std::string emit_main(const std::vector<std::string>& test_namespaces) {
 }
 
 std::string emit_program(const Program& program, const LayoutPlan& layout, const EmitOptions& options) {
-  return options.header + emit_preamble(program.helpers) + "\n" + emit_test_body(program, layout, options) + "\n" +
+  return options.header + emit_preamble() + "\n" + emit_test_body(program, layout, options) + "\n" +
          layout.device_probes + emit_main({""});
 }
 

@@ -21,9 +21,9 @@ struct EmitOptions {
 /// The whole translation unit: the header, the preamble, the test body, then main().
 std::string emit_program(const Program& program, const LayoutPlan& layout, const EmitOptions& options);
 
-/// Includes (those `helpers` need) and the host's runtime helpers (cudiff_check, cudiff_input,
-/// cudiff_fold): once per translation unit.
-std::string emit_preamble(const std::set<std::string>& helpers);
+/// The includes and the host's runtime helpers (cudiff_check, cudiff_input, cudiff_fold): once
+/// per translation unit.
+std::string emit_preamble();
 /// One program without its preamble, device layout probes and main: layout types, helper templates, one
 /// namespace per kernel (globals, device functions, kernel, host runner), then
 /// `cudiff_print_layout()` and `cudiff_run_tests()`. A batch wraps each in its own namespace.

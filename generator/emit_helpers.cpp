@@ -96,7 +96,7 @@ std::string vector_family(IntType type) {
   }
 }
 
-std::string prelude_text(const std::set<std::string>& helpers) {
+std::string prelude_text() {
   // <cstddef> (offsetof) and <type_traits> (layout probes, SFINAE) are cheap next to cuda_runtime.h.
   return "#include <cstddef>\n#include <cstdio>\n#include <cstdlib>\n#include <cstring>\n#include <type_traits>\n";
 }

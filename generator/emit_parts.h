@@ -44,8 +44,8 @@ private:
 /// "a, b, c" of the literals.
 std::string join_values(const std::vector<Value>& values);
 
-/// The includes the program needs (emit_helpers.cpp).
-std::string prelude_text(const std::set<std::string>& helpers);
+/// The includes every program starts with (emit_helpers.cpp).
+std::string prelude_text();
 /// cudiff_check, cudiff_input and cudiff_fold: the host side's fixed helpers.
 std::string runtime_helpers_text();
 /// The global helper templates the program calls, in a fixed order.

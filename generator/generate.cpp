@@ -125,7 +125,6 @@ TestCase generate_batch(const Policy& policy, const std::vector<std::uint64_t>& 
   if (seeds.empty()) throw Error(ErrorKind::usage, "a batch needs at least one seed");
   std::string body, seed_list;
   std::vector<std::string> namespaces;
-  std::set<std::string> helpers;
   boost::json::array tests, kernels, probes, seeds_json;
   for (std::uint64_t seed : seeds) {
     SeededRng rng(seed);
@@ -137,7 +136,6 @@ TestCase generate_batch(const Policy& policy, const std::vector<std::uint64_t>& 
             emit_test_body(built.program, built.layout, built.options) + "} // namespace " + ns + "\n" +
             built.layout.device_probes;
     namespaces.push_back(ns);
-    helpers.insert(built.program.helpers.begin(), built.program.helpers.end());
     boost::json::object sidecar = sidecar_of(built, policy, seed, size, label + "/");
     for (const auto& kernel : sidecar.at("kernels").as_array()) kernels.push_back(kernel);
     for (const auto& probe : sidecar.at("layout_probes").as_array()) probes.push_back(probe);
@@ -152,7 +150,7 @@ TestCase generate_batch(const Policy& policy, const std::vector<std::uint64_t>& 
                 "// generator version: " + std::string(kGeneratorVersion) + "\n"
                 "// policy hash: " + policy.hash() + "\n"
                 "// size: " + to_string(size) + "\n" +
-                emit_preamble(helpers) + body + emit_main(namespaces);
+                emit_preamble() + body + emit_main(namespaces);
   test.sidecar = boost::json::object{{"generator_version", std::string(kGeneratorVersion)},
                                      {"batch", std::move(seeds_json)},
                                      {"policy_hash", policy.hash()},
