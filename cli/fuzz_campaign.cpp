@@ -210,6 +210,7 @@ int run_campaign(CampaignSetup& setup, std::ostream& out, std::ostream& err) {
   FuzzParams params;
   if (setup.resume) {
     std::tie(campaign, params) = unfinished_campaign(db);
+    if (setup.no_reduce) params.reduce = false;
   } else {
     params = setup.params;
     campaign.id = triage::unique_key();

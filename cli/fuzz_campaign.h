@@ -12,6 +12,7 @@ struct CampaignSetup {
   std::filesystem::path db_path;
   triage::KnownDifferences known;
   bool quiet = false, json = false, resume = false;
+  bool no_reduce = false;  ///< --no-reduce: overrides a resumed campaign's stored choice
   std::optional<std::filesystem::path> report;
   FuzzParams params;  ///< a new campaign's (ignored with resume: read from the database)
   runners::Toolchain toolchain;

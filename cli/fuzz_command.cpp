@@ -94,9 +94,10 @@ int run_fuzz(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   setup.resume = args.has("--resume");
   if (setup.resume)
     for (const char* name : {"--time", "--tests", "--seed", "--batch", "--size", "--policy", "--config", "--mode",
-                             "--no-reduce", "--reduce-in-parallel"})
+                             "--reduce-in-parallel"})
       if (args.has(name)) throw_usage(std::string("--resume continues a campaign as it was started; drop ") + name);
   if (!setup.resume) setup.params = new_params(args);
+  setup.no_reduce = args.has("--no-reduce");  // also for a resumed campaign: skip reducing now
   setup.toolchain = runners::Toolchain::from(runners::discover_toolchain(toolchain_search(args)));
   setup.gpus = choose_gpus(args, runners::discover_gpus());
   const std::uint64_t jobs = args.unsigned_number("--jobs").value_or(0);
