@@ -52,7 +52,7 @@ struct ReduceOutcome {
 /// that still shows it (syntax, then ptx, for compile-time kinds), reduces with a prefilter
 /// (the cheapest config alone first) and confirms the result in the full mode, stepping back
 /// to the last accepted text that passes there if needed. A run mismatch needs a GPU, and
-/// every accepted candidate must be clean under compute-sanitizer memcheck on both binaries.
+/// every accepted candidate must be clean under every compute-sanitizer tool on both binaries.
 /// Progress goes to `err`.
 ReduceOutcome reduce_source(const ReduceRequest& request, const runners::Toolchain& toolchain,
                             const runners::GpuDiscovery& gpus, std::ostream& err);
@@ -90,9 +90,11 @@ public:
   /// its outcome must be the original's, and a rejecting config may only give errors the
   /// target's rejecting side gave. Most candidates fail it, at the cost of one compile.
   void use_prefilter(const CheckRun& original);
-  /// The run-mismatch gate: compute-sanitizer memcheck must be clean on both compilers'
+  /// The run-mismatch gate: compute-sanitizer (memcheck, initcheck, racecheck, synccheck) must be clean on both compilers'
   /// binaries. Throws Error(environment) when compute-sanitizer is missing.
   void use_sanitizer_gate();
+  /// undefined_behaviour_warning() for a candidate, with this test's clang arch and limits.
+  std::optional<std::string> ub_warning(const std::string& candidate) const;
   bool operator()(const std::string& candidate) const;
   /// `text` written under the original's name (with its sidecar) into `dir`, and checked.
   CheckRun check(const std::string& text, const std::filesystem::path& dir) const;
@@ -107,7 +109,7 @@ private:
   std::optional<ConfigCheck> prefilter(const std::filesystem::path& file, const std::filesystem::path& dir,
                                        const std::string& text) const;
   CheckRun check(const std::string& text, const std::filesystem::path& dir, CheckRequest request) const;
-  bool sanitizer_clean(const CheckRun& run) const;
+  bool sanitizer_clean(const CheckRun& run, const std::string& candidate) const;
 
   ReduceTarget target_;
   CheckRequest check_;
@@ -118,6 +120,16 @@ private:
   std::optional<Prefilter> prefilter_;
   std::optional<std::filesystem::path> sanitizer_;
 };
+
+/// The run-mismatch gate's cheap half, checked before anything is built: clang's front end
+/// must accept `text` (written as `file_name`) with the warnings that signal undefined
+/// behaviour made errors: a missing return, an uninitialized variable, a constant
+/// out-of-bounds index or shift, an unsequenced modification, ... memcheck sees none of
+/// these, and deleting a `return` or an initializer is exactly the edit a reducer makes.
+/// The first error, or none when the text is clean.
+std::optional<std::string> undefined_behaviour_warning(const runners::Toolchain& toolchain, const std::string& text,
+                                                       const std::string& file_name, const std::string& arch,
+                                                       const runners::Limits& limits);
 
 /// The signatures of every finding of a check (a crash's key includes its stderr).
 std::vector<triage::Signature> signatures_of(const CheckRun& run);

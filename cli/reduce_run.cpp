@@ -213,8 +213,11 @@ ReduceOutcome reduce_source(const ReduceRequest& request, const runners::Toolcha
   options.check_original = false;  // just checked in this very mode
   if (target.kind == oracle::FindingKind::run_mismatch) {
     test.use_sanitizer_gate();
+    if (const std::optional<std::string> warning = test.ub_warning(request.source))
+      throw_usage("the original has a warning that signals undefined behaviour (" + *warning +
+                  "): its run mismatch may be that, not a compiler bug");
     if (!test(request.source))
-      throw_usage("the original is not clean under compute-sanitizer memcheck on both binaries: its run mismatch "
+      throw_usage("the original is not clean under every compute-sanitizer tool on both binaries: its run mismatch "
                   "may be undefined behaviour, not a compiler bug");
   }
   outcome.result = reducer::reduce(request.source, test, options);

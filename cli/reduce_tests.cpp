@@ -2,6 +2,8 @@
 // built-in "same triage signature" test with its prefilter and its sanitizer gate.
 #include "cli/reduce.h"
 
+#include <future>
+
 #include <unistd.h>
 
 namespace cudiff::cli {
@@ -16,7 +18,33 @@ std::set<std::string> error_ids(const oracle::CompileObservation& observation) {
   return ids;
 }
 
+/// Warnings whose cause is undefined behaviour in the program, not a matter of style; as
+/// errors they reject a candidate of a run-mismatch reduction (C-Reduce's documentation asks
+/// the same of a miscompile test script).
+const std::vector<std::string> ub_warning_flags = {
+    "-Werror=return-type",          "-Werror=uninitialized",          "-Werror=sometimes-uninitialized",
+    "-Werror=conditional-uninitialized", "-Werror=array-bounds",      "-Werror=shift-count-overflow",
+    "-Werror=shift-count-negative", "-Werror=shift-negative-value",   "-Werror=division-by-zero",
+    "-Werror=integer-overflow",     "-Werror=unsequenced",            "-Werror=null-dereference",
+    "-Werror=return-stack-address", "-Werror=uninitialized-const-reference", "-Werror=dangling"};
+
 } // namespace
+
+std::optional<std::string> undefined_behaviour_warning(const runners::Toolchain& toolchain, const std::string& text,
+                                                       const std::string& file_name, const std::string& arch,
+                                                       const runners::Limits& limits) {
+  TempDir dir("cudiff-reduce-ub");
+  const std::filesystem::path file = dir.path() / file_name;
+  write_file(file, text);
+  const runners::Config config{"clang-ub-warnings", runners::CompilerKind::clang, "O0", arch, ub_warning_flags};
+  const runners::CompileResult compile = runners::compile(toolchain, config, runners::Mode::syntax, file, dir.path(), limits);
+  const oracle::CompileObservation observation = oracle::observe_compile(compile);
+  if (observation.outcome == oracle::CompileOutcome::accepted) return std::nullopt;
+  for (const oracle::Diagnostic& diagnostic : observation.diagnostics)
+    if (diagnostic.severity == oracle::Severity::error || diagnostic.severity == oracle::Severity::fatal)
+      return diagnostic.message;
+  return "clang -fsyntax-only: " + oracle::to_string(observation.outcome);
+}
 
 std::vector<triage::Signature> signatures_of(const CheckRun& run) {
   std::vector<triage::Signature> signatures;
@@ -86,6 +114,13 @@ void SignatureTest::use_sanitizer_gate() {
   sanitizer_ = sanitizer;
 }
 
+std::optional<std::string> SignatureTest::ub_warning(const std::string& candidate) const {
+  std::string arch = "sm_90";
+  for (const runners::Config& used : check_.configs)
+    if (used.compiler == runners::CompilerKind::clang) arch = used.arch;
+  return undefined_behaviour_warning(toolchain_, candidate, file_name_, arch, check_.compile_limits);
+}
+
 CheckRun SignatureTest::check(const std::string& text, const std::filesystem::path& dir) const {
   return check(text, dir, check_);
 }
@@ -118,6 +153,7 @@ std::optional<ConfigCheck> SignatureTest::prefilter(const std::filesystem::path&
 }
 
 bool SignatureTest::operator()(const std::string& candidate) const {
+  if (sanitizer_ && ub_warning(candidate)) return false;
   TempDir dir("cudiff-reduce");
   CheckRun run;
   if (prefilter_) {
@@ -149,31 +185,55 @@ bool SignatureTest::operator()(const std::string& candidate) const {
   const std::vector<triage::Signature> found = signatures_of(run);
   const bool same = std::ranges::any_of(found, [&](const triage::Signature& s) { return s.key == target_.key; });
   if (!same) return false;
-  return !sanitizer_ || sanitizer_clean(run);
+  return !sanitizer_ || sanitizer_clean(run, candidate);
 }
 
-/// Both compilers' binaries under memcheck: a candidate that reads out of bounds or
-/// uninitialized memory shows a different result for a reason that is no compiler bug.
-bool SignatureTest::sanitizer_clean(const CheckRun& run) const {
-  for (runners::CompilerKind compiler : {runners::CompilerKind::nvcc, runners::CompilerKind::clang}) {
-    const ConfigCheck* built = nullptr;
+/// Both compilers' binaries under every compute-sanitizer tool that can object to the
+/// candidate: memcheck (out of bounds), initcheck (uninitialized global memory: a deleted
+/// `cudaMemcpy`), racecheck (shared-memory races: a deleted `__syncthreads()`) and synccheck
+/// (barrier misuse). Any of them failing means the candidate's different result may have a
+/// reason that is no compiler bug. racecheck only watches shared memory and synccheck only
+/// barriers, so a candidate without `__shared__` or without a barrier skips them. Only
+/// candidates that already show the signature get here; the two binaries run side by side,
+/// since the reduction waits on the first candidate in order.
+bool SignatureTest::sanitizer_clean(const CheckRun& run, const std::string& candidate) const {
+  std::vector<std::string> tools = {"memcheck", "initcheck"};
+  if (candidate.find("__shared__") != std::string::npos) tools.emplace_back("racecheck");
+  for (const char* barrier : {"__syncthreads", "__syncwarp", "__barrier", "cooperative_groups", "bar.sync", "barrier"})
+    if (candidate.find(barrier) != std::string::npos) {
+      tools.emplace_back("synccheck");
+      break;
+    }
+  std::vector<const ConfigCheck*> binaries;
+  for (runners::CompilerKind compiler : {runners::CompilerKind::nvcc, runners::CompilerKind::clang})
     for (const ConfigCheck& check : run.configs)
       if (check.compile.config.compiler == compiler && !check.compile.artifact.empty() && check.run) {
-        built = &check;
+        binaries.push_back(&check);
         break;
       }
-    if (built == nullptr) continue;
+  auto clean = [&](const std::string& tool, const ConfigCheck& built) {
     runners::Command command;
-    command.argv = {sanitizer_->string(), "--tool", "memcheck", "--error-exitcode", "86", "--print-limit", "1",
-                    built->compile.artifact.string()};
+    command.argv = {sanitizer_->string(), "--tool", tool, "--error-exitcode", "86", "--print-limit", "1",
+                    built.compile.artifact.string()};
     command.limits = check_.run_limits;
-    command.limits.wall_seconds *= 10;  // memcheck is slow
+    command.limits.wall_seconds *= 10;  // the sanitizers are slow
     command.env_overrides = {{"CUDA_VISIBLE_DEVICES", std::to_string(gpus_.gpus.front().index)}};
-    command.cwd = built->compile.artifact.parent_path();
+    command.cwd = built.compile.artifact.parent_path();
     const runners::SubprocessResult result = runners::run_subprocess(command);
-    const bool clean = result.started && !result.timed_out && result.signal == 0 && result.exit_code != 86 &&
-                       result.out.text.find("ERROR SUMMARY: 0 errors") != std::string::npos;
-    if (!clean) return false;
+    // memcheck, initcheck, synccheck: "ERROR SUMMARY: 0 errors"; racecheck: "RACECHECK
+    // SUMMARY: 0 hazards displayed (0 errors, 0 warnings)".
+    const std::string& text = result.out.text;
+    const bool summary_clean = text.find("ERROR SUMMARY: 0 errors") != std::string::npos ||
+                               text.find("(0 errors, 0 warnings)") != std::string::npos;
+    return result.started && !result.timed_out && result.signal == 0 && result.exit_code != 86 && summary_clean;
+  };
+  for (const std::string& tool : tools) {
+    std::vector<std::future<bool>> verdicts;
+    for (const ConfigCheck* built : binaries)
+      verdicts.push_back(std::async(std::launch::async, clean, tool, std::cref(*built)));
+    bool all_clean = true;
+    for (std::future<bool>& verdict : verdicts) all_clean = verdict.get() && all_clean;
+    if (!all_clean) return false;
   }
   return true;
 }

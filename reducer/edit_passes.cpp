@@ -152,6 +152,18 @@ std::vector<Edit> comma_edits(std::string_view text) {
     if (pair.kind == '[') continue;
     const std::vector<Statement> elements = list_elements(text, tokens, pair, pairs);
     if (elements.size() < 2) continue;  // a single element is the blocks pass's "contents"
+    // First each element alone (ddmin's subsets before its complements): of a probe list
+    // `{sizeof(T), alignof(T), offsetof(T, m)}` the first that still differs may need far
+    // less of T than what one-by-one removal, front first, happens to keep. With two
+    // elements these are the removals below, answered from the cache.
+    const std::size_t list_start = tokens[elements.front().first].begin;
+    if (elements.size() > 2)
+      for (std::size_t i = 0; i < elements.size(); ++i) {
+        std::vector<Range> others;
+        if (i > 0) others.push_back({list_start, tokens[elements[i].first].begin});
+        if (i + 1 < elements.size()) others.push_back({tokens[elements[i].last].end, tokens[elements.back().last].end});
+        edits.push_back(removal(std::move(others), list_start));
+      }
     for (std::size_t i = 0; i < elements.size(); ++i) {
       // An element takes its comma with it: the one after it, or before it for the last one.
       const Range range = i + 1 < elements.size()
@@ -220,6 +232,23 @@ std::vector<Edit> constant_edits(std::string_view text) {
     if (token.kind != TokenKind::number || token.end - token.begin < 2) continue;
     edits.push_back(replacing({{token.begin, token.end, "0"}}));
     edits.push_back(replacing({{token.begin, token.end, "1"}}));
+  }
+  // Every use of a name inside an expression tried as 0: it cuts the last tie between two
+  // statements (`int c = (a, f(c));` keeps its declaration only for the `c` in it), which no
+  // removal can, as C-Reduce's replace-var-with-0 does.
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    if (tokens[i].kind != TokenKind::identifier || is_keyword(spelling(text, tokens[i]))) continue;
+    const auto before = previous_code(tokens, i);
+    const auto after = next_code(tokens, i);
+    if (!before || !after) continue;
+    if (!one_of(spelling(text, tokens[*before]),
+                {"(", ",", "=", "[", "return", "?", ":", "+", "-", "*", "/", "%", "&", "|", "^", "!", "~", "<<", ">>",
+                 "<=", ">=", "==", "!=", "&&", "||", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^="}) ||
+        !one_of(spelling(text, tokens[*after]),
+                {")", ",", ";", "]", "?", ":", "+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>", "<", ">", "<=",
+                 ">=", "==", "!=", "&&", "||"}))
+      continue;
+    edits.push_back(replacing({{tokens[i].begin, tokens[i].end, "0"}}));
   }
   return edits;
 }

@@ -8,7 +8,20 @@ namespace cudiff::reducer {
 // ---- ChunkPass --------------------------------------------------------------------------
 
 ChunkPass::ChunkPass(std::string name, Units units, Levels levels, std::size_t max_chunk)
-    : name_(std::move(name)), units_(std::move(units)), levels_(std::move(levels)), max_chunk_(max_chunk) {}
+    : ChunkPass(std::move(name),
+                Groups([units = std::move(units)](std::string_view text, std::size_t level) {
+                  std::vector<std::vector<Range>> groups;
+                  for (const Range& unit : units(text, level)) groups.push_back({unit});
+                  return groups;
+                }),
+                std::move(levels), max_chunk, true) {}
+
+ChunkPass::ChunkPass(std::string name, Groups groups, Levels levels, std::size_t max_chunk, bool)
+    : name_(std::move(name)), units_(std::move(groups)), levels_(std::move(levels)), max_chunk_(max_chunk) {}
+
+std::unique_ptr<ChunkPass> ChunkPass::of_groups(std::string name, Groups groups, Levels levels, std::size_t max_chunk) {
+  return std::unique_ptr<ChunkPass>(new ChunkPass(std::move(name), std::move(groups), std::move(levels), max_chunk, true));
+}
 
 std::size_t ChunkPass::first_chunk(std::size_t units) const {
   const std::size_t half = std::max<std::size_t>(1, (units + 1) / 2);
@@ -32,11 +45,13 @@ std::optional<Cursor> ChunkPass::next_sweep(std::string_view text, const Cursor&
 std::optional<Cursor> ChunkPass::start(std::string_view text) const { return level_from(text, 0); }
 
 std::optional<std::string> ChunkPass::apply(std::string_view text, const Cursor& cursor) const {
-  const std::vector<Range> units = units_(text, cursor.level);
+  const std::vector<std::vector<Range>> units = units_(text, cursor.level);
   if (cursor.index >= units.size()) return std::nullopt;
   const std::size_t end = std::min(units.size(), cursor.index + cursor.chunk);
-  return remove_ranges(text, std::vector<Range>(units.begin() + static_cast<std::ptrdiff_t>(cursor.index),
-                                                units.begin() + static_cast<std::ptrdiff_t>(end)));
+  std::vector<Range> ranges;
+  for (std::size_t unit = cursor.index; unit < end; ++unit)
+    ranges.insert(ranges.end(), units[unit].begin(), units[unit].end());
+  return remove_ranges(text, std::move(ranges));
 }
 
 std::optional<Cursor> ChunkPass::advance(std::string_view text, const Cursor& cursor) const {

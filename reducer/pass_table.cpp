@@ -53,6 +53,7 @@ constexpr Entry table[] = {
     {"comments", []() -> std::unique_ptr<Pass> { return std::make_unique<EditListPass>("comments", comment_edits); }},
     {"whitespace", []() -> std::unique_ptr<Pass> { return std::make_unique<EditListPass>("whitespace", whitespace_edits); }},
     {"includes", []() -> std::unique_ptr<Pass> { return std::make_unique<ChunkPass>("includes", includes, one_level, 0); }},
+    {"uses", []() -> std::unique_ptr<Pass> { return ChunkPass::of_groups("uses", declarations_with_uses, one_level, 0); }},
     {"hdd", []() -> std::unique_ptr<Pass> { return std::make_unique<ChunkPass>("hdd", statements, depth_levels, 0); }},
     {"unused", []() -> std::unique_ptr<Pass> { return std::make_unique<EditListPass>("unused", unused_declaration_edits); }},
     {"blocks", []() -> std::unique_ptr<Pass> { return std::make_unique<EditListPass>("blocks", block_edits); }},

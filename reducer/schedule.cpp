@@ -7,14 +7,15 @@
 namespace cudiff::reducer {
 namespace {
 
-// Cheap, near-certain wins first; then structure from the outside in (statements by depth,
+// Cheap, near-certain wins first; then whole declarations with their uses (a generated
+// program's tests, each a namespace and a call in main: the coarsest cut there is); then structure from the outside in (statements by depth,
 // unused declarations, blocks, list elements, parameters with their arguments,
 // simplifications) before the fine-grained lines and tokens, which
 // cost a test per unit and pay off only on what the coarse passes left; renaming last, since
 // it shrinks bytes but never tokens.
 constexpr std::string_view default_schedule_json = R"({
   "first": ["comments", "whitespace", "includes"],
-  "main": ["hdd", "unused", "blocks", "commas", "arguments", "simplify", "lines", "constants", "tokens"],
+  "main": ["uses", "hdd", "unused", "blocks", "commas", "arguments", "simplify", "lines", "constants", "tokens"],
   "last": ["rename", "whitespace"]
 })";
 

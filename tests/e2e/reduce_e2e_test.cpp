@@ -2,6 +2,7 @@
 // built-in signature test, a C-Reduce-style script, and bad input.
 #include "support/test_support.h"
 
+#include "cli/reduce.h"
 #include "common/common.h"
 
 #include <gtest/gtest.h>
@@ -146,4 +147,30 @@ TEST(ReduceE2E, TheDefaultScheduleCanBeDumpedAndLoadedBack) {
   const auto json = boost::json::parse(dump.out.text);
   EXPECT_FALSE(json.at("main").as_array().empty());
   EXPECT_TRUE(contains(dump.out.text, "\"tokens\""));
+}
+
+TEST(ReduceE2E, TheUndefinedBehaviourGateFlagsWhatMemcheckCannotSee) {
+  // The run-mismatch gate's cheap half, on the real clang-22 (the GPU half is tests/gpu).
+  const auto toolchain = cudiff::runners::Toolchain::from(cudiff::runners::discover_toolchain({}));
+  const cudiff::runners::Limits limits;
+  auto gate = [&](const std::string& text) {
+    return cudiff::cli::undefined_behaviour_warning(toolchain, text, "k.cu", "sm_90", limits);
+  };
+  const std::string clean = "__device__ int pick(int x) { return x > 0 ? 1 : 2; }\n"
+                            "__global__ void k(int* out) { int v = pick(out[0]); out[1] = v << 3; }\n";
+  EXPECT_EQ(gate(clean), std::nullopt);
+  // What a reducer makes of it by deleting one token or statement.
+  const auto missing_return = gate("__device__ int pick(int x) { if (x > 0) return 1; }\n"
+                                   "__global__ void k(int* out) { out[1] = pick(out[0]); }\n");
+  ASSERT_TRUE(missing_return.has_value());
+  EXPECT_TRUE(contains(*missing_return, "does not return a value")) << *missing_return;
+  const auto uninitialized = gate("__global__ void k(int* out) { int v; out[1] = v << 3; }\n");
+  ASSERT_TRUE(uninitialized.has_value());
+  EXPECT_TRUE(contains(*uninitialized, "uninitialized")) << *uninitialized;
+  const auto shift = gate("__global__ void k(int* out) { out[1] = out[0] << 40; }\n");
+  ASSERT_TRUE(shift.has_value());
+  EXPECT_TRUE(contains(*shift, "shift count")) << *shift;
+  const auto bounds = gate("__global__ void k(int* out) { int a[4] = {}; out[1] = a[4]; }\n");
+  ASSERT_TRUE(bounds.has_value());
+  EXPECT_TRUE(contains(*bounds, "past the end")) << *bounds;
 }

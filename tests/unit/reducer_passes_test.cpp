@@ -1,6 +1,7 @@
 // reducer: each pass on golden input/output pairs (clang_delta's tests/ in spirit): the
 // input, the test the candidates must pass, and what the pass leaves when run to its end.
 #include "reducer/reducer.h"
+#include "reducer/passes.h"
 
 #include "common/common.h"
 
@@ -34,6 +35,28 @@ TEST(ReducerPasses, IncludesThatAreNotNeededGo) {
             "#include <vector>\nstd::vector<int> v;\n");
 }
 
+TEST(ReducerPasses, UsesRemovesADeclarationWithTheStatementsThatUseIt) {
+  // A generated program's shape: each test a namespace, called from main.
+  const std::string input = "namespace t0 {\nvoid run() { int a; }\n}\nnamespace t1 {\nvoid run() { int b; }\n}\n"
+                            "int g;\nint main() {\n  t0::run();\n  t1::run();\n  g = 1;\n  return g;\n}\n";
+  EXPECT_EQ(run("uses", input, [](const std::string& t) { return has(t, "int b;") && has(t, "g = 1;"); }),
+            "namespace t1 {\nvoid run() { int b; }\n}\nint g;\nint main() {\n  t1::run();\n  g = 1;\n  return g;\n}\n");
+  // `g` is used in `return g;` too, which is simple: g goes with all three statements when allowed.
+  EXPECT_EQ(run("uses", input, [](const std::string& t) { return has(t, "int b;"); }),
+            "namespace t1 {\nvoid run() { int b; }\n}\nint main() {\n  t1::run();\n}\n");
+}
+
+TEST(ReducerPasses, UsesLeavesDeclarationsUsedOutsideSimpleStatements) {
+  // f is used in an if condition and in another declaration: no group for it.
+  const std::string input = "int f();\nint h = f();\nvoid k() {\n  if (f()) {\n    f();\n  }\n}\n";
+  const auto groups = declarations_with_uses(input, 0);
+  for (const auto& group : groups)
+    EXPECT_NE(input.substr(group.front().begin, group.front().end - group.front().begin), "int f();");
+  // Nor is the element list of a braced initializer a statement that uses T.
+  const std::string probe = "enum T : char { t0 };\nunsigned long long probe[] = {sizeof(T), alignof(T)};\n";
+  EXPECT_TRUE(declarations_with_uses(probe, 0).empty());
+}
+
 TEST(ReducerPasses, HddRemovesStatementsOutermostFirst) {
   const std::string input = "namespace n {\nint a;\nint b;\nvoid f() {\n  int c;\n  int d;\n}\n}\nint e;\n";
   EXPECT_EQ(run("hdd", input, [](const std::string& t) { return has(t, "int d;"); }),
@@ -65,8 +88,9 @@ TEST(ReducerPasses, BlocksLoseContentsOrBrackets) {
 
 TEST(ReducerPasses, CommasRemoveListElementsWithTheirComma) {
   const std::string input = "void h() { g(a, b, c); int v[] = {1, 2, 3}; k<<<1, 2, 0, s>>>(); }\n";
+  // Each element alone first: `{1}` is kept alone before single removals would leave `{3}`.
   EXPECT_EQ(run("commas", input, [](const std::string& t) { return has(t, "b") && has(t, "2") && has(t, "<<<1"); }),
-            "void h() { g(b); int v[] = {3}; k<<<1, 2>>>(); }\n");
+            "void h() { g(b); int v[] = {1}; k<<<1, 2>>>(); }\n");
 }
 
 TEST(ReducerPasses, ArgumentsGoWithTheirParameters) {
@@ -105,8 +129,13 @@ TEST(ReducerPasses, TokensAreDeltaDebugged) {
 }
 
 TEST(ReducerPasses, ConstantsFoldAndShrink) {
-  EXPECT_EQ(run("constants", "int a[2 * 16]; int b = 100 + c; k<<<4, 256>>>(x, 1.5f);\n", always),
-            "int a[0]; int b = 0 + c; k<<<4, 0>>>(x, 0);\n");
+  EXPECT_EQ(run("constants", "int a[2 * 16]; int b = 100 + cc; k<<<4, 256>>>(x, 1.5f);\n", always),
+            "int a[0]; int b = 0 + 0; k<<<4, 0>>>(x, 0);\n");
+  // A use of a name as 0: what unties a declaration from its own initializer.
+  // (Only smaller candidates are tested, so only names longer than one character.)
+  EXPECT_EQ(run("constants", "long bins;\nvoid b() { int count = (bins, static_cast<long>(count)); }\n",
+                [](const std::string& t) { return has(t, "(bins,"); }),
+            "long bins;\nvoid b() { int count = (bins, static_cast<long>(0)); }\n");
   EXPECT_EQ(run("constants", "int a[2 * 16];\n", [](const std::string& t) { return !has(t, "[0]") && !has(t, "[1]"); }),
             "int a[32];\n");
 }

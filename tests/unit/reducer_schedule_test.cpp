@@ -40,7 +40,7 @@ TEST(ReducerSchedule, TheDefaultRoundTripsThroughJson) {
 
 TEST(ReducerSchedule, BadSchedulesAreRefusedWithOneLine) {
   EXPECT_EQ(error_of([] { parse_schedule("{\"main\": [\"lines\", \"tokenz\"]}", "my.json"); }),
-            "unknown reducer pass 'tokenz' (known: comments, whitespace, includes, hdd, unused, blocks, commas, "
+            "unknown reducer pass 'tokenz' (known: comments, whitespace, includes, uses, hdd, unused, blocks, commas, "
             "arguments, simplify, lines, tokens, constants, rename)");
   EXPECT_EQ(error_of([] { parse_schedule("{\"middle\": []}", "my.json"); }),
             "my.json: unknown phase \"middle\" (first, main, last)");
