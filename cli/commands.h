@@ -20,6 +20,7 @@ Subcommand triage_subcommand();
 Subcommand generate_subcommand();
 Subcommand fuzz_subcommand();
 Subcommand reduce_subcommand();
+Subcommand rules_subcommand();
 
 /// --nvcc and --clang, shared by every command that compiles.
 std::vector<OptionSpec> toolchain_options();

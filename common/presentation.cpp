@@ -4,12 +4,20 @@
 #include <algorithm>
 
 namespace cudiff {
+namespace {
+
+/// Columns a cell takes on a terminal: UTF-8 code points, not bytes ("§", "→" are one).
+std::size_t display_width(const std::string& cell) {
+  return static_cast<std::size_t>(std::ranges::count_if(cell, [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+}
+
+} // namespace
 
 std::string TextTable::render() const {
   std::vector<std::size_t> widths(header_.size(), 0);
   auto measure = [&](const std::vector<std::string>& row) {
     for (std::size_t i = 0; i < row.size() && i < widths.size(); ++i)
-      widths[i] = std::max(widths[i], row[i].size());
+      widths[i] = std::max(widths[i], display_width(row[i]));
   };
   measure(header_);
   for (const auto& row : rows_) measure(row);
@@ -18,7 +26,7 @@ std::string TextTable::render() const {
     std::string line;
     for (std::size_t i = 0; i < widths.size(); ++i) {
       std::string cell = i < row.size() ? row[i] : "";
-      if (i + 1 < widths.size()) cell.resize(widths[i], ' ');
+      if (i + 1 < widths.size()) cell.append(widths[i] - std::min(widths[i], display_width(cell)), ' ');
       line += cell;
       if (i + 1 < widths.size()) line += "  ";
     }

@@ -10,6 +10,7 @@
 #include "common/rng.h"
 
 #include <cstdint>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -34,6 +35,41 @@ struct ConstructInfo {
 
 /// Every construct, from the generator/constructs_*.def tables.
 std::vector<ConstructInfo> construct_catalog();
+
+// ---- the rules catalog (generator/rules/catalog.json, ../shared/spec/rules.md) -----------
+
+/// E: a violation must be diagnosed; V: a construct valid programs use; U: undefined,
+/// unspecified or run-time-only behaviour, which generated programs stay clear of.
+enum class RuleKind { must_reject, valid, undefined };
+/// "E", "V", "U", as the catalog spells them.
+std::string to_string(RuleKind kind);
+
+/// A fragment that breaks one E rule and nothing else: plantable at namespace scope of any
+/// translation unit that includes <cstdio> and <cuda_runtime.h>; every name it declares starts
+/// with cudiff_edge_; the offending line holds `marker` and ends in `// expected-error: ID`.
+struct RuleViolation {
+  std::string fragment;
+  std::string marker;
+  std::string fixed;  ///< the same fragment without the violation; empty where there is none
+};
+
+struct Rule {
+  std::string id;  ///< e.g. "R-HOSTEXT-COMPLEX", "V-MANAGED-VAR"
+  RuleKind kind = RuleKind::valid;
+  std::string section;  ///< where the guide says it
+  std::string text;
+  std::string example;  ///< the guide's own example, if any
+  bool checkable = false;               ///< E rules: a compiler can diagnose it at compile time
+  std::string why_not_checkable;        ///< E rules that are not
+  std::optional<RuleViolation> violation;  ///< checkable E rules
+};
+
+/// Every rule, in the catalog's order. Parses the compiled-in catalog on every call; throws
+/// Error(environment) if it is malformed (a build defect: tests/unit checks it never is).
+std::vector<Rule> rule_catalog();
+
+/// The generator constructs (construct_catalog()) that exercise a rule; empty for none.
+std::vector<std::string> constructs_exercising(const std::string& rule_id);
 
 /// One named knob: a probability or a count range bound.
 struct Knob {

@@ -1,0 +1,71 @@
+// The CUDA C++ rules catalog (generator/rules/catalog.json, compiled in): parsing it, and
+// which rules the generator covers.
+#include "generator/generator.h"
+
+#include "common/common.h"
+
+#include <boost/json.hpp>
+
+namespace cudiff::generator {
+namespace detail {
+extern const std::string_view rule_catalog_json;
+}
+namespace {
+
+std::string text_of(const boost::json::object& object, std::string_view key) {
+  const auto* value = object.if_contains(key);
+  return value != nullptr && value->is_string() ? std::string(value->as_string()) : std::string();
+}
+
+RuleKind kind_of(const std::string& id, const std::string& kind) {
+  if (kind == "E") return RuleKind::must_reject;
+  if (kind == "V") return RuleKind::valid;
+  if (kind == "U") return RuleKind::undefined;
+  throw_environment("rules catalog: rule " + id + " has kind '" + kind + "' (E, V or U)");
+}
+
+} // namespace
+
+std::string to_string(RuleKind kind) {
+  switch (kind) {
+  case RuleKind::must_reject: return "E";
+  case RuleKind::valid: return "V";
+  case RuleKind::undefined: return "U";
+  }
+  return "?";
+}
+
+std::vector<Rule> rule_catalog() {
+  boost::system::error_code error;
+  const boost::json::value json = boost::json::parse(detail::rule_catalog_json, error);
+  if (error || !json.is_array()) throw_environment("rules catalog: not a JSON array (generator/rules/catalog.json)");
+  std::vector<Rule> rules;
+  for (const boost::json::value& item : json.as_array()) {
+    if (!item.is_object()) throw_environment("rules catalog: an entry is not an object");
+    const boost::json::object& object = item.as_object();
+    Rule rule;
+    rule.id = text_of(object, "id");
+    rule.kind = kind_of(rule.id, text_of(object, "kind"));
+    rule.section = text_of(object, "section");
+    rule.text = text_of(object, "text");
+    rule.example = text_of(object, "example");
+    rule.why_not_checkable = text_of(object, "why_not");
+    if (const auto* checkable = object.if_contains("checkable"); checkable != nullptr && checkable->is_bool())
+      rule.checkable = checkable->as_bool();
+    if (const auto* violation = object.if_contains("violation"); violation != nullptr && violation->is_object()) {
+      const boost::json::object& v = violation->as_object();
+      rule.violation = RuleViolation{text_of(v, "fragment"), text_of(v, "marker"), text_of(v, "fixed")};
+    }
+    rules.push_back(std::move(rule));
+  }
+  return rules;
+}
+
+std::vector<std::string> constructs_exercising(const std::string& rule_id) {
+  std::vector<std::string> names;
+  for (const ConstructInfo& construct : construct_catalog())
+    if (std::ranges::find(construct.rule_ids, rule_id) != construct.rule_ids.end()) names.push_back(construct.name);
+  return names;
+}
+
+} // namespace cudiff::generator
