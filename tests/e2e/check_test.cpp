@@ -54,6 +54,22 @@ TEST(CheckE2E, ExternCDeviceVariableInANamespaceIsRejectedOnlyByNvcc) {
   EXPECT_TRUE(contains(result.out.text, "has not been declared")) << result.out.text;
 }
 
+// A real clang-22 defect the rules catalog's violation template for R-THREADLOCAL-DEV ran
+// into: the backend crashes where nvcc gives the guide's error.
+TEST(CheckE2E, ThreadLocalInDeviceCodeCrashesClangWhileNvccRejectsIt) {
+  auto result = run_cudiff({"check", example("clang_thread_local_device_crash.cu"), "--mode", "object", "--json"});
+  ASSERT_EQ(result.exit_code, 1) << result.out.text << result.err.text;
+  boost::json::value json = boost::json::parse(result.out.text);
+  auto& configs = json.at("configs").as_array();
+  ASSERT_EQ(configs.size(), 2u);
+  EXPECT_EQ(configs[0].at("observation").at("outcome").as_string(), "rejected") << result.out.text;
+  EXPECT_EQ(configs[1].at("observation").at("outcome").as_string(), "crashed") << result.out.text;
+  auto& findings = json.at("verdict").at("findings").as_array();
+  ASSERT_FALSE(findings.empty());
+  EXPECT_EQ(std::string(findings[0].at("kind").as_string()), "crash") << result.out.text;
+  EXPECT_TRUE(contains(result.out.text, "Cannot select")) << result.out.text;
+}
+
 TEST(CheckE2E, JsonOutputCarriesTheVerdictAndBothCommands) {
   auto result = run_cudiff({"check", example("managed_counter.cu"), "--mode", "syntax", "--json"});
   ASSERT_EQ(result.exit_code, 1) << result.out.text << result.err.text;
