@@ -2,7 +2,9 @@
 // migrations in order — and write transactions.
 #include "triage/sqlite.h"
 
+#include <chrono>
 #include <fstream>
+#include <thread>
 
 namespace cudiff::triage {
 namespace {
@@ -75,6 +77,18 @@ void migrate(Database::Impl& impl, int target) {
   }
 }
 
+/// Switching a database to WAL needs an exclusive lock, and SQLite answers SQLITE_BUSY at once,
+/// without calling the busy handler, while another connection has the file open in rollback
+/// mode: two processes creating one database at the same moment. The mode is persistent, so
+/// the loser retries until the winner's switch is done, within the busy timeout.
+void enable_wal(Database::Impl& impl, double timeout_seconds) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_seconds);
+  while (sqlite3_exec(impl.db, "PRAGMA journal_mode = WAL", nullptr, nullptr, nullptr) == SQLITE_BUSY &&
+         std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  impl.exec("PRAGMA journal_mode = WAL");  // done by now: a no-op; else the error, reported
+}
+
 } // namespace
 
 Database::Database(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -96,7 +110,7 @@ Database Database::open(const std::filesystem::path& path, const OpenOptions& op
   // WAL: readers never block the writer, and a killed writer leaves committed transactions
   // in the log, replayed on the next open. synchronous=NORMAL keeps every commit through a
   // process kill (only a power loss may drop the last ones), at a fraction of FULL's fsyncs.
-  impl->exec("PRAGMA journal_mode = WAL");
+  enable_wal(*impl, options.busy_timeout_seconds);
   impl->exec("PRAGMA synchronous = NORMAL");
   // 32 MiB of page cache (the default is 2 MiB): a campaign's inserts touch the findings
   // index all over, and re-reading pages from the WAL dominated the insert time.
