@@ -3,21 +3,20 @@
 #include "cli/commands.h"
 #include "generator/generator.h"
 
+#include <map>
 #include <ostream>
 
 namespace cudiff::cli {
 namespace {
 
-/// What cudiff has for a rule, in words: the table's "covered by" column.
-std::string coverage_of(const generator::Rule& rule) {
+/// What cudiff has for a rule, in words: the table's "covered by" column. `constructs`: the
+/// generator constructs that exercise it.
+std::string coverage_of(const generator::Rule& rule, const std::vector<std::string>& constructs) {
   switch (rule.kind) {
   case generator::RuleKind::must_reject:
     if (rule.violation) return "violation template";
     return rule.checkable ? "-" : "not checkable: " + rule.why_not_checkable;
-  case generator::RuleKind::valid: {
-    const std::vector<std::string> constructs = generator::constructs_exercising(rule.id);
-    return constructs.empty() ? "-" : "generator: " + join(constructs, ", ");
-  }
+  case generator::RuleKind::valid: return constructs.empty() ? "-" : "generator: " + join(constructs, ", ");
   case generator::RuleKind::undefined: return "kept out of generated programs";
   }
   return "-";
@@ -39,12 +38,16 @@ std::string percent(std::size_t part, std::size_t whole) {
 int run_rules(const ParsedArgs& args, std::ostream& out, std::ostream&) {
   std::optional<generator::RuleKind> only;
   if (auto kind = args.value("--kind")) {
-    if (*kind == "E") only = generator::RuleKind::must_reject;
-    else if (*kind == "V") only = generator::RuleKind::valid;
-    else if (*kind == "U") only = generator::RuleKind::undefined;
-    else throw_usage("--kind must be E, V or U, not '" + *kind + "'");
+    only = generator::parse_rule_kind(*kind);
+    if (!only) throw_usage("--kind must be E, V or U, not '" + *kind + "'");
   }
   const std::vector<generator::Rule> rules = generator::rule_catalog();
+  const std::map<std::string, std::vector<std::string>> by_rule = generator::constructs_by_rule();
+  const std::vector<std::string> none;
+  auto constructs_of = [&](const generator::Rule& rule) -> const std::vector<std::string>& {
+    const auto found = by_rule.find(rule.id);
+    return found == by_rule.end() ? none : found->second;
+  };
   std::size_t e_rules = 0, checkable = 0, templates = 0, v_rules = 0, generated = 0, u_rules = 0;
   for (const generator::Rule& rule : rules) {
     if (rule.kind == generator::RuleKind::must_reject) {
@@ -53,7 +56,7 @@ int run_rules(const ParsedArgs& args, std::ostream& out, std::ostream&) {
       templates += rule.checkable && rule.violation.has_value();
     } else if (rule.kind == generator::RuleKind::valid) {
       ++v_rules;
-      generated += !generator::constructs_exercising(rule.id).empty();
+      generated += !constructs_of(rule).empty();
     } else {
       ++u_rules;
     }
@@ -66,11 +69,11 @@ int run_rules(const ParsedArgs& args, std::ostream& out, std::ostream&) {
                                 {"kind", generator::to_string(rule.kind)},
                                 {"section", rule.section},
                                 {"text", rule.text},
-                                {"covered_by", coverage_of(rule)}};
+                                {"covered_by", coverage_of(rule, constructs_of(rule))}};
       if (rule.kind == generator::RuleKind::must_reject) entry["checkable"] = rule.checkable;
       if (rule.kind == generator::RuleKind::valid) {
         boost::json::array constructs;
-        for (const std::string& name : generator::constructs_exercising(rule.id)) constructs.emplace_back(name);
+        for (const std::string& name : constructs_of(rule)) constructs.emplace_back(name);
         entry["constructs"] = std::move(constructs);
       }
       list.push_back(std::move(entry));
@@ -84,7 +87,7 @@ int run_rules(const ParsedArgs& args, std::ostream& out, std::ostream&) {
   TextTable table({"id", "kind", "section", "covered by", "rule"});
   for (const generator::Rule& rule : rules) {
     if (only && rule.kind != *only) continue;
-    table.add_row({rule.id, generator::to_string(rule.kind), rule.section, shortened(coverage_of(rule), 48),
+    table.add_row({rule.id, generator::to_string(rule.kind), rule.section, shortened(coverage_of(rule, constructs_of(rule)), 48),
                    shortened(rule.text, 72)});
   }
   out << table.render();

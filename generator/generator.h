@@ -10,6 +10,7 @@
 #include "common/rng.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -43,6 +44,8 @@ std::vector<ConstructInfo> construct_catalog();
 enum class RuleKind { must_reject, valid, undefined };
 /// "E", "V", "U", as the catalog spells them.
 std::string to_string(RuleKind kind);
+/// The kind spelled "E", "V" or "U"; none for anything else.
+std::optional<RuleKind> parse_rule_kind(std::string_view text);
 
 /// A fragment that breaks one E rule and nothing else: plantable at namespace scope of any
 /// translation unit that includes <cstdio> and <cuda_runtime.h>; every name it declares starts
@@ -68,8 +71,8 @@ struct Rule {
 /// Error(environment) if it is malformed (a build defect: tests/unit checks it never is).
 std::vector<Rule> rule_catalog();
 
-/// The generator constructs (construct_catalog()) that exercise a rule; empty for none.
-std::vector<std::string> constructs_exercising(const std::string& rule_id);
+/// For each rule id some construct names, the constructs (construct_catalog()) that exercise it.
+std::map<std::string, std::vector<std::string>> constructs_by_rule();
 
 /// One named knob: a probability or a count range bound.
 struct Knob {

@@ -17,13 +17,6 @@ std::string text_of(const boost::json::object& object, std::string_view key) {
   return value != nullptr && value->is_string() ? std::string(value->as_string()) : std::string();
 }
 
-RuleKind kind_of(const std::string& id, const std::string& kind) {
-  if (kind == "E") return RuleKind::must_reject;
-  if (kind == "V") return RuleKind::valid;
-  if (kind == "U") return RuleKind::undefined;
-  throw_environment("rules catalog: rule " + id + " has kind '" + kind + "' (E, V or U)");
-}
-
 } // namespace
 
 std::string to_string(RuleKind kind) {
@@ -33,6 +26,12 @@ std::string to_string(RuleKind kind) {
   case RuleKind::undefined: return "U";
   }
   return "?";
+}
+
+std::optional<RuleKind> parse_rule_kind(std::string_view text) {
+  for (RuleKind kind : {RuleKind::must_reject, RuleKind::valid, RuleKind::undefined})
+    if (to_string(kind) == text) return kind;
+  return std::nullopt;
 }
 
 std::vector<Rule> rule_catalog() {
@@ -45,7 +44,10 @@ std::vector<Rule> rule_catalog() {
     const boost::json::object& object = item.as_object();
     Rule rule;
     rule.id = text_of(object, "id");
-    rule.kind = kind_of(rule.id, text_of(object, "kind"));
+    const std::string kind = text_of(object, "kind");
+    const std::optional<RuleKind> parsed = parse_rule_kind(kind);
+    if (!parsed) throw_environment("rules catalog: rule " + rule.id + " has kind '" + kind + "' (E, V or U)");
+    rule.kind = *parsed;
     rule.section = text_of(object, "section");
     rule.text = text_of(object, "text");
     rule.example = text_of(object, "example");
@@ -61,11 +63,11 @@ std::vector<Rule> rule_catalog() {
   return rules;
 }
 
-std::vector<std::string> constructs_exercising(const std::string& rule_id) {
-  std::vector<std::string> names;
+std::map<std::string, std::vector<std::string>> constructs_by_rule() {
+  std::map<std::string, std::vector<std::string>> by_rule;
   for (const ConstructInfo& construct : construct_catalog())
-    if (std::ranges::find(construct.rule_ids, rule_id) != construct.rule_ids.end()) names.push_back(construct.name);
-  return names;
+    for (const std::string& id : construct.rule_ids) by_rule[id].push_back(construct.name);
+  return by_rule;
 }
 
 } // namespace cudiff::generator

@@ -8,19 +8,14 @@ namespace cudiff::reducer {
 // ---- ChunkPass --------------------------------------------------------------------------
 
 ChunkPass::ChunkPass(std::string name, Units units, Levels levels, std::size_t max_chunk)
-    : ChunkPass(std::move(name),
-                Groups([units = std::move(units)](std::string_view text, std::size_t level) {
-                  std::vector<std::vector<Range>> groups;
-                  for (const Range& unit : units(text, level)) groups.push_back({unit});
-                  return groups;
-                }),
-                std::move(levels), max_chunk, true) {}
+    : name_(std::move(name)), units_(std::move(units)), levels_(std::move(levels)), max_chunk_(max_chunk) {}
 
-ChunkPass::ChunkPass(std::string name, Groups groups, Levels levels, std::size_t max_chunk, bool)
-    : name_(std::move(name)), units_(std::move(groups)), levels_(std::move(levels)), max_chunk_(max_chunk) {}
-
-std::unique_ptr<ChunkPass> ChunkPass::of_groups(std::string name, Groups groups, Levels levels, std::size_t max_chunk) {
-  return std::unique_ptr<ChunkPass>(new ChunkPass(std::move(name), std::move(groups), std::move(levels), max_chunk, true));
+ChunkPass::Units one_range_each(std::function<std::vector<Range>(std::string_view text, std::size_t level)> ranges) {
+  return [ranges = std::move(ranges)](std::string_view text, std::size_t level) {
+    std::vector<std::vector<Range>> units;
+    for (const Range& range : ranges(text, level)) units.push_back({range});
+    return units;
+  };
 }
 
 std::size_t ChunkPass::first_chunk(std::size_t units) const {

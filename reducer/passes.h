@@ -16,13 +16,11 @@ namespace cudiff::reducer {
 /// in turn, outermost first.
 class ChunkPass : public Pass {
 public:
-  using Units = std::function<std::vector<Range>(std::string_view text, std::size_t level)>;
-  /// Units that are several ranges each, removed together (a declaration with its uses).
-  using Groups = std::function<std::vector<std::vector<Range>>(std::string_view text, std::size_t level)>;
+  /// A unit is one or more ranges, removed together (a declaration with its uses).
+  using Units = std::function<std::vector<std::vector<Range>>(std::string_view text, std::size_t level)>;
   using Levels = std::function<std::size_t(std::string_view text)>;
   /// `max_chunk` caps the first chunk (0: half the units).
   ChunkPass(std::string name, Units units, Levels levels, std::size_t max_chunk);
-  static std::unique_ptr<ChunkPass> of_groups(std::string name, Groups groups, Levels levels, std::size_t max_chunk);
 
   std::string_view name() const override { return name_; }
   std::optional<Cursor> start(std::string_view text) const override;
@@ -37,18 +35,19 @@ private:
   /// After a sweep at `cursor.chunk` ended: a smaller chunk, else the next level.
   std::optional<Cursor> next_sweep(std::string_view text, const Cursor& cursor) const;
 
-  ChunkPass(std::string name, Groups groups, Levels levels, std::size_t max_chunk, bool);
-
   std::string name_;
-  Groups units_;
+  Units units_;
   Levels levels_;
   std::size_t max_chunk_;
 };
 
+/// Units of one range each, from a function that gives ranges.
+ChunkPass::Units one_range_each(std::function<std::vector<Range>(std::string_view text, std::size_t level)> ranges);
+
 /// The units of the `uses` pass: each top-level declaration whose name is used, outside it,
 /// only in simple statements inside bodies (ending at their `;`, no braces of their own:
-/// `ns::run_kernel_1();`, `x = f(y);`), together with those statements. Removing one test of a generated program
-/// (its namespace and its call in main) is one unit; the statement-level passes cannot do it,
+/// `ns::run_kernel_1();`, `x = f(y);`), together with those statements. Removing one test of a
+/// generated program (its namespace and its call in main) is one unit; the statement-level passes cannot do it,
 /// since the declaration alone and the call alone each leave a program that does not compile.
 std::vector<std::vector<Range>> declarations_with_uses(std::string_view text, std::size_t level);
 

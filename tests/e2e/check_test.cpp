@@ -11,14 +11,12 @@
 using cudiff::test::data;
 using cudiff::test::run_cudiff;
 using cudiff::test::source_dir;
+using cudiff::test::contains;
+using cudiff::test::count_lines;
 
 namespace {
 
 std::string example(const std::string& name) { return (source_dir() / "examples" / name).string(); }
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
-std::size_t count_lines(const std::string& text) { return std::count(text.begin(), text.end(), '\n'); }
 
 } // namespace
 

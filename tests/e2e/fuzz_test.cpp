@@ -17,9 +17,8 @@
 namespace {
 
 using cudiff::test::run_cudiff;
+using cudiff::test::contains;
 namespace fs = std::filesystem;
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 /// A policy file switching the planted construct on with this probability: a kernel reading a
 /// __managed__ array, which clang-22 rejects (it ignores the attribute) and nvcc accepts.

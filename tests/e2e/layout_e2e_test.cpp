@@ -8,10 +8,9 @@
 
 using cudiff::test::data;
 using cudiff::test::run_cudiff;
+using cudiff::test::contains;
 
 namespace {
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 /// A whole program around the layout generator's pieces, as the core generator lays it out.
 std::string program(const cudiff::generator::LayoutPlan& plan) {

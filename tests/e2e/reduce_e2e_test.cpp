@@ -15,12 +15,10 @@ using cudiff::write_file;
 using cudiff::test::data;
 using cudiff::test::run_cudiff;
 using cudiff::test::source_dir;
+using cudiff::test::contains;
+using cudiff::test::count_lines;
 
 namespace {
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
-std::size_t count_lines(const std::string& text) { return std::count(text.begin(), text.end(), '\n'); }
 
 /// The coarse passes only: what the e2e budget (tens of seconds on two cores) allows. The
 /// fine passes (tokens, blocks...) are the unit tests' business.

@@ -11,12 +11,7 @@ using cudiff::TempDir;
 using cudiff::write_file;
 using cudiff::test::run_cudiff;
 using cudiff::test::source_dir;
-
-namespace {
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
-} // namespace
+using cudiff::test::contains;
 
 TEST(ReduceTriageE2E, ABucketsReproducerIsReducedAndStoredAsItsBest) {
   TempDir dir("cudiff-reduce-triage");

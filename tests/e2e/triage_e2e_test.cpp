@@ -17,12 +17,10 @@ using cudiff::write_file;
 using cudiff::test::data;
 using cudiff::test::run_cudiff;
 using cudiff::test::source_dir;
+using cudiff::test::contains;
+using cudiff::test::count_lines;
 
 namespace {
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
-std::size_t count_lines(const std::string& text) { return std::count(text.begin(), text.end(), '\n'); }
 
 boost::json::array list_json(const std::filesystem::path& db) {
   auto result = run_cudiff({"triage", "list", "--json", "--db", db.string()});

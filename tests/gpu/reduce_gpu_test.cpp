@@ -12,14 +12,12 @@ using cudiff::TempDir;
 using cudiff::write_file;
 using cudiff::test::run_cudiff;
 using cudiff::test::source_dir;
+using cudiff::test::contains;
+using cudiff::test::count_lines;
 
 namespace {
 
 const std::filesystem::path original = source_dir() / "tests" / "gpu" / "data" / "run_mismatch_predefined_macro.cu";
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
-std::size_t count_lines(const std::string& text) { return std::count(text.begin(), text.end(), '\n'); }
 
 } // namespace
 

@@ -6,6 +6,7 @@
 
 #include "runners/runners.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -23,5 +24,11 @@ runners::SubprocessResult run_cudiff(const std::vector<std::string>& args, doubl
 /// Why gpu tests cannot run here ("no GPU (<driver note>): gpu test skipped"), or nothing when
 /// a GPU is present. Used as: if (auto why = no_gpu()) GTEST_SKIP() << *why;
 std::optional<std::string> no_gpu();
+
+inline bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+/// Newline characters in `text`: its lines, when it ends with a newline.
+inline std::size_t count_lines(const std::string& text) {
+  return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+}
 
 } // namespace cudiff::test

@@ -1,16 +1,12 @@
 // Batches: several seeds' programs in one translation unit, each test the same program it is
 // alone, every checksum line and layout probe labelled with its seed.
 #include "generator/generator.h"
+#include "support/test_support.h"
 
 #include <gtest/gtest.h>
 
 using namespace cudiff::generator;
-
-namespace {
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
-} // namespace
+using cudiff::test::contains;
 
 TEST(GeneratorBatch, EachTestIsItsLoneProgramInItsOwnNamespace) {
   const Policy policy = Policy::defaults();

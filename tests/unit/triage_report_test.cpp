@@ -6,10 +6,9 @@
 #include <gtest/gtest.h>
 
 using namespace cudiff;
+using cudiff::test::contains;
 
 namespace {
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 void fill(triage::Database& db, const std::string& name, double started, int count) {
   triage::Campaign c;
