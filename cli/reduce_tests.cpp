@@ -199,7 +199,7 @@ bool SignatureTest::operator()(const std::string& candidate) const {
 bool SignatureTest::sanitizer_clean(const CheckRun& run, const std::string& candidate) const {
   std::vector<std::string> tools = {"memcheck", "initcheck"};
   if (candidate.find("__shared__") != std::string::npos) tools.emplace_back("racecheck");
-  for (const char* barrier : {"__syncthreads", "__syncwarp", "__barrier", "cooperative_groups", "bar.sync", "barrier"})
+  for (const char* barrier : {"__syncthreads", "__syncwarp", "barrier", "bar.sync", "cooperative_groups"})
     if (candidate.find(barrier) != std::string::npos) {
       tools.emplace_back("synccheck");
       break;
