@@ -39,6 +39,7 @@ struct CheckRun {
   runners::GpuDiscovery gpus;
   std::vector<ConfigCheck> configs;
   std::optional<LayoutCheck> layout;  ///< set when the file has a sidecar with layout probes
+  std::optional<oracle::Expectation> expected;  ///< what the verdict was judged against
   oracle::Verdict verdict;
 };
 
@@ -50,6 +51,9 @@ struct CheckRequest {
   bool warnings = false;  ///< warnings only one compiler emits are findings
   runners::Limits compile_limits;
   runners::Limits run_limits;
+  /// What the file must do (the spec oracle); none: read from the sidecar's "expected_verdict"
+  /// and "edge", else from a `// expected-error: ID` comment, else nothing is expected.
+  std::optional<oracle::Expectation> expected;
 };
 
 /// The check pipeline of `cudiff check` (docs/cli.md): builds the file with every config in
@@ -99,6 +103,11 @@ CheckRecorder open_check_recorder(const ParsedArgs& args);
 /// known difference are labelled known (summary prefix, details "triage"); they are still
 /// findings, so the exit status stays 1. Adds one note per finding naming its bucket.
 void record_check(CheckRecorder& recorder, CheckRun& run);
+
+/// The expectation of a file: `request.expected` if set, else its sidecar's, else its
+/// `// expected-error: ID` comment's; none for a plain file. A sidecar that is not JSON is
+/// ignored here (check_layout reports it).
+std::optional<oracle::Expectation> expectation_of(const CheckRequest& request);
 
 /// True when the source defines main(); otherwise it is checked as an object file rather
 /// than reported as two failed links. A text scan with comments removed: good enough to

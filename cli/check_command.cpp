@@ -139,6 +139,8 @@ CheckRun check_file(const CheckRequest& request, const runners::Toolchain& toolc
     if (check.run) observations.runs.push_back(*check.run);
   }
   run.layout = check_layout(run, request.compile_limits, request.run_limits, workdir, observations);
+  run.expected = expectation_of(request);
+  observations.expected = run.expected;
   run.verdict = oracle::judge(observations, oracle::JudgeOptions{request.warnings});
   return run;
 }

@@ -73,6 +73,9 @@ std::string render_check_table(const CheckRun& run) {
     if (!config.note.empty()) out += "note: " + config.compile.config.name + ": " + config.note + "\n";
   for (const std::string& note : run.notes) out += "note: " + note + "\n";
   if (run.layout) out += render_layout(*run.layout);
+  if (run.expected && run.expected->reject)
+    out += "expected: rejected (breaks " + (run.expected->rule_id.empty() ? std::string("an E rule") : run.expected->rule_id) +
+           (run.expected->line > 0 ? ", line " + std::to_string(run.expected->line) : std::string()) + ")\n";
   if (run.verdict.findings.size() > 1)
     for (std::size_t i = 0; i < run.verdict.findings.size(); ++i)
       out += "finding " + std::to_string(i + 1) + ": [" + oracle::to_string(run.verdict.findings[i].kind) +
@@ -112,6 +115,7 @@ boost::json::value check_json(const CheckRun& run) {
       {"verdict", oracle::to_json(run.verdict)},
       {"agree", run.verdict.agree()}};
   if (run.layout) json["layout"] = layout_json(*run.layout);
+  if (run.expected) json["expected"] = oracle::to_json(*run.expected);
   return json;
 }
 

@@ -1,5 +1,6 @@
 // `cudiff check` with a sidecar: collects the layout views of a generated program (device
-// from each config's PTX, host from its binary run with --layout) and shows them.
+// from each config's PTX, host from its binary run with --layout) and shows them; reads what
+// the file is expected to do (sidecar or `// expected-error: ID` comment).
 #include "cli/check.h"
 
 #include <future>
@@ -136,6 +137,19 @@ boost::json::value layout_json(const LayoutCheck& layout) {
   boost::json::array notes;
   for (const std::string& note : layout.notes) notes.push_back(boost::json::string(note));
   return boost::json::object{{"sidecar", layout.sidecar.string()}, {"probes", probes}, {"views", views}, {"notes", notes}};
+}
+
+std::optional<oracle::Expectation> expectation_of(const CheckRequest& request) {
+  if (request.expected) return request.expected;
+  std::error_code ec;
+  const std::filesystem::path sidecar = std::filesystem::path(request.file).replace_extension(".json");
+  if (std::filesystem::is_regular_file(sidecar, ec)) {
+    boost::system::error_code parse_error;
+    const boost::json::value json = boost::json::parse(read_file(sidecar), parse_error);
+    if (!parse_error)
+      if (std::optional<oracle::Expectation> expected = oracle::expectation_from_sidecar(json)) return expected;
+  }
+  return oracle::expectation_from_source(read_file(request.file));
 }
 
 } // namespace cudiff::cli

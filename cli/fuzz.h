@@ -34,6 +34,7 @@ FuzzParams fuzz_params_from_json(const boost::json::value& json);
 /// One seed's verdict after isolation, and the findings it is charged with.
 struct SeedOutcome {
   std::uint64_t seed = 0;
+  bool edge = false;  ///< an edge program (one planted E-rule violation), checked alone
   bool discrepancy = false;
   std::vector<oracle::Finding> findings;
   std::vector<triage::Signature> signatures;
@@ -63,6 +64,9 @@ struct FuzzContext {
 /// Generates the batch, checks it, and when it shows a discrepancy splits it by halving
 /// (tests named by their labels in run and layout findings go straight to a check alone)
 /// until every finding is pinned on one seed whose check alone shows the same signature.
+/// Seeds whose test is an edge program (generator::is_edge_seed) are never batched: each is
+/// checked alone in object mode against its expected rejection; a missed diagnostic is filed
+/// with the violation fragment alone as its reproducer when that shows the same signature.
 /// `gpu` (one GPU, or none) is where binaries run.
 BatchOutcome check_batch(const FuzzContext& context, const std::vector<std::uint64_t>& seeds,
                          const runners::GpuDiscovery& gpu, const std::filesystem::path& workdir);

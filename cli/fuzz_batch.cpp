@@ -23,22 +23,15 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-Checked check_seeds(const FuzzContext& context, const std::vector<std::uint64_t>& seeds, const runners::GpuDiscovery& gpu,
-                    const std::filesystem::path& workdir, BatchOutcome& stats) {
-  const generator::TestCase test = generator::generate_batch(context.policy, seeds, context.size);
+Checked check_test(const FuzzContext& context, const generator::TestCase& test, CheckRequest request,
+                   const runners::GpuDiscovery& gpu, const std::filesystem::path& workdir, BatchOutcome& stats) {
   const std::filesystem::path dir = workdir / test.name;
   std::filesystem::create_directories(dir);
   const std::filesystem::path file = dir / (test.name + ".cu");
   write_file(file, test.source);
   write_file(dir / (test.name + ".json"), pretty_json(test.sidecar));
 
-  CheckRequest request = context.check;
   request.file = file;
-  // A batch is K programs: a compile may take longer than one program's before it is a hang.
-  const double scale = 1.0 + 0.25 * static_cast<double>(seeds.size() - 1);
-  request.compile_limits.wall_seconds *= scale;
-  request.run_limits.wall_seconds *= scale;
-
   Checked checked;
   checked.name = test.name + ".cu";
   checked.source = test.source;
@@ -52,6 +45,67 @@ Checked check_seeds(const FuzzContext& context, const std::vector<std::uint64_t>
   std::error_code ec;
   std::filesystem::remove_all(dir, ec);  // outputs are in `checked`; artifacts are not kept
   return checked;
+}
+
+Checked check_seeds(const FuzzContext& context, const std::vector<std::uint64_t>& seeds, const runners::GpuDiscovery& gpu,
+                    const std::filesystem::path& workdir, BatchOutcome& stats) {
+  CheckRequest request = context.check;
+  // A batch is K programs: a compile may take longer than one program's before it is a hang.
+  const double scale = 1.0 + 0.25 * static_cast<double>(seeds.size() - 1);
+  request.compile_limits.wall_seconds *= scale;
+  request.run_limits.wall_seconds *= scale;
+  return check_test(context, generator::generate_batch(context.policy, seeds, context.size), request, gpu, workdir, stats);
+}
+
+/// The violation fragment alone, as small a reproducer as a person could write: kept when it
+/// shows the same signature as the whole edge program.
+std::optional<Checked> fragment_alone(const FuzzContext& context, const std::string& rule_id,
+                                      const triage::Signature& signature, const runners::GpuDiscovery& gpu,
+                                      const std::filesystem::path& workdir, BatchOutcome& stats) {
+  for (const generator::Rule& rule : generator::plantable_rules()) {
+    if (rule.id != rule_id) continue;
+    generator::TestCase test;
+    test.name = "edge_" + rule_id;
+    int line = 0;
+    test.source = generator::plant_violation("#include <cstdio>\n#include <cuda_runtime.h>\n", rule.id, *rule.violation, line);
+    test.sidecar = boost::json::object{{"expected_verdict", "reject"},
+                                       {"edge", boost::json::object{{"rule", rule.id}, {"line", line}}}};
+    CheckRequest request = context.check;
+    request.mode = runners::Mode::object;
+    Checked alone = check_test(context, test, request, gpu, workdir, stats);
+    for (const triage::Signature& found : alone.signatures)
+      if (found.key == signature.key) return alone;
+  }
+  return std::nullopt;
+}
+
+/// An edge program, checked alone in object mode: nothing runs (a must-reject program has no
+/// defined output), and a rejection in any stage up to the device assembler counts.
+SeedOutcome check_edge_seed(const FuzzContext& context, std::uint64_t seed, const runners::GpuDiscovery& gpu,
+                            const std::filesystem::path& workdir, BatchOutcome& stats) {
+  const generator::TestCase test = generator::generate_edge(context.policy, seed, context.size);
+  CheckRequest request = context.check;
+  request.mode = runners::Mode::object;
+  Checked checked = check_test(context, test, request, gpu, workdir, stats);
+  SeedOutcome outcome;
+  outcome.seed = seed;
+  outcome.edge = true;
+  if (checked.run.verdict.agree()) return outcome;
+  outcome.discrepancy = true;
+  outcome.findings = checked.run.verdict.findings;
+  outcome.signatures = checked.signatures;
+  outcome.source_name = checked.name;
+  outcome.source = checked.source;
+  outcome.outputs = outputs_json(checked.run);
+  if (outcome.findings.size() == 1 && outcome.findings.front().kind == oracle::FindingKind::missed_diagnostic) {
+    const std::string rule(test.sidecar.at("edge").as_object().at("rule").as_string());
+    if (std::optional<Checked> alone = fragment_alone(context, rule, outcome.signatures.front(), gpu, workdir, stats)) {
+      outcome.source_name = alone->name;
+      outcome.source = alone->source;
+      outcome.outputs = outputs_json(alone->run);
+    }
+  }
+  return outcome;
 }
 
 /// The seeds a finding names through the batch's labels: `s<seed>/kernel_N` in checksum
@@ -140,20 +194,25 @@ private:
 
 } // namespace
 
-BatchOutcome check_batch(const FuzzContext& context, const std::vector<std::uint64_t>& seeds,
+BatchOutcome check_batch(const FuzzContext& context, const std::vector<std::uint64_t>& all_seeds,
                          const runners::GpuDiscovery& gpu, const std::filesystem::path& workdir) {
   const auto start = std::chrono::steady_clock::now();
   BatchOutcome outcome;
-  const Checked checked = check_seeds(context, seeds, gpu, workdir, outcome);
+  std::vector<std::uint64_t> seeds;
   std::map<std::uint64_t, SeedOutcome> pinned;
+  for (std::uint64_t seed : all_seeds) {
+    if (generator::is_edge_seed(context.policy, seed)) pinned[seed] = check_edge_seed(context, seed, gpu, workdir, outcome);
+    else seeds.push_back(seed);
+  }
+  const Checked checked = seeds.empty() ? Checked{} : check_seeds(context, seeds, gpu, workdir, outcome);
   if (!checked.run.verdict.agree()) {
     std::set<std::string> keys;
     for (const triage::Signature& signature : checked.signatures) keys.insert(signature.key);
     Isolator isolator(context, gpu, workdir, outcome, std::move(keys));
     isolator.isolate(seeds, checked);
-    pinned = std::move(isolator.pinned);
+    pinned.merge(isolator.pinned);
   }
-  for (std::uint64_t seed : seeds) {
+  for (std::uint64_t seed : all_seeds) {
     auto found = pinned.find(seed);
     if (found != pinned.end()) {
       outcome.seeds.push_back(std::move(found->second));

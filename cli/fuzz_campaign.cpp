@@ -296,7 +296,7 @@ int run_campaign(CampaignSetup& setup, std::ostream& out, std::ostream& err) {
         for (const SeedOutcome& seed : outcome.seeds) {
           const std::string seed_text = std::to_string(seed.seed);
           triage::Test test{triage::content_key(campaign.id + "/" + seed_text), campaign.id,
-                            "cudiff_" + seed_text, seed_text, policy_hash, params.configs,
+                            (seed.edge ? "cudiff_edge_" : "cudiff_") + seed_text, seed_text, policy_hash, params.configs,
                             seed.discrepancy ? "discrepancy" : "agree", now, outcome.seconds / static_cast<double>(outcome.seeds.size())};
           db.add_test(test);
           for (std::size_t i = 0; i < seed.findings.size(); ++i) {

@@ -41,6 +41,10 @@ int run_generate(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
 
   const std::uint64_t batch = args.unsigned_number("--batch").value_or(1);
   if (batch == 0) throw_usage("--batch must be at least 1");
+  // --rule names the violation to plant, and so implies --edge.
+  const std::string rule = args.value("--rule").value_or("");
+  const bool edge = args.has("--edge") || !rule.empty();
+  if (edge && batch > 1) throw_usage("--edge programs are never batched: a violation rejects the whole file");
 
   const auto start = std::chrono::steady_clock::now();
   std::uint64_t bytes = 0;
@@ -48,8 +52,9 @@ int run_generate(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   for (std::uint64_t seed = first; seed < first + count; seed += std::min(batch, first + count - seed)) {
     std::vector<std::uint64_t> seeds;
     for (std::uint64_t s = seed; s < first + count && seeds.size() < batch; ++s) seeds.push_back(s);
-    generator::TestCase test = batch > 1 ? generator::generate_batch(policy, seeds, size)
-                                         : generator::generate_program(policy, seed, size);
+    generator::TestCase test = edge        ? generator::generate_edge(policy, seed, size, rule)
+                               : batch > 1 ? generator::generate_batch(policy, seeds, size)
+                                           : generator::generate_program(policy, seed, size);
     const auto source = dir / (test.name + ".cu");
     write_file(source, test.source);
     write_file(dir / (test.name + ".json"), pretty_json(test.sidecar));
@@ -67,7 +72,7 @@ int run_generate(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
                                            {"seconds", seconds},
                                            {"source_bytes", bytes}});
   } else {
-    out << "wrote " << count << (count == 1 ? " program" : " programs");
+    out << "wrote " << count << (edge ? " edge" : "") << (count == 1 ? " program" : " programs");
     if (batch > 1) out << " in " << written.size() << (written.size() == 1 ? " batch" : " batches") << " of up to " << batch;
     out << " (seed " << first;
     if (count > 1) out << ".." << first + count - 1;
@@ -82,13 +87,17 @@ int run_generate(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
 Subcommand generate_subcommand() {
   CommandSpec spec{
       "generate",
-      "cudiff generate --seed N [--count K] [--batch B] [--policy FILE] [--size small|medium|large] [--out DIR]",
+      "cudiff generate --seed N [--count K] [--batch B] [--edge [--rule ID]] [--policy FILE] [--size small|medium|large] [--out DIR]",
       "Write random CUDA programs that have exactly one correct output, each with a JSON\n"
       "sidecar (seed, policy hash, generator version, constructs, kernels, layout probes).\n"
+      "With --edge, each program carries one planted violation of a compile-time E rule of the\n"
+      "rules catalog (see cudiff rules) and must be rejected; its sidecar names the rule and line.\n"
       "The same seed, policy and generator version give byte-identical files.",
       {{"--seed", "N", "first seed"},
        {"--count", "K", "how many consecutive seeds (default 1)"},
        {"--batch", "B", "up to B seeds per file, each in its own namespace (default 1)"},
+       {"--edge", "", "plant one E rule's violation in each program (named cudiff_edge_<seed>)"},
+       {"--rule", "ID", "the E rule to plant (implies --edge; default: one drawn from the seed)"},
        {"--policy", "FILE", "policy knobs (JSON object of knob: value; see --dump-policy)"},
        {"--size", "SIZE", "small (default; compiles in under 2 s), medium, large"},
        {"--out", "DIR", "where to write NAME.cu and NAME.json (default: .)"},

@@ -90,6 +90,8 @@ void SignatureTest::use_prefilter(const CheckRun& original) {
     if (key == target_.key) finding = &candidate;
   }
   if (finding == nullptr || (finding->kind != oracle::FindingKind::compile_status_mismatch &&
+                             finding->kind != oracle::FindingKind::false_rejection &&
+                             finding->kind != oracle::FindingKind::missed_diagnostic &&
                              finding->kind != oracle::FindingKind::crash))
     return;
   std::set<std::string> allowed;
@@ -178,6 +180,7 @@ bool SignatureTest::operator()(const std::string& candidate) const {
     }
     run.configs = std::move(configs);
     for (const ConfigCheck& built : run.configs) observations.compiles.push_back(built.observation);
+    observations.expected = run.expected;
     run.verdict = oracle::judge(observations, oracle::JudgeOptions{check_.warnings});
   } else {
     run = check(candidate, dir.path(), check_);

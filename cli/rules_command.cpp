@@ -1,9 +1,14 @@
 // `cudiff rules`: the CUDA C++ rules catalog and what cudiff covers of it — a violation
-// template for each compile-time-checkable E rule, a generator construct for each V rule.
+// template for each compile-time-checkable E rule, a generator construct or probe for each V
+// rule, a scan for each textual U rule — and, once measured (rules_measure.cpp), what each
+// compiler does with them.
 #include "cli/commands.h"
+#include "cli/rules.h"
 #include "generator/generator.h"
 
+#include <ctime>
 #include <map>
+#include <set>
 #include <ostream>
 
 namespace cudiff::cli {
@@ -11,15 +16,45 @@ namespace {
 
 /// What cudiff has for a rule, in words: the table's "covered by" column. `constructs`: the
 /// generator constructs that exercise it.
-std::string coverage_of(const generator::Rule& rule, const std::vector<std::string>& constructs) {
+std::string coverage_of(const generator::Rule& rule, const std::vector<std::string>& constructs,
+                        const std::set<std::string>& scanned) {
   switch (rule.kind) {
   case generator::RuleKind::must_reject:
     if (rule.violation) return "violation template";
     return rule.checkable ? "-" : "not checkable: " + rule.why_not_checkable;
-  case generator::RuleKind::valid: return constructs.empty() ? "-" : "generator: " + join(constructs, ", ");
-  case generator::RuleKind::undefined: return "kept out of generated programs";
+  case generator::RuleKind::valid: {
+    std::vector<std::string> parts;
+    if (!constructs.empty()) parts.push_back("generator: " + join(constructs, ", "));
+    if (rule.probe) parts.push_back("probe" + std::string(rule.probe->clang_rejects.empty() ? "" : " (off: clang rejects)"));
+    if (parts.empty()) return rule.not_producible.empty() ? "-" : "not producible: " + rule.not_producible;
+    return join(parts, "; ");
+  }
+  case generator::RuleKind::undefined:
+    return scanned.count(rule.id) ? "scanned for in generated programs" : "kept out of generated programs";
   }
   return "-";
+}
+
+bool produced(const generator::Rule& rule, const std::vector<std::string>& constructs) {
+  return !constructs.empty() || rule.probe.has_value();
+}
+
+/// The measured verdicts of a rule (its violation for E, its probe for V): compiler -> cell.
+std::map<std::string, std::string> measured_cells(const std::optional<Measurement>& measurement, const generator::Rule& rule) {
+  std::map<std::string, std::string> cells;
+  if (!measurement) return cells;
+  const std::string variant = rule.kind == generator::RuleKind::must_reject ? "violation" : "probe";
+  for (const MeasuredItem& item : measurement->items) {
+    if (item.rule != rule.id || item.variant != variant) continue;
+    for (const char* compiler : {"nvcc", "clang"}) cells[compiler] = item.verdict_of(compiler);
+    cells["verdict"] = item.finding.empty() ? "ok" : item.finding_kind + (item.known_reason.empty() ? "" : " (known)");
+  }
+  return cells;
+}
+
+std::string cell_or_dash(const std::map<std::string, std::string>& cells, const std::string& key) {
+  const auto found = cells.find(key);
+  return found == cells.end() || found->second.empty() ? "-" : found->second;
 }
 
 /// At most `width` bytes, cut at a UTF-8 character boundary.
@@ -35,7 +70,34 @@ std::string percent(std::size_t part, std::size_t whole) {
   return std::to_string((part * 1000 / whole + 5) / 10) + "%";
 }
 
-int run_rules(const ParsedArgs& args, std::ostream& out, std::ostream&) {
+std::string date_of(double unix_time) {
+  const std::time_t time = static_cast<std::time_t>(unix_time);
+  std::tm parts{};
+  gmtime_r(&time, &parts);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%d %H:%M UTC", &parts);
+  return text;
+}
+
+/// The measurement file, when there is one (a missing file is normal: nothing measured yet).
+std::optional<Measurement> load_measurement(const ParsedArgs& args) {
+  const std::filesystem::path path = measurement_path(args);
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    if (args.has("--results")) throw_usage(path.string() + ": no such file (run cudiff rules --measure --results FILE)");
+    return std::nullopt;
+  }
+  boost::system::error_code parse_error;
+  const boost::json::value json = boost::json::parse(read_file(path), parse_error);
+  if (parse_error) throw_usage(path.string() + ": not JSON (" + parse_error.message() + ")");
+  return measurement_from_json(json, path.string());
+}
+
+int run_rules(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
+  if (args.has("--measure")) return run_rules_measure(args, out, err);
+  const std::optional<Measurement> measurement = load_measurement(args);
+  const std::vector<std::string> scanned_list = generator::undefined_rules_scanned();
+  const std::set<std::string> scanned(scanned_list.begin(), scanned_list.end());
   std::optional<generator::RuleKind> only;
   if (auto kind = args.value("--kind")) {
     only = generator::parse_rule_kind(*kind);
@@ -56,7 +118,7 @@ int run_rules(const ParsedArgs& args, std::ostream& out, std::ostream&) {
       templates += rule.checkable && rule.violation.has_value();
     } else if (rule.kind == generator::RuleKind::valid) {
       ++v_rules;
-      generated += !constructs_of(rule).empty();
+      generated += produced(rule, constructs_of(rule));
     } else {
       ++u_rules;
     }
@@ -69,47 +131,82 @@ int run_rules(const ParsedArgs& args, std::ostream& out, std::ostream&) {
                                 {"kind", generator::to_string(rule.kind)},
                                 {"section", rule.section},
                                 {"text", rule.text},
-                                {"covered_by", coverage_of(rule, constructs_of(rule))}};
+                                {"covered_by", coverage_of(rule, constructs_of(rule), scanned)}};
+      if (const auto cells = measured_cells(measurement, rule); !cells.empty())
+        entry["measured"] = boost::json::object{{"nvcc", cell_or_dash(cells, "nvcc")},
+                                                {"clang", cell_or_dash(cells, "clang")},
+                                                {"verdict", cell_or_dash(cells, "verdict")}};
       if (rule.kind == generator::RuleKind::must_reject) entry["checkable"] = rule.checkable;
       if (rule.kind == generator::RuleKind::valid) {
         boost::json::array constructs;
         for (const std::string& name : constructs_of(rule)) constructs.emplace_back(name);
         entry["constructs"] = std::move(constructs);
+        if (rule.probe) entry["probe"] = rule.probe->function;
+        if (!rule.not_producible.empty()) entry["not_producible"] = rule.not_producible;
       }
       list.push_back(std::move(entry));
     }
     boost::json::object coverage{{"e_rules", e_rules},         {"e_checkable", checkable},
                                  {"e_with_violation", templates}, {"v_rules", v_rules},
-                                 {"v_generated", generated},      {"u_rules", u_rules}};
+                                 {"v_generated", generated},      {"u_rules", u_rules},
+                                 {"u_scanned", scanned.size()}};
     out << pretty_json(boost::json::object{{"rules", std::move(list)}, {"coverage", std::move(coverage)}});
     return 0;
   }
-  TextTable table({"id", "kind", "section", "covered by", "rule"});
+  std::vector<std::string> header = {"id", "kind", "section", "covered by"};
+  if (measurement) header.insert(header.end(), {"nvcc", "clang", "verdict"});
+  header.push_back("rule");
+  TextTable table(header);
   for (const generator::Rule& rule : rules) {
     if (only && rule.kind != *only) continue;
-    table.add_row({rule.id, generator::to_string(rule.kind), rule.section, shortened(coverage_of(rule, constructs_of(rule)), 48),
-                   shortened(rule.text, 72)});
+    std::vector<std::string> row = {rule.id, generator::to_string(rule.kind), rule.section,
+                                    shortened(coverage_of(rule, constructs_of(rule), scanned), 48)};
+    if (measurement) {
+      const auto cells = measured_cells(measurement, rule);
+      row.insert(row.end(), {cell_or_dash(cells, "nvcc"), cell_or_dash(cells, "clang"), cell_or_dash(cells, "verdict")});
+    }
+    row.push_back(shortened(rule.text, 72));
+    table.add_row(std::move(row));
   }
   out << table.render();
   out << "\nE rules (must be diagnosed): " << e_rules << "; checkable at compile time: " << checkable
       << "; with a violation template: " << templates << " (" << percent(templates, checkable) << ")\n"
       << "V constructs: " << v_rules << "; produced by the generator: " << generated << " ("
       << percent(generated, v_rules) << ")\n"
-      << "U rules (undefined or run-time only, kept out of generated programs): " << u_rules << "\n";
+      << "U rules (undefined or run-time only, kept out of generated programs): " << u_rules << "; scanned for in "
+      << "generated programs: " << scanned.size() << "\n";
+  if (measurement)
+    out << "measured " << date_of(measurement->measured_at) << " with " << measurement->nvcc_version << " and "
+        << measurement->clang_version << " (" << measurement_path(args).string() << ")\n";
+  else
+    out << "not measured yet: cudiff rules --measure shows what each compiler does with every rule\n";
   return 0;
 }
 
 } // namespace
 
 Subcommand rules_subcommand() {
-  CommandSpec spec{"rules", "cudiff rules [--kind E|V|U] [--json]",
+  CommandSpec spec{"rules", "cudiff rules [--kind E|V|U] [--json] | cudiff rules --measure [--jobs N] [--known FILE]",
                    "The CUDA C++ rules catalog (from the Programming Guide: E rules must be diagnosed,\n"
                    "V constructs are valid, U is undefined behaviour) and what cudiff covers of it:\n"
                    "a violation template for each E rule a compiler can check at compile time, the\n"
-                   "generator constructs that exercise each V rule.",
+                   "generator constructs and probes that exercise each V rule, the U rules scanned for.\n"
+                   "--measure compiles every violation (planted into a generated program), its fixed\n"
+                   "form and every probe with each config, judges them against the rules, prints the\n"
+                   "conformance table and keeps it in a file that plain `cudiff rules` then shows.",
                    {}};
   spec.options.push_back({"--kind", "K", "only the rules of kind E, V or U"});
   spec.options.push_back({"--json", "", "print JSON instead of a table"});
+  spec.options.push_back({"--measure", "", "measure what each compiler does with every rule (object mode)"});
+  spec.options.push_back({"--results", "FILE", "the measurement file (default cudiff-conformance.json)"});
+  spec.options.push_back({"--rule", "ID", "--measure: only this rule"});
+  spec.options.push_back({"--seed", "N", "--measure: the generated program violations are planted into (default 1)"});
+  spec.options.push_back({"--size", "SIZE", "--measure: its size (default small)"});
+  spec.options.push_back({"--config", "LIST", "--measure: configs (default nvcc-O3,clang-O3)"});
+  spec.options.push_back({"--jobs", "N", "--measure: programs built at once (default: half the cores)"});
+  spec.options.push_back({"--timeout", "SECONDS", "--measure: wall-clock limit per compile (default 120)"});
+  spec.options.push_back({"--known", "FILE", "--measure: label findings that are recorded known differences"});
+  for (auto& option : toolchain_options()) spec.options.push_back(option);
   return {spec, run_rules};
 }
 

@@ -39,6 +39,10 @@ int triage_reduce(const ParsedArgs& args, std::ostream& out, std::ostream& err) 
   request.key = bucket.key;
   request.format = !args.has("--no-format");
   if (campaign) request.check.mode = runners::parse_mode(campaign->mode);
+  // The stored reproducer has no sidecar: a false rejection was judged against a generated
+  // program's "must accept", so its candidates are too. (A missed diagnostic's reproducer
+  // carries its `// expected-error: ID` line, which the reduction keeps.)
+  if (bucket.kind == oracle::to_string(oracle::FindingKind::false_rejection)) request.check.expected = oracle::Expectation{};
   request.check.configs = campaign && !campaign->configs.empty() ? runners::parse_configs(join(campaign->configs, ","))
                                                                  : runners::default_configs();
   request.check.compile_limits.wall_seconds = 300;

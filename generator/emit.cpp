@@ -2,6 +2,7 @@
 // frame (namespaces, globals, main). Kernels and host runners: emit_kernel.cpp; fixed text and
 // helper templates: emit_helpers.cpp.
 #include "generator/emit_parts.h"
+#include "generator/probes.h"
 
 #include <algorithm>
 
@@ -236,6 +237,7 @@ std::string emit_expr(const Expr& e, const Program& program, const std::vector<V
   case Expr::Spell::Sfinae: return "cudiff_tweak(" + kid(0) + ")";
   case Expr::Spell::Vector: return vector_expr(e, kid(0), kid(1));
   case Expr::Spell::Lambda: return "f" + std::to_string(e.spell_index) + "(" + kid(0) + ")";
+  case Expr::Spell::Probe: return probe_call_text(program.probes[e.spell_index], type_name(e.type), kid(0));
   default: break;
   }
   switch (e.kind) {
@@ -266,6 +268,7 @@ std::string emit_test_body(const Program& program, const LayoutPlan& layout, con
   Writer w;
   if (!layout.definitions.empty()) w.text += layout.definitions + "\n";
   if (!program.helpers.empty()) w.text += helper_templates(program.helpers);
+  if (!program.probes.empty()) w.text += probe_definitions(program.probes);
   for (const Kernel& k : program.kernels) {
     w.line("");
     w.line("namespace " + k.ns + " {");
@@ -298,6 +301,12 @@ std::string emit_test_body(const Program& program, const LayoutPlan& layout, con
   else w.line("static void cudiff_print_layout() {}");
   w.line("");
   w.line("static void cudiff_run_tests() {");
+  for (const PlantedProbe& planted : program.probes) {
+    if (!planted.probe.host) continue;
+    const std::string check = std::to_string(planted.host_check) + "ull";
+    w.line("  if (" + planted.probe.function + "(" + check + ") != " + check + ") std::printf(\"probe " +
+           planted.rule_id + " failed\\n\");");
+  }
   for (const Kernel& k : program.kernels) w.line("  " + k.ns + "::run_" + k.name + "();");
   w.line("}");
   return w.text;
@@ -327,7 +336,7 @@ std::string emit_main(const std::vector<std::string>& test_namespaces) {
 }
 
 std::string emit_program(const Program& program, const LayoutPlan& layout, const EmitOptions& options) {
-  return options.header + emit_preamble() + "\n" + emit_test_body(program, layout, options) + "\n" +
+  return options.header + emit_preamble() + probe_includes(program.probes) + "\n" + emit_test_body(program, layout, options) + "\n" +
          layout.device_probes + emit_main({""});
 }
 

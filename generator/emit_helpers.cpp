@@ -98,7 +98,7 @@ std::string vector_family(IntType type) {
 
 std::string prelude_text() {
   // <cstddef> (offsetof) and <type_traits> (layout probes, SFINAE) are cheap next to cuda_runtime.h.
-  return "#include <cstddef>\n#include <cstdio>\n#include <cstdlib>\n#include <cstring>\n#include <type_traits>\n";
+  return "#include <cstddef>\n#include <cstdint>\n#include <cstdio>\n#include <cstdlib>\n#include <cstring>\n#include <type_traits>\n";
 }
 
 std::string runtime_helpers_text() { return kHelpers; }

@@ -5,6 +5,7 @@
 #include "generator/generator.h"
 #include "generator/kernels.h"
 #include "generator/layout.h"
+#include "generator/probes.h"
 #include "generator/validate.h"
 
 #include <cstdio>
@@ -61,6 +62,7 @@ Built build(const Policy& policy, Rng& rng, std::uint64_t seed, Size size, const
     }
   }
   validate_program(ctx.program, seed);
+  plant_probes(ctx.program, policy, seed);
   if (ctx.on("restrict_pointers")) {
     built.options.restrict_pointers = true;
     ctx.use("restrict_pointers");
@@ -85,6 +87,12 @@ boost::json::object sidecar_of(const Built& built, const Policy& policy, std::ui
     for (const std::string& rule : info.rule_ids) rules.push_back(boost::json::string(trim(rule)));
     used_json.push_back(boost::json::object{{"name", info.name}, {"rule_ids", std::move(rules)}});
   }
+  boost::json::array probes_json;
+  for (const PlantedProbe& planted : built.program.probes)
+    probes_json.push_back(boost::json::object{{"rule", planted.rule_id},
+                                              {"function", planted.probe.function},
+                                              {"space", planted.probe.host ? "host" : "device"},
+                                              {"sites", planted.sites}});
   for (const Kernel& k : built.program.kernels)
     kernels_json.push_back(boost::json::object{{"name", kernel_label + k.name},
                                                {"grid", dims(k.launch.grid)},
@@ -99,6 +107,7 @@ boost::json::object sidecar_of(const Built& built, const Policy& policy, std::ui
                              {"constructs_used", std::move(used_json)},
                              {"kernels", std::move(kernels_json)},
                              {"layout_probes", built.layout.probes},
+                             {"probes", std::move(probes_json)},
                              {"expected_verdict", "accept"}};
 }
 
@@ -123,7 +132,7 @@ TestCase generate_program(const Policy& policy, Rng& rng, std::uint64_t seed, Si
 
 TestCase generate_batch(const Policy& policy, const std::vector<std::uint64_t>& seeds, Size size) {
   if (seeds.empty()) throw Error(ErrorKind::usage, "a batch needs at least one seed");
-  std::string body, seed_list;
+  std::string body, seed_list, includes;
   std::vector<std::string> namespaces;
   boost::json::array tests, kernels, probes, seeds_json;
   for (std::uint64_t seed : seeds) {
@@ -136,6 +145,8 @@ TestCase generate_batch(const Policy& policy, const std::vector<std::uint64_t>& 
             emit_test_body(built.program, built.layout, built.options) + "} // namespace " + ns + "\n" +
             built.layout.device_probes;
     namespaces.push_back(ns);
+    for (const std::string& line : split_lines(probe_includes(built.program.probes)))
+      if (!line.empty() && includes.find(line + "\n") == std::string::npos) includes += line + "\n";
     boost::json::object sidecar = sidecar_of(built, policy, seed, size, label + "/");
     for (const auto& kernel : sidecar.at("kernels").as_array()) kernels.push_back(kernel);
     for (const auto& probe : sidecar.at("layout_probes").as_array()) probes.push_back(probe);
@@ -150,7 +161,7 @@ TestCase generate_batch(const Policy& policy, const std::vector<std::uint64_t>& 
                 "// generator version: " + std::string(kGeneratorVersion) + "\n"
                 "// policy hash: " + policy.hash() + "\n"
                 "// size: " + to_string(size) + "\n" +
-                emit_preamble() + body + emit_main(namespaces);
+                emit_preamble() + includes + body + emit_main(namespaces);
   test.sidecar = boost::json::object{{"generator_version", std::string(kGeneratorVersion)},
                                      {"batch", std::move(seeds_json)},
                                      {"policy_hash", policy.hash()},

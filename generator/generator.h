@@ -20,7 +20,7 @@
 namespace cudiff::generator {
 
 /// Bumped whenever the same seed and policy would give a different program.
-inline constexpr std::string_view kGeneratorVersion = "0.3.2";
+inline constexpr std::string_view kGeneratorVersion = "0.4.0";
 
 enum class Size { small, medium, large };
 std::string to_string(Size size);
@@ -56,6 +56,19 @@ struct RuleViolation {
   std::string fixed;  ///< the same fragment without the violation; empty where there is none
 };
 
+/// A fragment that exercises one V rule, planted by the generator and called on live values
+/// (generator/rules/README.md, "Probes"): `unsigned long long <function>(unsigned long long x)`
+/// returns x exactly when the construct behaves as the guide says. Every name it declares
+/// starts with `function`; it can sit at namespace scope of any namespace, more than once.
+struct RuleProbe {
+  bool host = false;  ///< a host function called once from host code, else a __device__ one
+  std::vector<std::string> headers;  ///< e.g. "<utility>"
+  std::string fragment;
+  std::string function;       ///< "cudiff_vp_<rule id>"
+  std::string clang_rejects;  ///< why clang-22 rejects it on purpose: such probes are off by default
+  std::string nvcc_rejects;   ///< nvcc's diagnostic, where nvcc rejects it
+};
+
 struct Rule {
   std::string id;  ///< e.g. "R-HOSTEXT-COMPLEX", "V-MANAGED-VAR"
   RuleKind kind = RuleKind::valid;
@@ -65,6 +78,8 @@ struct Rule {
   bool checkable = false;               ///< E rules: a compiler can diagnose it at compile time
   std::string why_not_checkable;        ///< E rules that are not
   std::optional<RuleViolation> violation;  ///< checkable E rules
+  std::optional<RuleProbe> probe;          ///< V rules the generator exercises through a probe
+  std::string not_producible;              ///< V rules no program here can exercise: why
 };
 
 /// Every rule, in the catalog's order. Parses the compiled-in catalog on every call; throws
@@ -73,6 +88,22 @@ std::vector<Rule> rule_catalog();
 
 /// For each rule id some construct names, the constructs (construct_catalog()) that exercise it.
 std::map<std::string, std::vector<std::string>> constructs_by_rule();
+
+// ---- U rules: undefined behaviour generated programs must stay clear of ------------------
+
+/// One place where a program's text comes near a U rule.
+struct UndefinedUse {
+  std::string rule_id;  ///< e.g. "U-SYNC-DIVERGENT"
+  int line = 0;         ///< 1-based line in the source
+  std::string excerpt;  ///< that line, trimmed
+};
+
+/// Scans a program (its .cu text and, where it helps, its sidecar) for the U rules that can be
+/// recognised in the text (undefined_rules_scanned()). A generated program must give none:
+/// tests/unit/undefined_scan_test.cpp scans many. Never throws on any input.
+std::vector<UndefinedUse> scan_undefined(std::string_view source, const boost::json::object& sidecar);
+/// The U rule ids scan_undefined looks for, each an id of rule_catalog().
+std::vector<std::string> undefined_rules_scanned();
 
 /// One named knob: a probability or a count range bound.
 struct Knob {
@@ -128,6 +159,21 @@ struct TestCase {
 TestCase generate_program(const Policy& policy, std::uint64_t seed, Size size);
 /// The same from any random source; `seed` is only recorded in the sidecar.
 TestCase generate_program(const Policy& policy, Rng& rng, std::uint64_t seed, Size size);
+
+/// An edge program: the program for `seed`, with the violation template of one checkable E rule
+/// planted at its end, so that it must be rejected for that one reason. The rule is `rule_id`
+/// or, when empty, one of plantable_rules() drawn from the seed (a stream of its own). Named
+/// "cudiff_edge_<seed>"; the sidecar is the program's with "expected_verdict": "reject" and
+/// "edge": {"rule", "line" (1-based, the offending line), "marker"}. Throws Error(usage) for a
+/// rule id without a violation template.
+TestCase generate_edge(const Policy& policy, std::uint64_t seed, Size size, const std::string& rule_id = "");
+/// Campaigns: whether the test of `seed` is an edge program, with the policy's "edge.share"
+/// (a stream of its own, so the choice never changes the programs).
+bool is_edge_seed(const Policy& policy, std::uint64_t seed);
+/// The checkable E rules with a violation template, in catalog order.
+std::vector<Rule> plantable_rules();
+/// `source` with `violation` planted at its end; `line` is set to the offending line.
+std::string plant_violation(const std::string& source, const std::string& rule_id, const RuleViolation& violation, int& line);
 
 /// Several seeds' programs in one translation unit (DESIGN.md, "Speed": one compile and one
 /// process for many tests). Each seed's program is the same as generate_program's (same IR,

@@ -2,6 +2,7 @@
 // kernels, arrays and the launch of each kernel. Internal to generator/.
 #pragma once
 
+#include "generator/generator.h"
 #include "generator/values.h"
 
 #include <cstdint>
@@ -46,8 +47,9 @@ struct Expr {
   /// as `cudiff_tweak(x)`, the overload `enable_if` keeps for T's signedness. Vector: a Binary
   /// +, |, ^ of a 4- or 8-byte T, emitted as `cudiff_v<op><n>(make_<T><n>(a, b, 0...))` with
   /// `spell_index` = n components. Lambda: a Binary `x op c` of the kernel's lambda or functor
-  /// `spell_index` (Kernel::lambdas), emitted as `f<index>(x)`.
-  enum class Spell : std::uint8_t { Plain, FoldRight, FoldLeft, Select, ClassTemplate, Sfinae, Vector, Lambda } spell = Spell::Plain;
+  /// `spell_index` (Kernel::lambdas), emitted as `f<index>(x)`. Probe: a same-type Cast, emitted
+  /// as a call of the device probe Program::probes[spell_index], which returns its argument.
+  enum class Spell : std::uint8_t { Plain, FoldRight, FoldLeft, Select, ClassTemplate, Sfinae, Vector, Lambda, Probe } spell = Spell::Plain;
   int fold_count = 0;
   int spell_index = 0;
 };
@@ -201,7 +203,17 @@ struct NamedConstant {
   Value value;
 };
 
+/// A V-rule probe planted in the program (generator/probes.cpp); host probes are checked
+/// once before the kernels run, with `host_check` as the argument.
+struct PlantedProbe {
+  std::string rule_id;
+  RuleProbe probe;
+  std::uint64_t host_check = 0;
+  int sites = 0;  ///< device probes: the expressions wrapped in a call
+};
+
 struct Program {
+  std::vector<PlantedProbe> probes;
   std::vector<Array> arrays;
   std::vector<Function> functions;  ///< a callee always comes after its callers
   std::vector<Kernel> kernels;

@@ -17,6 +17,22 @@ std::string text_of(const boost::json::object& object, std::string_view key) {
   return value != nullptr && value->is_string() ? std::string(value->as_string()) : std::string();
 }
 
+RuleProbe probe_of(const std::string& id, const boost::json::object& object) {
+  RuleProbe probe;
+  const std::string space = text_of(object, "space");
+  if (space != "device" && space != "host") throw_environment("rules catalog: probe of " + id + " has space '" + space + "'");
+  probe.host = space == "host";
+  if (const auto* headers = object.if_contains("headers"); headers != nullptr && headers->is_array())
+    for (const auto& header : headers->as_array())
+      if (header.is_string()) probe.headers.emplace_back(header.as_string());
+  probe.fragment = text_of(object, "fragment");
+  probe.function = text_of(object, "function");
+  probe.clang_rejects = text_of(object, "clang_rejects");
+  probe.nvcc_rejects = text_of(object, "nvcc_rejects");
+  if (probe.fragment.empty() || probe.function.empty()) throw_environment("rules catalog: probe of " + id + " lacks fragment or function");
+  return probe;
+}
+
 } // namespace
 
 std::string to_string(RuleKind kind) {
@@ -58,6 +74,9 @@ std::vector<Rule> rule_catalog() {
       const boost::json::object& v = violation->as_object();
       rule.violation = RuleViolation{text_of(v, "fragment"), text_of(v, "marker"), text_of(v, "fixed")};
     }
+    if (const auto* probe = object.if_contains("probe"); probe != nullptr && probe->is_object())
+      rule.probe = probe_of(rule.id, probe->as_object());
+    rule.not_producible = text_of(object, "not_producible");
     rules.push_back(std::move(rule));
   }
   return rules;

@@ -49,12 +49,11 @@ Finding compile_hang_finding(const CompileObservation& compile) {
   return detail::make_finding(FindingKind::hang, {compile.config}, summary, std::move(details));
 }
 
-// ---- compile status ---------------------------------------------------------------------
+} // namespace
 
-struct StatusSplit {
-  std::vector<const CompileObservation*> accepted;
-  std::vector<const CompileObservation*> rejected;
-};
+// ---- compile status (shared with judge_expected.cpp through judge_parts.h) ---------------
+
+namespace detail {
 
 // Crashed and hung compiles are findings of their own and say nothing about whether the
 // program is valid, so only clean accepts and rejects take part in the status comparison.
@@ -107,6 +106,11 @@ array side_entries(const std::vector<const CompileObservation*>& compiles) {
   return entries;
 }
 
+} // namespace detail
+
+namespace {
+using namespace detail;
+
 std::vector<Finding> compile_status_findings(const std::vector<CompileObservation>& compiles) {
   const StatusSplit split = split_by_status(compiles);
   if (split.accepted.empty() || split.rejected.empty()) return {};
@@ -144,7 +148,10 @@ std::string agreement_text(const Observations& observations) {
     const bool all_accept = std::ranges::all_of(observations.compiles, [](const auto& compile) {
       return compile.outcome == CompileOutcome::accepted;
     });
-    parts.push_back(all_accept ? "all accept" : "none accepts (all reject)");
+    std::string status = all_accept ? "all accept" : "none accepts (all reject)";
+    if (observations.expected && observations.expected->reject && !all_accept && !observations.expected->rule_id.empty())
+      status += ", as " + observations.expected->rule_id + " requires";
+    parts.push_back(std::move(status));
   }
   if (std::string runs = detail::run_agreement(observations.runs); !runs.empty()) {
     parts.push_back(std::move(runs));
@@ -159,7 +166,8 @@ void append(std::vector<Finding>& to, std::vector<Finding> from) {
   for (Finding& finding : from) to.push_back(std::move(finding));
 }
 
-constexpr FindingKind kind_order[] = {FindingKind::compile_status_mismatch, FindingKind::crash,
+constexpr FindingKind kind_order[] = {FindingKind::missed_diagnostic,  FindingKind::false_rejection,
+                                      FindingKind::compile_status_mismatch, FindingKind::crash,
                                       FindingKind::hang, FindingKind::run_mismatch,
                                       FindingKind::warning_mismatch, FindingKind::layout_mismatch};
 
@@ -209,6 +217,8 @@ std::string to_string(FindingKind kind) {
     case FindingKind::run_mismatch: return "run_mismatch";
     case FindingKind::warning_mismatch: return "warning_mismatch";
     case FindingKind::layout_mismatch: return "layout_mismatch";
+    case FindingKind::missed_diagnostic: return "missed_diagnostic";
+    case FindingKind::false_rejection: return "false_rejection";
   }
   return "unknown";
 }
@@ -226,7 +236,8 @@ std::string Verdict::headline() const {
 // produces its findings in config order; by_kind keeps that).
 Verdict judge(const Observations& observations, const JudgeOptions& options) {
   std::vector<Finding> findings;
-  append(findings, compile_status_findings(observations.compiles));
+  if (observations.expected) append(findings, detail::expectation_findings(observations.compiles, *observations.expected));
+  else append(findings, compile_status_findings(observations.compiles));
   append(findings, crash_and_hang_findings(observations.compiles));
   append(findings, detail::run_findings(observations.runs));
   if (options.warnings) append(findings, detail::warning_findings(observations.compiles));

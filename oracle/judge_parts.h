@@ -24,6 +24,26 @@ std::string file_basename(std::string_view path);
 /// "foo.cu:5" (basename), "foo.cu" without a line, "" without a file.
 std::string location_text(const Diagnostic& diagnostic);
 
+/// The clean accepts and clean rejects among the compiles (crashes and hangs are findings of
+/// their own and say nothing about whether the program is valid).
+struct StatusSplit {
+  std::vector<const CompileObservation*> accepted;
+  std::vector<const CompileObservation*> rejected;
+};
+StatusSplit split_by_status(const std::vector<CompileObservation>& compiles);
+std::vector<std::string> config_names(const std::vector<const CompileObservation*>& compiles);
+/// The error ids of the compiles, sorted, without repeats.
+std::vector<std::string> sorted_error_ids(const std::vector<const CompileObservation*>& compiles);
+/// "error: <message> (file:line)", or "(no error message)".
+std::string describe_error(const Diagnostic* error);
+/// {"config", "compiler", "first_error"} per compile.
+boost::json::array side_entries(const std::vector<const CompileObservation*>& compiles);
+
+/// The spec oracle (judge_expected.cpp): against an Expectation, the compile-status findings —
+/// missed_diagnostic for the configs that accept a must-reject program, false_rejection for
+/// those that reject a must-accept one (at most one finding of each).
+std::vector<Finding> expectation_findings(const std::vector<CompileObservation>& compiles, const Expectation& expected);
+
 /// Run comparison (judge_runs.cpp): at most one run_mismatch finding and at most one hang
 /// finding (every run timed out).
 std::vector<Finding> run_findings(const std::vector<RunObservation>& runs);

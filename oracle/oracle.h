@@ -141,7 +141,13 @@ LayoutView host_layout_view(const std::string& config, runners::CompilerKind com
 
 // ---- judging ----------------------------------------------------------------------------
 
-enum class FindingKind { compile_status_mismatch, crash, hang, run_mismatch, warning_mismatch, layout_mismatch };
+/// missed_diagnostic: a config accepts a program that must be rejected (an E rule of the rules
+/// catalog is broken); false_rejection: a config rejects a program that must be accepted (a
+/// generated one). Both replace compile_status_mismatch when the observations carry an
+/// Expectation.
+enum class FindingKind {
+  compile_status_mismatch, crash, hang, run_mismatch, warning_mismatch, layout_mismatch, missed_diagnostic, false_rejection
+};
 std::string to_string(FindingKind kind);
 
 struct Finding {
@@ -159,11 +165,30 @@ struct Verdict {
   std::string headline() const;
 };
 
+/// What the rules say a program must do (the spec oracle): generated programs must be accepted;
+/// edge programs (one planted violation of an E rule) and files marked `// expected-error: ID`
+/// must be rejected.
+struct Expectation {
+  bool reject = false;
+  std::string rule_id;  ///< reject: the rule the program breaks; accept: the rule it exercises, if one
+  int line = 0;         ///< reject: the offending line, 1-based (0: not known)
+  bool operator==(const Expectation&) const = default;
+};
+
+/// From a sidecar's "expected_verdict" ("accept" or "reject") and "edge" {"rule", "line"}; none
+/// when it has no verdict. Never throws.
+std::optional<Expectation> expectation_from_sidecar(const boost::json::value& sidecar);
+/// From the first `// expected-error: ID` comment of the source (clang -verify's marker with a
+/// rule id); none when there is none. Never throws.
+std::optional<Expectation> expectation_from_source(std::string_view source);
+boost::json::value to_json(const Expectation& expectation);
+
 struct Observations {
   std::vector<CompileObservation> compiles;  ///< one per config, in config order
   std::vector<RunObservation> runs;          ///< for the configs that were built and run
   std::vector<LayoutProbe> layout_probes;    ///< from the sidecar, when there is one
   std::vector<LayoutView> layouts;           ///< host and device views of the configs built
+  std::optional<Expectation> expected;       ///< when set, compiles are judged against it (spec oracle)
 };
 
 struct JudgeOptions {

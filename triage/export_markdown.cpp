@@ -41,6 +41,10 @@ std::string expected_for(std::string_view kind) {
   if (kind == "hang") return "the compile (or the program) finishes well within the time limit";
   if (kind == "run_mismatch") return "both binaries exit the same way and print the same output (the program has one defined result)";
   if (kind == "warning_mismatch") return "both compilers warn about the same places";
+  if (kind == "missed_diagnostic")
+    return "the program breaks a rule of the CUDA C++ Programming Guide that must be diagnosed (the rule id in the "
+           "title; the offending line is marked `// expected-error:`), so every compiler rejects it";
+  if (kind == "false_rejection") return "the program is valid CUDA C++ (generated to be), so every compiler accepts it";
   return "every compiler and view agrees (" + std::string(kind) + ")";
 }
 

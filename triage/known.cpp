@@ -53,6 +53,11 @@ const KnownDifference* KnownDifferences::match(const Signature& signature) const
     if (entry.kind != signature.kind) continue;
     if (entry.side != "*" && entry.side != signature.side) continue;
     if (entry.id == "*" || std::ranges::find(signature.ids, entry.id) != signature.ids.end()) return &entry;
+    // "R-EXTLAM-*": a family of rules (ids of the rules catalog) that differ for one reason.
+    if (entry.id.size() > 1 && entry.id.back() == '*') {
+      const std::string_view prefix(entry.id.data(), entry.id.size() - 1);
+      if (std::ranges::any_of(signature.ids, [&](const std::string& id) { return id.starts_with(prefix); })) return &entry;
+    }
   }
   return nullptr;
 }

@@ -85,6 +85,35 @@ void compile_status(const object& details, Builder& b) {
                       (ids.size() > 1 ? " (+" + std::to_string(ids.size() - 1) + ")" : "");
 }
 
+/// The spec oracle's kinds. A missed diagnostic is keyed by the rule and the side that
+/// accepts (which configs also reject it, and with what, is detail: the bug is the accept).
+void missed_diagnostic(const object& details, Builder& b) {
+  std::set<std::string> accepting, rejecting;
+  for (const auto& entry : array_of(details, "accepted"))
+    if (entry.is_object()) accepting.insert(text_of(entry.as_object(), "compiler"));
+  for (const auto& entry : array_of(details, "rejected"))
+    if (entry.is_object()) rejecting.insert(text_of(entry.as_object(), "compiler"));
+  const std::string rule = text_of(details, "rule");
+  b.signature.side = joined(accepting, "+");
+  b.signature.stage = "frontend";
+  b.add("rule", rule);
+  b.id(rule);
+  b.signature.title = b.signature.side + " misses the diagnostic for " + (rule.empty() ? std::string("an E rule") : rule) +
+                      (rejecting.empty() ? std::string(" (no compiler rejects)")
+                                         : " (" + joined(rejecting, "+") + " rejects)");
+}
+
+/// A false rejection is keyed like a compile-status mismatch (rejecting side, error ids); the
+/// kind tells them apart, and the title says the program was valid.
+void false_rejection(const object& details, Builder& b) {
+  compile_status(details, b);
+  // The V rule a measured probe exercises: for known differences to match, not in the key.
+  if (const std::string rule = text_of(details, "rule"); !rule.empty()) b.signature.ids.push_back(rule);
+  b.signature.title = b.signature.side + " rejects a valid program: " +
+                      (b.signature.ids.empty() ? std::string("(no error message)") : shorten(b.signature.ids.front(), 90)) +
+                      (b.signature.ids.size() > 1 ? " (+" + std::to_string(b.signature.ids.size() - 1) + ")" : "");
+}
+
 bool skipped_frame(std::string_view name) {
   return name.empty() || name.starts_with("llvm::sys::") || name.starts_with("_") || name == "raise" ||
          name == "abort" || name.starts_with("__") || name.starts_with("llvm::report_fatal_error") ||
@@ -280,6 +309,8 @@ Signature signature_of(const oracle::Finding& finding, std::string_view crash_ou
   else if (kind == "run_mismatch") run_mismatch(finding.details, b);
   else if (kind == "warning_mismatch") warning_mismatch(finding.details, b);
   else if (kind == "layout_mismatch") layout(finding.details, b);
+  else if (kind == "missed_diagnostic") missed_diagnostic(finding.details, b);
+  else if (kind == "false_rejection") false_rejection(finding.details, b);
   else other(finding, b);
   // Rule ids (generated programs) help known differences match, but a program covers many
   // rules, so they are not part of the key.

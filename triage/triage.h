@@ -61,7 +61,8 @@ std::string mask_crash_text(std::string_view text);
 struct KnownDifference {
   std::string kind;    ///< a FindingKind name
   std::string side;    ///< "nvcc", "clang", or "*" for either
-  std::string id;      ///< a diagnostic id, rule id or layout property the signature carries
+  std::string id;      ///< a diagnostic id, rule id or layout property the signature carries;
+                       ///< "*" matches any, "R-EXTLAM-*" any id with that prefix
   std::string reason;  ///< why it is deliberate, shown as the bucket's known reason
 };
 

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 using cudiff::test::run_cudiff;
 
 namespace {
@@ -33,6 +35,10 @@ void expect_predicted_checksums(const cudiff::generator::Policy& policy, const s
       for (const auto& line : config.at("run").at("output_lines").as_array())
         if (line.as_string().starts_with("checksum ")) checksums.emplace_back(line.as_string());
       EXPECT_EQ(checksums, expected) << "seed " << seed << " " << config.at("config").as_string();
+      // A host probe that finds its construct broken says so on a line of its own.
+      for (const auto& line : config.at("run").at("output_lines").as_array())
+        EXPECT_FALSE(line.as_string().starts_with("probe ")) << "seed " << seed << " " << config.at("config").as_string()
+                                                             << ": " << line.as_string();
     }
   }
 }
@@ -62,4 +68,26 @@ TEST(GpuGenerated, ManagedProgramsRunAsPredictedUnderBothNvccLevels) {
   auto policy = cudiff::generator::Policy::defaults();
   policy.set("construct.managed_memory", 1);
   expect_predicted_checksums(policy, {21, 22, 23}, "nvcc-O3,nvcc-O0");
+}
+
+// Every V-rule probe enabled by default, in programs that carry up to 16 each: seeds are taken
+// while they add probes not seen yet, so each probe runs under both compilers at least once.
+TEST(GpuGenerated, EveryProbeReturnsItsArgumentUnderBothCompilers) {
+  if (auto why = cudiff::test::no_gpu()) GTEST_SKIP() << *why;
+  auto policy = cudiff::generator::Policy::defaults();
+  policy.set("probe.share", 1);
+  policy.set("probe.count.max", 16);
+  std::set<std::string> wanted, seen;
+  for (const auto& rule : cudiff::generator::rule_catalog())
+    if (rule.probe && rule.probe->clang_rejects.empty()) wanted.insert(rule.id);
+  std::vector<std::uint64_t> seeds;
+  for (std::uint64_t seed = 31; seed < 231 && seen.size() < wanted.size(); ++seed) {
+    const auto test = cudiff::generator::generate_program(policy, seed, cudiff::generator::Size::small);
+    bool adds = false;
+    for (const auto& probe : test.sidecar.at("probes").as_array())
+      adds = seen.insert(std::string(probe.at("rule").as_string())).second || adds;
+    if (adds) seeds.push_back(seed);
+  }
+  ASSERT_EQ(seen, wanted);
+  expect_predicted_checksums(policy, seeds, "nvcc-O3,clang-O3");
 }

@@ -72,13 +72,13 @@ RunObservation timed_out_run(std::string config) {
 }
 
 Verdict judge_compiles(std::vector<CompileObservation> compiles, bool warnings = false) {
-  return judge(Observations{std::move(compiles), {}, {}, {}}, JudgeOptions{warnings});
+  return judge(Observations{std::move(compiles), {}, {}, {}, {}}, JudgeOptions{warnings});
 }
 
 Observations accepted_pair(std::vector<RunObservation> runs) {
   return Observations{
       {accepted("nvcc-O3", CompilerKind::nvcc), accepted("clang-O3", CompilerKind::clang)},
-      std::move(runs), {}, {}};
+      std::move(runs), {}, {}, {}};
 }
 
 std::vector<std::string> strings(const boost::json::value& value) {
@@ -348,7 +348,7 @@ Observations busy_observations() {
       {accepted("nvcc-O3", CompilerKind::nvcc, {warning("177-D", "unused \"x\"", 5)}),
        crashed("clang-O0", CompilerKind::clang, {"clang", "signal 11", "boom"}),
        accepted("clang-O3", CompilerKind::clang)},
-      {run("nvcc-O3", {"a", "b"}), run("clang-O3", {"a", "c"})}, {}, {}};
+      {run("nvcc-O3", {"a", "b"}), run("clang-O3", {"a", "c"})}, {}, {}, {}};
   return observations;
 }
 

@@ -1,0 +1,304 @@
+// `cudiff rules --measure`: plants every E rule's violation (and its fixed form) into one
+// generated program, builds every V rule's probe, compiles each with every config in object
+// mode, and judges each against what the rules say (the spec oracle). The result is the
+// conformance table, kept in a JSON file that plain `cudiff rules` shows.
+#include "cli/check.h"
+#include "cli/commands.h"
+#include "cli/rules.h"
+
+#include <atomic>
+#include <map>
+#include <chrono>
+#include <mutex>
+#include <ostream>
+#include <thread>
+
+namespace cudiff::cli {
+namespace {
+
+/// One program to measure, before it is compiled.
+struct Planned {
+  std::string rule, variant;
+  std::string source;
+  oracle::Expectation expected;
+};
+
+/// A probe in a translation unit of its own: a device probe called from a kernel, a host probe
+/// from main (object mode builds both without running them).
+std::string probe_program(const generator::RuleProbe& probe) {
+  std::string text = "#include <cstdio>\n#include <cstdint>\n#include <cuda_runtime.h>\n";
+  for (const std::string& header : probe.headers) text += "#include " + header + "\n";
+  text += probe.fragment;
+  if (!probe.fragment.empty() && probe.fragment.back() != '\n') text += "\n";
+  if (probe.host) {
+    text += "int main() { return " + probe.function + "(42ull) == 42ull ? 0 : 1; }\n";
+  } else {
+    text += "__global__ void cudiff_measure_kernel(unsigned long long* data) { data[threadIdx.x] = " + probe.function +
+            "(data[threadIdx.x]); }\n";
+  }
+  return text;
+}
+
+std::vector<Planned> plan(const generator::Policy& policy, std::uint64_t seed, generator::Size size,
+                          const std::optional<std::string>& only) {
+  const generator::TestCase host = generator::generate_program(policy, seed, size);
+  std::vector<Planned> planned;
+  for (const generator::Rule& rule : generator::rule_catalog()) {
+    if (only && rule.id != *only) continue;
+    if (rule.violation && rule.checkable) {
+      int line = 0;
+      std::string source = generator::plant_violation(host.source, rule.id, *rule.violation, line);
+      planned.push_back({rule.id, "violation", std::move(source), oracle::Expectation{true, rule.id, line}});
+      if (!rule.violation->fixed.empty()) {
+        generator::RuleViolation fixed{rule.violation->fixed, "", ""};
+        std::string fixed_source = generator::plant_violation(host.source, rule.id, fixed, line);
+        planned.push_back({rule.id, "fixed", std::move(fixed_source), oracle::Expectation{false, rule.id, 0}});
+      }
+    }
+    if (rule.probe) planned.push_back({rule.id, "probe", probe_program(*rule.probe), oracle::Expectation{false, rule.id, 0}});
+  }
+  if (only && planned.empty()) throw_usage("rule '" + *only + "' has neither a violation template nor a probe");
+  return planned;
+}
+
+MeasuredItem measure_one(const Planned& planned, const CheckRequest& base, const runners::Toolchain& toolchain,
+                         const triage::KnownDifferences& known, const std::filesystem::path& dir) {
+  std::filesystem::create_directories(dir);
+  CheckRequest request = base;
+  request.file = dir / ("measure_" + planned.rule + "_" + planned.variant + ".cu");
+  write_file(request.file, planned.source);
+  request.expected = planned.expected;
+  const CheckRun run = check_file(request, toolchain, runners::GpuDiscovery{}, dir / "build");
+
+  MeasuredItem item{planned.rule, planned.variant, planned.expected.reject, planned.expected.line, {}, {}, {}, {}};
+  for (const ConfigCheck& check : run.configs) {
+    MeasuredCompile compile{check.compile.config.name, oracle::to_string(check.observation.outcome), {}, {}, 0, false};
+    if (const oracle::Diagnostic* error = check.observation.first_error()) {
+      compile.first_error = error->message;
+      compile.tool = oracle::to_string(error->tool);
+      compile.line = error->line;
+      compile.at_planted_line = planned.expected.line > 0 && error->line == planned.expected.line;
+    } else if (check.observation.crash) {
+      compile.first_error = check.observation.crash->stage + ": " + check.observation.crash->reason;
+    }
+    item.compiles.push_back(std::move(compile));
+  }
+  if (!run.verdict.findings.empty()) {
+    const oracle::Finding& finding = run.verdict.findings.front();
+    item.finding = finding.summary;
+    item.finding_kind = oracle::to_string(finding.kind);
+    if (const triage::KnownDifference* match = known.match(triage::signature_of(finding, crash_output(run, finding))))
+      item.known_reason = match->reason;
+  }
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);
+  return item;
+}
+
+std::string cell(const MeasuredItem& item, std::string_view compiler) {
+  std::string verdict = item.verdict_of(compiler);
+  if (verdict != "reject") return verdict.empty() ? "-" : verdict;
+  for (const MeasuredCompile& compile : item.compiles)
+    if (compile.config.starts_with(compiler))
+      return compile.at_planted_line ? "reject (line)" : "reject (elsewhere)";
+  return verdict;
+}
+
+std::string status_of(const MeasuredItem& item) {
+  if (item.finding.empty()) return "as the guide says";
+  return item.finding_kind + (item.known_reason.empty() ? "" : " (known)");
+}
+
+std::string first_diagnostic(const MeasuredItem& item) {
+  for (const MeasuredCompile& compile : item.compiles)
+    if (!compile.first_error.empty()) return compile.config + ": " + compile.first_error;
+  return "-";
+}
+
+std::string shortened(const std::string& text, std::size_t width) {
+  if (text.size() <= width) return text;
+  std::size_t cut = width - 3;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  return text.substr(0, cut) + "...";
+}
+
+void print_table(const Measurement& measurement, std::ostream& out) {
+  TextTable table({"rule", "program", "nvcc", "clang", "verdict", "first diagnostic"});
+  std::size_t as_expected = 0, known = 0;
+  std::map<std::string, std::size_t> by_kind;
+  for (const MeasuredItem& item : measurement.items) {
+    table.add_row({item.rule, item.variant, cell(item, "nvcc"), cell(item, "clang"), status_of(item),
+                   shortened(first_diagnostic(item), 70)});
+    if (item.finding.empty()) ++as_expected;
+    else if (!item.known_reason.empty()) ++known;
+    else ++by_kind[item.finding_kind];
+  }
+  out << table.render() << "\n" << measurement.items.size() << " programs: " << as_expected << " as the guide says, "
+      << known << " known differences";
+  for (const auto& [kind, count] : by_kind) out << ", " << count << " " << kind;
+  out << "\n";
+}
+
+} // namespace
+
+std::string MeasuredItem::verdict_of(std::string_view compiler) const {
+  for (const MeasuredCompile& compile : compiles) {
+    if (!compile.config.starts_with(compiler)) continue;
+    if (compile.outcome == "accepted") return "accept";
+    if (compile.outcome == "rejected") return "reject";
+    if (compile.outcome == "crashed") return "crash";
+    return "hang";
+  }
+  return {};
+}
+
+std::filesystem::path measurement_path(const ParsedArgs& args) {
+  return args.value("--results").value_or("cudiff-conformance.json");
+}
+
+boost::json::value to_json(const Measurement& measurement) {
+  boost::json::array items;
+  for (const MeasuredItem& item : measurement.items) {
+    boost::json::array compiles;
+    for (const MeasuredCompile& c : item.compiles)
+      compiles.push_back(boost::json::object{{"config", c.config},         {"outcome", c.outcome},
+                                             {"first_error", c.first_error}, {"tool", c.tool},
+                                             {"line", c.line},               {"at_planted_line", c.at_planted_line}});
+    items.push_back(boost::json::object{{"rule", item.rule},
+                                        {"program", item.variant},
+                                        {"expected", item.must_reject ? "reject" : "accept"},
+                                        {"planted_line", item.planted_line},
+                                        {"compiles", std::move(compiles)},
+                                        {"finding", item.finding},
+                                        {"finding_kind", item.finding_kind},
+                                        {"known", item.known_reason}});
+  }
+  boost::json::array configs;
+  for (const std::string& config : measurement.configs) configs.emplace_back(config);
+  return boost::json::object{{"measured_at", measurement.measured_at},
+                             {"nvcc_version", measurement.nvcc_version},
+                             {"clang_version", measurement.clang_version},
+                             {"seed", measurement.seed},
+                             {"size", measurement.size},
+                             {"configs", std::move(configs)},
+                             {"items", std::move(items)}};
+}
+
+Measurement measurement_from_json(const boost::json::value& json, const std::string& origin) {
+  const auto fail = [&](const std::string& what) -> Measurement {
+    throw_usage(origin + ": not a conformance measurement (" + what + "); re-run cudiff rules --measure");
+  };
+  if (!json.is_object()) return fail("not a JSON object");
+  const boost::json::object& root = json.as_object();
+  const auto* items = root.if_contains("items");
+  if (items == nullptr || !items->is_array()) return fail("no \"items\"");
+  auto text = [](const boost::json::object& o, std::string_view key) {
+    const auto* v = o.if_contains(key);
+    return v != nullptr && v->is_string() ? std::string(v->as_string()) : std::string();
+  };
+  auto integer = [](const boost::json::object& o, std::string_view key) {
+    const auto* v = o.if_contains(key);
+    return v != nullptr && v->is_int64() ? static_cast<int>(v->as_int64()) : 0;
+  };
+  Measurement m;
+  if (const auto* at = root.if_contains("measured_at"); at != nullptr && at->is_number()) m.measured_at = at->to_number<double>();
+  m.nvcc_version = text(root, "nvcc_version");
+  m.clang_version = text(root, "clang_version");
+  m.size = text(root, "size");
+  for (const auto& value : items->as_array()) {
+    if (!value.is_object()) return fail("an item is not an object");
+    const boost::json::object& o = value.as_object();
+    MeasuredItem item;
+    item.rule = text(o, "rule");
+    item.variant = text(o, "program");
+    item.must_reject = text(o, "expected") == "reject";
+    item.planted_line = integer(o, "planted_line");
+    item.finding = text(o, "finding");
+    item.finding_kind = text(o, "finding_kind");
+    item.known_reason = text(o, "known");
+    if (const auto* compiles = o.if_contains("compiles"); compiles != nullptr && compiles->is_array())
+      for (const auto& c : compiles->as_array())
+        if (c.is_object()) {
+          const boost::json::object& co = c.as_object();
+          const auto* at = co.if_contains("at_planted_line");
+          item.compiles.push_back(MeasuredCompile{text(co, "config"), text(co, "outcome"), text(co, "first_error"),
+                                                  text(co, "tool"), integer(co, "line"),
+                                                  at != nullptr && at->is_bool() && at->as_bool()});
+        }
+    if (item.rule.empty()) return fail("an item has no rule");
+    m.items.push_back(std::move(item));
+  }
+  return m;
+}
+
+int run_rules_measure(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
+  const std::filesystem::path path = measurement_path(args);
+  std::error_code ec;
+  const std::filesystem::path parent = std::filesystem::absolute(path).parent_path();
+  if (!std::filesystem::is_directory(parent, ec)) throw_environment("cannot write " + path.string() + ": no directory " + parent.string());
+  const std::uint64_t seed = args.unsigned_number("--seed").value_or(1);
+  const generator::Size size = generator::parse_size(args.value("--size").value_or("small"));
+  const std::size_t jobs = args.unsigned_number("--jobs").value_or(std::max(1u, std::thread::hardware_concurrency() / 2));
+  if (jobs == 0) throw_usage("--jobs must be at least 1");
+  triage::KnownDifferences known;
+  if (auto file = args.value("--known")) known = triage::KnownDifferences::load(*file);
+  const std::vector<Planned> planned = plan(generator::Policy::defaults(), seed, size, args.value("--rule"));
+  const runners::Toolchain toolchain = runners::Toolchain::from(runners::discover_toolchain(toolchain_search(args)));
+
+  CheckRequest request;
+  request.mode = runners::Mode::object;
+  request.configs = args.has("--config") ? runners::parse_configs(*args.value("--config")) : runners::default_configs();
+  request.compile_limits.wall_seconds = args.positive_number("--timeout").value_or(120);
+  request.compile_limits.memory_bytes = 16ull << 30;
+
+  Measurement measurement;
+  measurement.measured_at = unix_seconds();
+  measurement.nvcc_version = toolchain.nvcc.version;
+  measurement.clang_version = toolchain.clang.version;
+  measurement.seed = seed;
+  measurement.size = generator::to_string(size);
+  for (const runners::Config& config : request.configs) measurement.configs.push_back(config.name);
+  measurement.items.resize(planned.size());
+
+  // Workers take programs in order; each builds with every config at once (check_file).
+  TempDir temp("cudiff-rules");
+  std::atomic<std::size_t> next{0}, done{0};
+  std::mutex progress_mutex;
+  const auto start = std::chrono::steady_clock::now();
+  std::string failure;  // the first worker error: it stops the others and fails the command
+  auto work = [&] {
+    for (std::size_t i = next++; i < planned.size(); i = next++) {
+      try {
+        measurement.items[i] = measure_one(planned[i], request, toolchain, known, temp.path() / std::to_string(i));
+      } catch (const std::exception& error) {
+        std::lock_guard lock(progress_mutex);
+        if (failure.empty()) failure = planned[i].rule + " (" + planned[i].variant + "): " + error.what();
+        next = planned.size();
+        return;
+      }
+      const std::size_t finished = ++done;
+      std::lock_guard lock(progress_mutex);
+      if (finished % 20 != 0 && finished != planned.size()) continue;
+      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      err << "measured " << finished << "/" << planned.size() << " programs, "
+          << format_seconds(seconds) << ", ETA " << format_seconds(seconds / static_cast<double>(finished) *
+                                                                   static_cast<double>(planned.size() - finished))
+          << "\n";
+    }
+  };
+  std::vector<std::thread> workers;
+  for (std::size_t w = 0; w < std::min(jobs, planned.size()); ++w) workers.emplace_back(work);
+  for (std::thread& worker : workers) worker.join();
+  if (!failure.empty()) throw_environment("rules --measure stopped: " + failure);
+
+  write_file(path, pretty_json(to_json(measurement)));
+  if (args.has("--json")) {
+    out << pretty_json(to_json(measurement));
+    return 0;
+  }
+  print_table(measurement, out);
+  out << "written to " << path.string() << " (cudiff rules shows it beside the catalog)\n";
+  return 0;
+}
+
+} // namespace cudiff::cli

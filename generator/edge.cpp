@@ -1,0 +1,58 @@
+// edge: edge programs — a generated program with one E rule's violation template planted at
+// its end (generator/rules/catalog.json), expected to be rejected for that reason.
+#include "generator/generator.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace cudiff::generator {
+
+bool is_edge_seed(const Policy& policy, std::uint64_t seed) {
+  SeededRng rng(seed ^ 0x656467655f736565ull);  // "edge_see"
+  return rng.chance(policy.get("edge.share"));
+}
+
+std::vector<Rule> plantable_rules() {
+  std::vector<Rule> rules;
+  for (Rule& rule : rule_catalog())
+    if (rule.kind == RuleKind::must_reject && rule.checkable && rule.violation) rules.push_back(std::move(rule));
+  return rules;
+}
+
+std::string plant_violation(const std::string& source, const std::string& rule_id, const RuleViolation& violation, int& line) {
+  std::string planted = source;
+  if (!planted.empty() && planted.back() != '\n') planted += "\n";
+  planted += "\n// ---- cudiff edge: a planted violation of " + rule_id + " (the program must be rejected) ----\n";
+  const std::size_t fragment_start = planted.size();
+  planted += violation.fragment;
+  if (planted.back() != '\n') planted += "\n";
+  const std::size_t marker = planted.find(violation.marker, fragment_start);
+  const std::size_t at = marker == std::string::npos ? fragment_start : marker;
+  line = 1 + static_cast<int>(std::count(planted.begin(), planted.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+  return planted;
+}
+
+TestCase generate_edge(const Policy& policy, std::uint64_t seed, Size size, const std::string& rule_id) {
+  const std::vector<Rule> rules = plantable_rules();
+  const Rule* rule = nullptr;
+  if (rule_id.empty()) {
+    SeededRng rng(seed ^ 0x656467655f72756cull);  // "edge_rul": a stream of its own
+    rule = &rules[static_cast<std::size_t>(rng.below(rules.size()))];
+  } else {
+    for (const Rule& candidate : rules)
+      if (candidate.id == rule_id) rule = &candidate;
+    if (rule == nullptr)
+      throw Error(ErrorKind::usage, "no violation template for rule '" + rule_id + "' (see cudiff rules --kind E)");
+  }
+  TestCase test = generate_program(policy, seed, size);
+  char name[48];
+  std::snprintf(name, sizeof name, "cudiff_edge_%012llu", static_cast<unsigned long long>(seed));
+  test.name = name;
+  int line = 0;
+  test.source = plant_violation(test.source, rule->id, *rule->violation, line);
+  test.sidecar["expected_verdict"] = "reject";
+  test.sidecar["edge"] = boost::json::object{{"rule", rule->id}, {"line", line}, {"marker", rule->violation->marker}};
+  return test;
+}
+
+} // namespace cudiff::generator

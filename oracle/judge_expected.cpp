@@ -1,0 +1,109 @@
+// oracle: the spec oracle — compile outcomes judged against what the rules say a program must
+// do (Expectation), and reading that expectation from a sidecar or from the source.
+#include "oracle/judge_parts.h"
+
+#include <regex>
+
+namespace cudiff::oracle {
+namespace {
+
+using boost::json::array;
+using boost::json::object;
+
+/// The configs among `compiles` whose first error is on the expected line.
+array diagnosed_at_line(const std::vector<const CompileObservation*>& compiles, int line) {
+  array configs;
+  for (const CompileObservation* compile : compiles) {
+    const Diagnostic* error = compile->first_error();
+    if (error != nullptr && line > 0 && error->line == line) configs.push_back(boost::json::string(compile->config));
+  }
+  return configs;
+}
+
+Finding missed_diagnostic(const detail::StatusSplit& split, const Expectation& expected) {
+  const std::vector<std::string> accepting = detail::config_names(split.accepted);
+  const std::vector<std::string> rejecting = detail::config_names(split.rejected);
+  const std::string rule = expected.rule_id.empty() ? std::string("an E rule") : expected.rule_id;
+  std::string summary = "missed diagnostic: " + join(accepting, ", ") + " accept" + (accepting.size() == 1 ? "s" : "") +
+                        " a program breaking " + rule;
+  if (expected.line > 0) summary += " (line " + std::to_string(expected.line) + ")";
+  if (!rejecting.empty())
+    summary += "; " + join(rejecting, ", ") + " reject" + (rejecting.size() == 1 ? "s" : "") + ": " +
+               detail::describe_error(split.rejected.front()->first_error());
+  object details{{"rule", expected.rule_id},
+                 {"line", expected.line},
+                 {"accepted", detail::side_entries(split.accepted)},
+                 {"rejected", detail::side_entries(split.rejected)},
+                 {"diagnosed_at_line", diagnosed_at_line(split.rejected, expected.line)}};
+  std::vector<std::string> configs = accepting;
+  configs.insert(configs.end(), rejecting.begin(), rejecting.end());
+  return detail::make_finding(FindingKind::missed_diagnostic, std::move(configs), summary, std::move(details));
+}
+
+Finding false_rejection(const detail::StatusSplit& split, const Expectation& expected) {
+  const std::vector<std::string> accepting = detail::config_names(split.accepted);
+  const std::vector<std::string> rejecting = detail::config_names(split.rejected);
+  std::string summary = "false rejection: " + join(rejecting, ", ") + " reject" + (rejecting.size() == 1 ? "s" : "") +
+                        " a valid program: " + detail::describe_error(split.rejected.front()->first_error());
+  if (!accepting.empty()) summary += " (accepted by " + join(accepting, ", ") + ")";
+  array ids;
+  for (const std::string& id : detail::sorted_error_ids(split.rejected)) ids.push_back(boost::json::value(id));
+  object details{{"accepted", detail::side_entries(split.accepted)},
+                 {"rejected", detail::side_entries(split.rejected)},
+                 {"rejected_error_ids", std::move(ids)}};
+  // A program made to exercise one V rule (a probe measured alone) names it.
+  if (!expected.rule_id.empty()) details["rule"] = expected.rule_id;
+  std::vector<std::string> configs = accepting;
+  configs.insert(configs.end(), rejecting.begin(), rejecting.end());
+  return detail::make_finding(FindingKind::false_rejection, std::move(configs), summary, std::move(details));
+}
+
+} // namespace
+
+namespace detail {
+
+std::vector<Finding> expectation_findings(const std::vector<CompileObservation>& compiles, const Expectation& expected) {
+  const StatusSplit split = split_by_status(compiles);
+  if (expected.reject && !split.accepted.empty()) return {missed_diagnostic(split, expected)};
+  if (!expected.reject && !split.rejected.empty()) return {false_rejection(split, expected)};
+  return {};
+}
+
+} // namespace detail
+
+std::optional<Expectation> expectation_from_sidecar(const boost::json::value& sidecar) {
+  if (!sidecar.is_object()) return std::nullopt;
+  const object& fields = sidecar.as_object();
+  const auto* verdict = fields.if_contains("expected_verdict");
+  if (verdict == nullptr || !verdict->is_string()) return std::nullopt;
+  Expectation expected;
+  if (verdict->as_string() == "reject") expected.reject = true;
+  else if (verdict->as_string() != "accept") return std::nullopt;
+  if (const auto* edge = fields.if_contains("edge"); edge != nullptr && edge->is_object()) {
+    if (const auto* rule = edge->as_object().if_contains("rule"); rule != nullptr && rule->is_string())
+      expected.rule_id = std::string(rule->as_string());
+    if (const auto* line = edge->as_object().if_contains("line"); line != nullptr && line->is_int64())
+      expected.line = static_cast<int>(line->as_int64());
+  }
+  return expected;
+}
+
+std::optional<Expectation> expectation_from_source(std::string_view source) {
+  static const std::regex marker(R"(//\s*expected-error:\s*([A-Za-z][A-Za-z0-9_-]*))");  // a constant
+  const std::vector<std::string> lines = split_lines(source);
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    std::smatch match;
+    if (!std::regex_search(lines[i], match, marker)) continue;
+    return Expectation{true, match[1].str(), static_cast<int>(i + 1)};
+  }
+  return std::nullopt;
+}
+
+boost::json::value to_json(const Expectation& expected) {
+  object json{{"verdict", expected.reject ? "reject" : "accept"}};
+  if (!expected.rule_id.empty()) json["rule"] = expected.rule_id;
+  if (expected.line > 0) json["line"] = expected.line;
+  return json;
+}
+
+} // namespace cudiff::oracle

@@ -1,0 +1,123 @@
+// End-to-end: edge programs against the real nvcc and clang-22. Each violation template,
+// planted into several random programs, is rejected by at least one compiler or its missed
+// diagnostic is a recorded known difference; the same programs without the plant are accepted
+// by both. And a campaign of edge programs files missed diagnostics, with rule ids, in the
+// triage database.
+#include "support/test_support.h"
+
+#include "cli/check.h"
+#include "generator/generator.h"
+#include "triage/triage.h"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+using namespace cudiff;
+using test::contains;
+
+/// The programs each template is planted into: three of six seeds, a different three for
+/// neighbouring rules, so six plain programs cover every plant.
+std::vector<std::uint64_t> seeds_for(std::size_t rule_index) {
+  return {1 + rule_index % 6, 1 + (rule_index + 2) % 6, 1 + (rule_index + 4) % 6};
+}
+
+cli::CheckRun check_source(const std::string& name, const std::string& source, const boost::json::object& sidecar,
+                           const std::filesystem::path& dir) {
+  cli::CheckRequest request;
+  request.file = dir / (name + ".cu");
+  write_file(request.file, source);
+  write_file(dir / (name + ".json"), pretty_json(sidecar));
+  request.mode = runners::Mode::object;
+  request.configs = runners::default_configs();
+  request.compile_limits.wall_seconds = 180;
+  static const runners::Toolchain toolchain = runners::Toolchain::from(runners::discover_toolchain({}));
+  return cli::check_file(request, toolchain, runners::GpuDiscovery{}, dir / (name + "_build"));
+}
+
+const triage::KnownDifferences& known_differences() {
+  static const triage::KnownDifferences known =
+      triage::KnownDifferences::load(test::source_dir() / "triage" / "known_differences.json");
+  return known;
+}
+
+class EveryViolationTemplate : public testing::TestWithParam<std::size_t> {};
+
+TEST_P(EveryViolationTemplate, IsRejectedByACompilerOrIsAKnownDifference) {
+  const generator::Rule rule = generator::plantable_rules().at(GetParam());
+  TempDir dir("cudiff-edge-e2e");
+  for (std::uint64_t seed : seeds_for(GetParam())) {
+    const generator::TestCase test = generator::generate_edge(generator::Policy::defaults(), seed, generator::Size::small, rule.id);
+    const cli::CheckRun run = check_source(test.name, test.source, test.sidecar, dir.path());
+    ASSERT_TRUE(run.expected && run.expected->reject) << "the sidecar says the program must be rejected";
+    bool rejected = false;
+    for (const cli::ConfigCheck& config : run.configs)
+      rejected = rejected || config.observation.outcome == oracle::CompileOutcome::rejected;
+    if (rejected) continue;
+    // Accepted by both: only a recorded known difference may excuse it.
+    ASSERT_FALSE(run.verdict.findings.empty());
+    const oracle::Finding& finding = run.verdict.findings.front();
+    EXPECT_EQ(finding.kind, oracle::FindingKind::missed_diagnostic) << finding.summary;
+    const triage::KnownDifference* known = known_differences().match(triage::signature_of(finding, ""));
+    EXPECT_NE(known, nullptr) << rule.id << " (seed " << seed << "): no compiler rejects it and no known difference "
+                              << "says why: " << finding.summary;
+  }
+}
+
+std::string rule_test_name(const testing::TestParamInfo<std::size_t>& info) {
+  std::string name = generator::plantable_rules().at(info.param).id;
+  for (char& c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(EdgeE2E, EveryViolationTemplate,
+                         testing::Range<std::size_t>(0, generator::plantable_rules().size()), rule_test_name);
+
+TEST(EdgeE2E, TheProgramsTheTemplatesArePlantedIntoAreAcceptedByBoth) {
+  TempDir dir("cudiff-edge-e2e");
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+    const generator::TestCase test = generator::generate_program(generator::Policy::defaults(), seed, generator::Size::small);
+    const cli::CheckRun run = check_source(test.name, test.source, test.sidecar, dir.path());
+    for (const cli::ConfigCheck& config : run.configs)
+      EXPECT_EQ(config.observation.outcome, oracle::CompileOutcome::accepted)
+          << "seed " << seed << ", " << config.compile.config.name << ": " << run.verdict.headline();
+    EXPECT_TRUE(run.verdict.agree()) << run.verdict.headline();
+  }
+}
+
+TEST(EdgeE2E, ACampaignOfEdgeProgramsFilesMissedDiagnosticsWithRuleIds) {
+  TempDir dir("cudiff-edge-campaign");
+  const auto policy = dir.path() / "policy.json";
+  write_file(policy, R"({"edge.share": 1})");
+  const auto db = dir.path() / "edge.db";
+  auto result = test::run_cudiff({"fuzz", "--tests", "6", "--seed", "200", "--policy", policy.string(), "--db",
+                                  db.string(), "--no-reduce", "--quiet", "--json"},
+                                 900);
+  ASSERT_EQ(result.exit_code, 0) << result.err.text;
+  auto list = test::run_cudiff({"triage", "list", "--db", db.string(), "--json"});
+  ASSERT_EQ(list.exit_code, 0) << list.err.text;
+  const auto buckets = boost::json::parse(list.out.text);
+  std::vector<std::string> missed;
+  for (const auto& bucket : buckets.as_array()) {
+    if (bucket.at("kind").as_string() != "missed_diagnostic") continue;
+    missed.push_back(std::to_string(bucket.at("id").as_int64()));
+    EXPECT_TRUE(contains(std::string(bucket.at("title").as_string()), "misses the diagnostic for R-")) << bucket;
+    EXPECT_TRUE(contains(std::string(bucket.at("symptom").as_string()), "\nrule R-")) << bucket;
+  }
+  ASSERT_GE(missed.size(), 1u) << list.out.text;
+  // The exported reproducer is the violation fragment alone (when that shows the same
+  // signature): a few lines with the marked line, not the whole generated program.
+  const auto exported = dir.path() / "export";
+  auto report = test::run_cudiff({"triage", "export", missed.front(), exported.string(), "--db", db.string()});
+  ASSERT_EQ(report.exit_code, 0) << report.err.text;
+  bool small_marked_reproducer = false;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(exported)) {
+    if (entry.path().extension() != ".cu") continue;
+    const std::string text = read_file(entry.path());
+    small_marked_reproducer = small_marked_reproducer || (contains(text, "expected-error: R-") && text.size() < 4096);
+  }
+  EXPECT_TRUE(small_marked_reproducer) << report.out.text;
+}
+
+} // namespace
