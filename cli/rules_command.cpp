@@ -6,7 +6,6 @@
 #include "cli/rules.h"
 #include "generator/generator.h"
 
-#include <ctime>
 #include <map>
 #include <set>
 #include <ostream>
@@ -57,26 +56,9 @@ std::string cell_or_dash(const std::map<std::string, std::string>& cells, const 
   return found == cells.end() || found->second.empty() ? "-" : found->second;
 }
 
-/// At most `width` bytes, cut at a UTF-8 character boundary.
-std::string shortened(const std::string& text, std::size_t width) {
-  if (text.size() <= width) return text;
-  std::size_t cut = width - 3;
-  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
-  return text.substr(0, cut) + "...";
-}
-
 std::string percent(std::size_t part, std::size_t whole) {
   if (whole == 0) return "-";
   return std::to_string((part * 1000 / whole + 5) / 10) + "%";
-}
-
-std::string date_of(double unix_time) {
-  const std::time_t time = static_cast<std::time_t>(unix_time);
-  std::tm parts{};
-  gmtime_r(&time, &parts);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%d %H:%M UTC", &parts);
-  return text;
 }
 
 /// The measurement file, when there is one (a missing file is normal: nothing measured yet).
@@ -160,12 +142,12 @@ int run_rules(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   for (const generator::Rule& rule : rules) {
     if (only && rule.kind != *only) continue;
     std::vector<std::string> row = {rule.id, generator::to_string(rule.kind), rule.section,
-                                    shortened(coverage_of(rule, constructs_of(rule), scanned), 48)};
+                                    shorten_utf8(coverage_of(rule, constructs_of(rule), scanned), 48)};
     if (measurement) {
       const auto cells = measured_cells(measurement, rule);
       row.insert(row.end(), {cell_or_dash(cells, "nvcc"), cell_or_dash(cells, "clang"), cell_or_dash(cells, "verdict")});
     }
-    row.push_back(shortened(rule.text, 72));
+    row.push_back(shorten_utf8(rule.text, 72));
     table.add_row(std::move(row));
   }
   out << table.render();
@@ -176,7 +158,7 @@ int run_rules(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
       << "U rules (undefined or run-time only, kept out of generated programs): " << u_rules << "; scanned for in "
       << "generated programs: " << scanned.size() << "\n";
   if (measurement)
-    out << "measured " << date_of(measurement->measured_at) << " with " << measurement->nvcc_version << " and "
+    out << "measured " << format_utc(measurement->measured_at) << " with " << measurement->nvcc_version << " and "
         << measurement->clang_version << " (" << measurement_path(args).string() << ")\n";
   else
     out << "not measured yet: cudiff rules --measure shows what each compiler does with every rule\n";

@@ -115,20 +115,13 @@ std::string first_diagnostic(const MeasuredItem& item) {
   return "-";
 }
 
-std::string shortened(const std::string& text, std::size_t width) {
-  if (text.size() <= width) return text;
-  std::size_t cut = width - 3;
-  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
-  return text.substr(0, cut) + "...";
-}
-
 void print_table(const Measurement& measurement, std::ostream& out) {
   TextTable table({"rule", "program", "nvcc", "clang", "verdict", "first diagnostic"});
   std::size_t as_expected = 0, known = 0;
   std::map<std::string, std::size_t> by_kind;
   for (const MeasuredItem& item : measurement.items) {
     table.add_row({item.rule, item.variant, cell(item, "nvcc"), cell(item, "clang"), status_of(item),
-                   shortened(first_diagnostic(item), 70)});
+                   shorten_utf8(first_diagnostic(item), 70)});
     if (item.finding.empty()) ++as_expected;
     else if (!item.known_reason.empty()) ++known;
     else ++by_kind[item.finding_kind];

@@ -41,6 +41,10 @@ std::string join(const std::vector<std::string>& parts, std::string_view separat
 std::string_view trim(std::string_view text);
 /// At most max_chars characters; longer text ends with "...".
 std::string shorten(std::string_view text, std::size_t max_chars);
+/// The same for text people read in tables: cut at a UTF-8 character boundary, never inside one.
+std::string shorten_utf8(std::string_view text, std::size_t max_bytes);
+/// "2026-11-21 23:07:41 UTC"; "-" for a time at or before the epoch.
+std::string format_utc(double unix_seconds);
 /// 64-bit FNV-1a, as 16 lowercase hex digits: stable across hosts and runs.
 std::string fnv1a_hex(std::string_view data);
 /// "1.23 s" / "45 ms" style durations for tables.

@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include <cstdio>
+#include <ctime>
 
 namespace cudiff {
 
@@ -57,6 +58,24 @@ std::string shorten(std::string_view text, std::size_t max_chars) {
   if (text.size() <= max_chars) return std::string(text);
   if (max_chars <= 3) return std::string(text.substr(0, max_chars));
   return std::string(text.substr(0, max_chars - 3)) + "...";
+}
+
+std::string shorten_utf8(std::string_view text, std::size_t max_bytes) {
+  if (text.size() <= max_bytes) return std::string(text);
+  if (max_bytes <= 3) return std::string(text.substr(0, max_bytes));
+  std::size_t cut = max_bytes - 3;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // a continuation byte
+  return std::string(text.substr(0, cut)) + "...";
+}
+
+std::string format_utc(double unix_seconds) {
+  if (unix_seconds <= 0) return "-";
+  const std::time_t time = static_cast<std::time_t>(unix_seconds);
+  std::tm parts{};
+  gmtime_r(&time, &parts);
+  char text[40];
+  std::strftime(text, sizeof text, "%Y-%m-%d %H:%M:%S UTC", &parts);
+  return text;
 }
 
 std::string fnv1a_hex(std::string_view data) {

@@ -93,9 +93,25 @@ public:
   }
 
 private:
-  std::size_t group_end(std::size_t open, std::size_t end) const { return std::min(end, m_.partner(open)); }
+  /// The bracket's partner, or `end` for one that is unmatched or points backwards (damaged
+  /// input): the walk only ever moves forward.
+  std::size_t group_end(std::size_t open, std::size_t end) const {
+    const std::size_t partner = m_.partner(open);
+    return partner <= open ? end : std::min(end, partner);
+  }
+
+  /// Nesting deeper than any real program (damaged input: `do do do ...`) is read as plain
+  /// statements, so the recursion stays bounded.
+  static constexpr int kMaxNesting = 256;
 
   void statement(std::size_t& i, std::size_t end, bool divergent) {
+    if (nesting_ >= kMaxNesting) return simple_statement(i, end, divergent);
+    ++nesting_;
+    compound_or_simple(i, end, divergent);
+    --nesting_;
+  }
+
+  void compound_or_simple(std::size_t& i, std::size_t end, bool divergent) {
     const std::string_view t = m_.text(i);
     if (t == "{") {
       const std::size_t close = group_end(i, end);
@@ -217,6 +233,7 @@ private:
   const std::vector<unsigned>& reached_;
   const std::unordered_map<std::size_t, const Call*>& calls_at_;
   bool returned_divergently_ = false;
+  int nesting_ = 0;
 };
 
 } // namespace

@@ -124,15 +124,7 @@ std::string html_escape(std::string_view text) {
   return out;
 }
 
-std::string format_time(double unix_seconds) {
-  if (unix_seconds <= 0) return "-";
-  const std::time_t t = static_cast<std::time_t>(unix_seconds);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buffer[40];
-  std::strftime(buffer, sizeof buffer, "%Y-%m-%d %H:%M:%S UTC", &tm);
-  return buffer;
-}
+std::string format_time(double unix_seconds) { return format_utc(unix_seconds); }
 
 } // namespace report
 

@@ -11,7 +11,12 @@ TEST(GpuFuzz, CampaignRunsEveryBatchOnTheGpu) {
   if (auto why = cudiff::test::no_gpu()) GTEST_SKIP() << *why;
   cudiff::TempDir dir("cudiff-gpu-fuzz");
   const auto db = dir.path() / "gpu.db";
-  auto result = run_cudiff({"fuzz", "--tests", "32", "--batch", "8", "--seed", "0", "--no-reduce", "--db", db.string(), "--json"},
+  // Generated programs only: an edge program (edge.share) must be rejected, and the missed
+  // diagnostics among them are findings by design (tests/e2e/edge_e2e_test.cpp).
+  const auto policy = dir.path() / "policy.json";
+  cudiff::write_file(policy, R"({"edge.share": 0})");
+  auto result = run_cudiff({"fuzz", "--tests", "32", "--batch", "8", "--seed", "0", "--no-reduce", "--db", db.string(),
+                            "--policy", policy.string(), "--json"},
                            600);
   ASSERT_EQ(result.exit_code, 0) << result.out.text << result.err.text;
   std::cout << result.err.text << result.out.text;  // the campaign's own lines, for the record

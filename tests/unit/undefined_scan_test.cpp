@@ -3,6 +3,7 @@
 // generated program; the catalog's probes and generated programs (single and batched, default
 // policy and every construct on) give no finding at all.
 #include "generator/generator.h"
+#include "support/test_support.h"
 
 #include <gtest/gtest.h>
 
@@ -727,6 +728,9 @@ TEST(UndefinedScan, AnyInputIsScannedWithoutThrowing) {
     noise += "{}()[]<>;:,.=*&+-!?#\"'/\\ \nabcxyz0129_"[(state >> 33) % 40];
   }
   EXPECT_NO_THROW(scan_undefined(noise, {}));
+  // A generated program with lines cut and shuffled that once sent the barrier walk backwards
+  // (an endless loop) and into unbounded recursion.
+  EXPECT_NO_THROW(scan_undefined(cudiff::read_file(cudiff::test::data("unit/data/undefined_scan_damaged_program.cu")), {}));
 }
 
 // ---- generated programs -----------------------------------------------------------------------
