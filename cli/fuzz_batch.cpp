@@ -62,20 +62,11 @@ Checked check_seeds(const FuzzContext& context, const std::vector<std::uint64_t>
 std::optional<Checked> fragment_alone(const FuzzContext& context, const std::string& rule_id,
                                       const triage::Signature& signature, const runners::GpuDiscovery& gpu,
                                       const std::filesystem::path& workdir, BatchOutcome& stats) {
-  for (const generator::Rule& rule : generator::plantable_rules()) {
-    if (rule.id != rule_id) continue;
-    generator::TestCase test;
-    test.name = "edge_" + rule_id;
-    int line = 0;
-    test.source = generator::plant_violation("#include <cstdio>\n#include <cuda_runtime.h>\n", rule.id, *rule.violation, line);
-    test.sidecar = boost::json::object{{"expected_verdict", "reject"},
-                                       {"edge", boost::json::object{{"rule", rule.id}, {"line", line}}}};
-    CheckRequest request = context.check;
-    request.mode = runners::Mode::object;
-    Checked alone = check_test(context, test, request, gpu, workdir, stats);
-    for (const triage::Signature& found : alone.signatures)
-      if (found.key == signature.key) return alone;
-  }
+  CheckRequest request = context.check;
+  request.mode = runners::Mode::object;
+  Checked alone = check_test(context, generator::violation_alone(rule_id), request, gpu, workdir, stats);
+  for (const triage::Signature& found : alone.signatures)
+    if (found.key == signature.key) return alone;
   return std::nullopt;
 }
 

@@ -32,26 +32,42 @@ std::string plant_violation(const std::string& source, const std::string& rule_i
   return planted;
 }
 
+namespace {
+
+const Rule& plantable_rule(const std::vector<Rule>& rules, const std::string& rule_id) {
+  for (const Rule& candidate : rules)
+    if (candidate.id == rule_id) return candidate;
+  throw Error(ErrorKind::usage, "no violation template for rule '" + rule_id + "' (see cudiff rules --kind E)");
+}
+
+/// `test` (its source and sidecar) with `rule`'s violation planted and the expectation recorded.
+void make_edge(TestCase& test, const Rule& rule) {
+  int line = 0;
+  test.source = plant_violation(test.source, rule.id, *rule.violation, line);
+  test.sidecar["expected_verdict"] = "reject";
+  test.sidecar["edge"] = boost::json::object{{"rule", rule.id}, {"line", line}, {"marker", rule.violation->marker}};
+}
+
+} // namespace
+
 TestCase generate_edge(const Policy& policy, std::uint64_t seed, Size size, const std::string& rule_id) {
   const std::vector<Rule> rules = plantable_rules();
-  const Rule* rule = nullptr;
-  if (rule_id.empty()) {
-    SeededRng rng(seed ^ 0x656467655f72756cull);  // "edge_rul": a stream of its own
-    rule = &rules[static_cast<std::size_t>(rng.below(rules.size()))];
-  } else {
-    for (const Rule& candidate : rules)
-      if (candidate.id == rule_id) rule = &candidate;
-    if (rule == nullptr)
-      throw Error(ErrorKind::usage, "no violation template for rule '" + rule_id + "' (see cudiff rules --kind E)");
-  }
+  SeededRng rng(seed ^ 0x656467655f72756cull);  // "edge_rul": a stream of its own
+  const Rule& rule = rule_id.empty() ? rules[static_cast<std::size_t>(rng.below(rules.size()))]
+                                     : plantable_rule(rules, rule_id);
   TestCase test = generate_program(policy, seed, size);
   char name[48];
   std::snprintf(name, sizeof name, "cudiff_edge_%012llu", static_cast<unsigned long long>(seed));
   test.name = name;
-  int line = 0;
-  test.source = plant_violation(test.source, rule->id, *rule->violation, line);
-  test.sidecar["expected_verdict"] = "reject";
-  test.sidecar["edge"] = boost::json::object{{"rule", rule->id}, {"line", line}, {"marker", rule->violation->marker}};
+  make_edge(test, rule);
+  return test;
+}
+
+TestCase violation_alone(const std::string& rule_id) {
+  TestCase test;
+  test.name = "edge_" + rule_id;
+  test.source = "#include <cstdio>\n#include <cuda_runtime.h>\n";
+  make_edge(test, plantable_rule(plantable_rules(), rule_id));
   return test;
 }
 

@@ -132,7 +132,8 @@ TestCase generate_program(const Policy& policy, Rng& rng, std::uint64_t seed, Si
 
 TestCase generate_batch(const Policy& policy, const std::vector<std::uint64_t>& seeds, Size size) {
   if (seeds.empty()) throw Error(ErrorKind::usage, "a batch needs at least one seed");
-  std::string body, seed_list, includes;
+  std::string body, seed_list;
+  std::vector<PlantedProbe> all_probes;  // of every test: their headers go once, at global scope
   std::vector<std::string> namespaces;
   boost::json::array tests, kernels, probes, seeds_json;
   for (std::uint64_t seed : seeds) {
@@ -145,8 +146,7 @@ TestCase generate_batch(const Policy& policy, const std::vector<std::uint64_t>& 
             emit_test_body(built.program, built.layout, built.options) + "} // namespace " + ns + "\n" +
             built.layout.device_probes;
     namespaces.push_back(ns);
-    for (const std::string& line : split_lines(probe_includes(built.program.probes)))
-      if (!line.empty() && includes.find(line + "\n") == std::string::npos) includes += line + "\n";
+    all_probes.insert(all_probes.end(), built.program.probes.begin(), built.program.probes.end());
     boost::json::object sidecar = sidecar_of(built, policy, seed, size, label + "/");
     for (const auto& kernel : sidecar.at("kernels").as_array()) kernels.push_back(kernel);
     for (const auto& probe : sidecar.at("layout_probes").as_array()) probes.push_back(probe);
@@ -161,7 +161,7 @@ TestCase generate_batch(const Policy& policy, const std::vector<std::uint64_t>& 
                 "// generator version: " + std::string(kGeneratorVersion) + "\n"
                 "// policy hash: " + policy.hash() + "\n"
                 "// size: " + to_string(size) + "\n" +
-                emit_preamble() + includes + body + emit_main(namespaces);
+                emit_preamble() + probe_includes(all_probes) + body + emit_main(namespaces);
   test.sidecar = boost::json::object{{"generator_version", std::string(kGeneratorVersion)},
                                      {"batch", std::move(seeds_json)},
                                      {"policy_hash", policy.hash()},

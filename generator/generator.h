@@ -167,6 +167,10 @@ TestCase generate_program(const Policy& policy, Rng& rng, std::uint64_t seed, Si
 /// "edge": {"rule", "line" (1-based, the offending line), "marker"}. Throws Error(usage) for a
 /// rule id without a violation template.
 TestCase generate_edge(const Policy& policy, std::uint64_t seed, Size size, const std::string& rule_id = "");
+/// The violation of `rule_id` alone after `<cstdio>` and `<cuda_runtime.h>`: an edge test as
+/// small as a person would write it (named "edge_<rule id>", sidecar as generate_edge's).
+/// Throws Error(usage) like generate_edge.
+TestCase violation_alone(const std::string& rule_id);
 /// Campaigns: whether the test of `seed` is an edge program, with the policy's "edge.share"
 /// (a stream of its own, so the choice never changes the programs).
 bool is_edge_seed(const Policy& policy, std::uint64_t seed);

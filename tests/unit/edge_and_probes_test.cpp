@@ -57,6 +57,17 @@ TEST(EdgePrograms, AreDeterministicAndTakeTheRuleAskedFor) {
   }
 }
 
+TEST(EdgePrograms, AViolationAloneIsTheFragmentAfterTwoIncludes) {
+  const TestCase alone = violation_alone("R-HOSTEXT-NODEV");
+  EXPECT_EQ(alone.name, "edge_R-HOSTEXT-NODEV");
+  EXPECT_TRUE(alone.source.starts_with("#include <cstdio>\n#include <cuda_runtime.h>\n")) << alone.source;
+  EXPECT_LT(alone.source.size(), 1024u);
+  EXPECT_EQ(alone.sidecar.at("expected_verdict").as_string(), "reject");
+  const std::string line = line_of(alone.source, static_cast<int>(alone.sidecar.at("edge").at("line").as_int64()));
+  EXPECT_TRUE(contains(line, "expected-error: R-HOSTEXT-NODEV")) << line;
+  EXPECT_THROW(violation_alone("R-NO-SUCH-RULE"), cudiff::Error);
+}
+
 TEST(EdgePrograms, EveryPlantableRuleIsACheckableERuleWithAMarkedLine) {
   const std::vector<Rule> rules = plantable_rules();
   EXPECT_GE(rules.size(), 100u);
