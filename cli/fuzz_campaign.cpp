@@ -130,23 +130,6 @@ CheckRequest check_request(const FuzzParams& params) {
   return request;
 }
 
-/// One bucket's reproducer reduced by `cudiff triage reduce` in a child process, so a
-/// reduction that fails or is killed costs that bucket's reduction only. Returns the line to
-/// print.
-std::string reduce_bucket(const CampaignSetup& setup, const std::string& key) {
-  std::error_code ec;
-  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (ec) return "reduce " + key.substr(0, 12) + ": cannot find the cudiff binary (" + ec.message() + ")";
-  runners::Command command;
-  command.argv = {self.string(), "triage", "reduce", key, "--db", setup.db_path.string(),
-                  "--jobs", std::to_string(setup.jobs * 2)};
-  command.limits.wall_seconds = 15 * 60;
-  const runners::SubprocessResult result = runners::run_subprocess(command);
-  const auto lines = split(trim(result.out.text.empty() ? result.err.text : result.out.text), '\n');
-  return "reduce " + key.substr(0, 12) + ": " +
-         (result.timed_out ? "stopped at 15 minutes" : lines.empty() ? result.status_text() : lines.back());
-}
-
 /// --reduce-in-parallel: new buckets are reduced one at a time on a thread of their own while
 /// the campaign goes on (the child opens the database too; WAL and the busy timeout keep the
 /// two writers apart).
@@ -183,7 +166,7 @@ private:
         key = keys_.front();
         keys_.pop_front();
       }
-      std::string line = reduce_bucket(setup_, key);
+      std::string line = reduce_bucket(setup_.db_path, key, setup_.jobs * 2);
       std::lock_guard lock(mutex_);
       lines_.push_back(std::move(line));
     }
@@ -198,6 +181,19 @@ private:
 };
 
 } // namespace
+
+std::string reduce_bucket(const std::filesystem::path& db_path, const std::string& key, std::size_t jobs) {
+  std::error_code ec;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) return "reduce " + key.substr(0, 12) + ": cannot find the cudiff binary (" + ec.message() + ")";
+  runners::Command command;
+  command.argv = {self.string(), "triage", "reduce", key, "--db", db_path.string(), "--jobs", std::to_string(jobs)};
+  command.limits.wall_seconds = 15 * 60;
+  const runners::SubprocessResult result = runners::run_subprocess(command);
+  const auto lines = split(trim(result.out.text.empty() ? result.err.text : result.out.text), '\n');
+  return "reduce " + key.substr(0, 12) + ": " +
+         (result.timed_out ? "stopped at 15 minutes" : lines.empty() ? result.status_text() : lines.back());
+}
 
 std::size_t default_fuzz_jobs() {
   const unsigned cores = std::thread::hardware_concurrency();
@@ -346,7 +342,7 @@ int run_campaign(CampaignSetup& setup, std::ostream& out, std::ostream& err) {
     if (!setup.quiet && !new_buckets.empty()) err << "waiting for the reductions still running\n";
     for (const std::string& line : background->finish()) out << line << "\n";
   } else if (params.reduce) {
-    for (const std::string& key : new_buckets) out << reduce_bucket(setup, key) << "\n";
+    for (const std::string& key : new_buckets) out << reduce_bucket(setup.db_path, key, setup.jobs * 2) << "\n";
   }
 
   const std::filesystem::path report =

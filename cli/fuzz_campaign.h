@@ -20,6 +20,15 @@ struct CampaignSetup {
   std::size_t jobs = 1;
 };
 
+/// The bucket's reproducer reduced by `cudiff triage reduce KEY --db DB --jobs N` in a child
+/// process (15 minutes at most), so a reduction that fails or is killed costs that bucket's
+/// reduction only. Returns the line to print.
+std::string reduce_bucket(const std::filesystem::path& db_path, const std::string& key, std::size_t jobs);
+
+/// `cudiff fuzz --engine libfuzzer` (cli/fuzz_libfuzzer.cpp): a guided campaign run by
+/// cudiff-libfuzzer, for `time_budget` seconds (0: --tests programs).
+int run_libfuzzer_engine(const ParsedArgs& args, double time_budget, std::ostream& out, std::ostream& err);
+
 /// Half the cores (each batch builds with two compilers at once), at least one.
 std::size_t default_fuzz_jobs();
 

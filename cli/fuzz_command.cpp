@@ -85,6 +85,16 @@ runners::GpuDiscovery choose_gpus(const ParsedArgs& args, runners::GpuDiscovery 
 
 int run_fuzz(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   if (!args.positionals.empty()) throw_usage("fuzz takes no file arguments (see cudiff fuzz --help)");
+  const std::string engine = args.value("--engine").value_or("batches");
+  if (engine != "batches" && engine != "libfuzzer") throw_usage("--engine takes batches or libfuzzer, got '" + engine + "'");
+  if (engine == "batches")
+    for (const char* name : {"--corpus", "--libfuzzer-flags"})
+      if (args.has(name)) throw_usage(std::string(name) + " goes with --engine libfuzzer");
+  if (engine == "libfuzzer") {
+    if (args.has("--time") && args.has("--tests")) throw_usage("give --time or --tests, not both");
+    if (args.has("--tests") && args.unsigned_number("--tests").value_or(0) == 0) throw_usage("--tests must be at least 1");
+    return run_libfuzzer_engine(args, args.has("--time") ? parse_duration(*args.value("--time")) : 0, out, err);
+  }
   CampaignSetup setup;
   setup.db_path = args.value("--db").value_or("cudiff.db");
   if (args.has("--known")) setup.known = triage::KnownDifferences::load(*args.value("--known"));
@@ -112,16 +122,25 @@ Subcommand fuzz_subcommand() {
       "fuzz",
       "cudiff fuzz [--time 8h | --tests N] [--db cudiff.db] [--jobs N] [--gpus all|none|0,1,...] [--batch K]\n"
       "            [--config LIST] [--policy FILE] [--seed S] [--size SIZE] [--no-reduce | --reduce-in-parallel]\n"
-      "            [--quiet] [--resume]",
+      "            [--quiet] [--resume]\n"
+      "cudiff fuzz --engine libfuzzer [--time 8h | --tests N] [--jobs N] [--corpus DIR] [--libfuzzer-flags \"...\"]\n"
+      "            [the options above but --batch, --resume, --reduce-in-parallel]",
       "A campaign: generate programs in batches, build them with every config on all cores, run\n"
       "them on every GPU (compile-only when there is none), judge, isolate each finding to one\n"
       "test, file it in the triage database, reduce each new bucket's reproducer, and write an\n"
       "HTML report. A campaign killed at any moment continues with --resume.\n"
+      "With --engine libfuzzer, libFuzzer's input bytes drive the generator and what the compilers\n"
+      "did (diagnostic ids, PTX instruction kinds, verdicts) is its coverage: it keeps and mutates\n"
+      "the inputs that made a compiler do something new (cudiff-libfuzzer, one program per input).\n"
       "Exit status: 0 done (findings or not), 2 usage or environment error.",
-      {{"--time", "DURATION", "run this long (90s, 15m, 8h); in-flight batches finish"},
+      {{"--engine", "ENGINE", "batches (default: seeds in batches) or libfuzzer (guided by the compilers' behaviour)"},
+       {"--corpus", "DIR", "libfuzzer: where new inputs go (default corpus/guided/live; corpus/guided/seeds is read too)"},
+       {"--libfuzzer-flags", "\"FLAGS\"", "libfuzzer: more libFuzzer flags, space-separated (e.g. \"-max_len=8192\")"},
+       {"--time", "DURATION", "run this long (90s, 15m, 8h); in-flight batches finish"},
        {"--tests", "N", "test this many generated programs (default 200)"},
        {"--db", "FILE", "triage database (default cudiff.db; created if missing)"},
-       {"--jobs", "N", "batches checked at once (default: half the cores; each builds with every config)"},
+       {"--jobs", "N", "batches checked at once (default: half the cores; each builds with every config); "
+                       "libfuzzer: -fork=N processes (default 1)"},
        {"--gpus", "LIST", "all (default), none (compile-only), or GPU indices 0,1,..."},
        {"--batch", "K", "programs per translation unit (default 8)"},
        {"--config", "LIST", "configs (default nvcc-O3,clang-O3)"},

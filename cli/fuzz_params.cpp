@@ -10,6 +10,10 @@ const boost::json::value& field(const boost::json::object& object, const char* n
   return *value;
 }
 
+[[noreturn]] void damaged(const char* why) {
+  throw_environment(std::string("the stored campaign parameters are damaged (") + why + "); it cannot be resumed");
+}
+
 } // namespace
 
 boost::json::object fuzz_params_json(const FuzzParams& params) {
@@ -29,7 +33,11 @@ boost::json::object fuzz_params_json(const FuzzParams& params) {
   return json;
 }
 
-FuzzParams fuzz_params_from_json(const boost::json::value& json) {
+// A function try block: the record is read back from a database, so a field of the wrong type
+// (Boost.JSON's as_string/as_bool/value_to throw std::invalid_argument or system_error) or an
+// unknown size (parse_size's usage error) is a damaged record, which the contract reports as
+// Error(environment) like a missing field.
+FuzzParams fuzz_params_from_json(const boost::json::value& json) try {
   if (!json.is_object()) throw_environment("the stored campaign parameters are not a JSON object");
   const auto& object = json.as_object();
   FuzzParams params;
@@ -43,8 +51,18 @@ FuzzParams fuzz_params_from_json(const boost::json::value& json) {
   if (const auto* parallel = object.if_contains("reduce_in_parallel")) params.reduce_in_parallel = parallel->as_bool();
   params.elapsed = field(object, "elapsed").to_number<double>();
   if (const auto* tests = object.if_contains("tests")) params.tests = boost::json::value_to<std::uint64_t>(*tests);
-  if (const auto* mode = object.if_contains("mode")) params.mode = runners::parse_mode(std::string(mode->as_string()));
+  if (const auto* mode = object.if_contains("mode")) {
+    params.mode = runners::parse_mode(std::string(mode->as_string()));
+    if (!params.mode) damaged("unknown mode");  // not "run with a GPU": that is an absent mode
+  }
   return params;
+} catch (const Error& error) {
+  if (error.kind() == ErrorKind::environment) throw;
+  damaged(error.what());
+} catch (const std::invalid_argument& error) {
+  damaged(error.what());
+} catch (const boost::system::system_error& error) {
+  damaged(error.what());
 }
 
 } // namespace cudiff::cli

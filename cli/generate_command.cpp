@@ -21,6 +21,36 @@ generator::Policy read_policy(const ParsedArgs& args) {
   }
 }
 
+/// --input FILE: the program libFuzzer's input names (a corpus file, or a finding's "input" hex
+/// written back to bytes), exactly as cudiff-libfuzzer generated it.
+int generate_from_input(const ParsedArgs& args, const generator::Policy& policy, std::ostream& out) {
+  for (const char* name : {"--seed", "--count", "--batch", "--edge", "--rule"})
+    if (args.has(name)) throw_usage(std::string("--input names one program; drop ") + name);
+  const std::string bytes = read_file(*args.value("--input"));
+  const generator::Size size = generator::parse_size(args.value("--size").value_or("small"));
+  const std::filesystem::path dir = args.value("--out").value_or(".");
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw_environment("cannot create " + dir.string() + ": " + ec.message());
+  const generator::TestCase test = generator::generate_from_bytes(policy, bytes, size);
+  const auto source = dir / (test.name + ".cu");
+  write_file(source, test.source);
+  write_file(dir / (test.name + ".json"), pretty_json(test.sidecar));
+  const auto& input = test.sidecar.at("input").as_object();
+  if (args.has("--json")) {
+    out << pretty_json(boost::json::object{{"files", boost::json::array{boost::json::string(source.string())}},
+                                           {"policy_hash", policy.hash()},
+                                           {"generator_version", std::string(generator::kGeneratorVersion)},
+                                           {"input", input},
+                                           {"source_bytes", test.source.size()}});
+  } else {
+    out << "wrote " << source.string() << " from " << bytes.size() << " input bytes (" << input.at("byte_decisions").as_uint64()
+        << " decisions from the bytes, " << input.at("tail_decisions").as_uint64() << " from the seeded tail), "
+        << format_bytes(test.source.size()) << " of CUDA\n";
+  }
+  return 0;
+}
+
 int run_generate(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   if (!args.positionals.empty()) throw_usage("generate takes no file arguments (see --help)");
   const generator::Policy policy = read_policy(args);
@@ -28,7 +58,8 @@ int run_generate(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     out << policy.dump();
     return 0;
   }
-  if (!args.has("--seed")) throw_usage("generate needs --seed N");
+  if (args.has("--input")) return generate_from_input(args, policy, out);
+  if (!args.has("--seed")) throw_usage("generate needs --seed N (or --input FILE)");
   const std::uint64_t first = args.unsigned_number("--seed").value_or(0);
   const std::uint64_t count = args.unsigned_number("--count").value_or(1);
   if (count == 0) throw_usage("--count must be at least 1");
@@ -87,13 +118,15 @@ int run_generate(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
 Subcommand generate_subcommand() {
   CommandSpec spec{
       "generate",
-      "cudiff generate --seed N [--count K] [--batch B] [--edge [--rule ID]] [--policy FILE] [--size small|medium|large] [--out DIR]",
+      "cudiff generate --seed N [--count K] [--batch B] [--edge [--rule ID]] [--policy FILE] [--size small|medium|large] [--out DIR]\n"
+      "cudiff generate --input FILE [--policy FILE] [--size SIZE] [--out DIR]",
       "Write random CUDA programs that have exactly one correct output, each with a JSON\n"
       "sidecar (seed, policy hash, generator version, constructs, kernels, layout probes).\n"
       "With --edge, each program carries one planted violation of a compile-time E rule of the\n"
       "rules catalog (see cudiff rules) and must be rejected; its sidecar names the rule and line.\n"
       "The same seed, policy and generator version give byte-identical files.",
       {{"--seed", "N", "first seed"},
+       {"--input", "FILE", "the program these bytes name (a cudiff-libfuzzer corpus input), instead of --seed"},
        {"--count", "K", "how many consecutive seeds (default 1)"},
        {"--batch", "B", "up to B seeds per file, each in its own namespace (default 1)"},
        {"--edge", "", "plant one E rule's violation in each program (named cudiff_edge_<seed>)"},

@@ -47,6 +47,8 @@ std::string shorten_utf8(std::string_view text, std::size_t max_bytes);
 std::string format_utc(double unix_seconds);
 /// 64-bit FNV-1a, as 16 lowercase hex digits: stable across hosts and runs.
 std::string fnv1a_hex(std::string_view data);
+/// The same hash as a number.
+std::uint64_t fnv1a64(std::string_view data);
 /// "1.23 s" / "45 ms" style durations for tables.
 std::string format_seconds(double seconds);
 /// Wall-clock time as unix seconds: what databases and reports record.

@@ -1,7 +1,10 @@
 // Rng helpers and the seeded xoshiro256** implementation.
 #include "common/rng.h"
 
+#include "common/common.h"
+
 #include <algorithm>
+#include <fuzzer/FuzzedDataProvider.h>  // header-only, shipped with clang: no libFuzzer link
 
 namespace cudiff {
 namespace {
@@ -67,6 +70,60 @@ std::uint64_t SeededRng::next_u64() {
   state_[2] ^= t;
   state_[3] = rotl(state_[3], 45);
   return result;
+}
+
+ByteRng::ByteRng(const std::uint8_t* data, std::size_t size)
+    : bytes_(std::make_unique<FuzzedDataProvider>(data, size)), hash_(fnv1a64(std::string_view(reinterpret_cast<const char*>(data), size))), tail_(hash_) {}
+
+ByteRng::~ByteRng() = default;
+
+bool ByteRng::exhausted() const { return bytes_->remaining_bytes() == 0; }
+
+std::uint64_t ByteRng::next_u64() {
+  if (exhausted()) {
+    ++tail_decisions_;
+    return tail_.next_u64();
+  }
+  ++byte_decisions_;
+  return bytes_->ConsumeIntegral<std::uint64_t>();
+}
+
+std::uint64_t ByteRng::below(std::uint64_t n) {
+  if (n <= 1) return 0;
+  if (exhausted()) {
+    ++tail_decisions_;
+    return tail_.below(n);
+  }
+  ++byte_decisions_;
+  return bytes_->ConsumeIntegralInRange<std::uint64_t>(0, n - 1);
+}
+
+double ByteRng::fraction() {
+  if (exhausted()) {
+    ++tail_decisions_;
+    return static_cast<double>(tail_.next_u64() >> 11) * 0x1.0p-53;
+  }
+  ++byte_decisions_;
+  return static_cast<double>(bytes_->ConsumeIntegral<std::uint16_t>()) / 65536.0;
+}
+
+bool ByteRng::chance(double p) {
+  if (p <= 0) return false;
+  if (p >= 1) return true;
+  return fraction() < p;
+}
+
+std::size_t ByteRng::weighted(const std::vector<double>& weights) {
+  double total = 0;
+  for (double w : weights) total += std::max(w, 0.0);
+  if (weights.empty()) return 0;
+  if (total <= 0) return static_cast<std::size_t>(below(weights.size()));
+  double point = fraction() * total;
+  for (std::size_t i = 0; i < weights.size(); ++i) {
+    point -= std::max(weights[i], 0.0);
+    if (point < 0) return i;
+  }
+  return weights.size() - 1;
 }
 
 } // namespace cudiff

@@ -78,14 +78,18 @@ std::string format_utc(double unix_seconds) {
   return text;
 }
 
-std::string fnv1a_hex(std::string_view data) {
+std::uint64_t fnv1a64(std::string_view data) {
   std::uint64_t hash = 0xcbf29ce484222325ull;
   for (unsigned char c : data) {
     hash ^= c;
     hash *= 0x100000001b3ull;
   }
+  return hash;
+}
+
+std::string fnv1a_hex(std::string_view data) {
   char buffer[17];
-  std::snprintf(buffer, sizeof buffer, "%016llx", static_cast<unsigned long long>(hash));
+  std::snprintf(buffer, sizeof buffer, "%016llx", static_cast<unsigned long long>(fnv1a64(data)));
   return buffer;
 }
 

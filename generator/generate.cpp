@@ -130,6 +130,24 @@ TestCase generate_program(const Policy& policy, Rng& rng, std::uint64_t seed, Si
   return test;
 }
 
+std::string input_label(std::string_view bytes) { return "in_" + fnv1a_hex(bytes); }
+
+TestCase generate_from_bytes(const Policy& policy, std::string_view bytes, Size size) {
+  ByteRng rng(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
+  const std::string label = input_label(bytes);
+  TestCase test = generate_program(policy, rng, rng.input_hash(), size);
+  test.name = "cudiff_" + label;
+  const std::string first_line = "// cudiff generated program\n";
+  if (test.source.rfind(first_line, 0) == 0)
+    test.source = "// cudiff generated program, from input " + label.substr(3) + " (" + std::to_string(bytes.size()) +
+                  " bytes; cudiff generate --input FILE)\n" + test.source.substr(first_line.size());
+  test.sidecar["input"] = boost::json::object{{"fnv1a", label.substr(3)},
+                                              {"bytes", bytes.size()},
+                                              {"byte_decisions", rng.byte_decisions()},
+                                              {"tail_decisions", rng.tail_decisions()}};
+  return test;
+}
+
 TestCase generate_batch(const Policy& policy, const std::vector<std::uint64_t>& seeds, Size size) {
   if (seeds.empty()) throw Error(ErrorKind::usage, "a batch needs at least one seed");
   std::string body, seed_list;

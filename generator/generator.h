@@ -160,6 +160,15 @@ TestCase generate_program(const Policy& policy, std::uint64_t seed, Size size);
 /// The same from any random source; `seed` is only recorded in the sidecar.
 TestCase generate_program(const Policy& policy, Rng& rng, std::uint64_t seed, Size size);
 
+/// The program libFuzzer's input `bytes` name (guided generation, issue 8): generate_program
+/// over a ByteRng, so every byte string gives a valid program. Named "cudiff_in_<16 hex digits>"
+/// (the fnv1a-64 of the bytes, which is also its "seed" and seeds the probes' stream); the first
+/// line of the source and the sidecar's "input" {"fnv1a", "bytes", "byte_decisions",
+/// "tail_decisions"} say so. The same bytes, policy and version give the same files.
+TestCase generate_from_bytes(const Policy& policy, std::string_view bytes, Size size);
+/// "in_<16 hex digits>": how generate_from_bytes names the input of `bytes`.
+std::string input_label(std::string_view bytes);
+
 /// An edge program: the program for `seed`, with the violation template of one checkable E rule
 /// planted at its end, so that it must be rejected for that one reason. The rule is `rule_id`
 /// or, when empty, one of plantable_rules() drawn from the seed (a stream of its own). Named

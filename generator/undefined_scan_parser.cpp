@@ -94,10 +94,15 @@ void Parser::match_brackets() {
 }
 
 /// The token after the '>' closing the '<' at i; npos when the group does not close before a
-/// ';' or a brace (then it was a comparison).
+/// ';' or a brace (then it was a comparison), or within max_angle_steps tokens and groups.
 std::size_t Parser::skip_angles(std::size_t i) const {
+  // Callers try again one token further on npos, so an unbounded walk made text full of '<'
+  // with no ';' ("a<a<a<...") quadratic: 3 s for 64 KiB, 12 s for 128 KiB. No template
+  // argument list is this long.
+  constexpr std::size_t max_angle_steps = 1024;
   int depth = 0;
-  for (std::size_t j = i; j < m_.size();) {
+  std::size_t steps = 0;
+  for (std::size_t j = i; j < m_.size() && steps++ < max_angle_steps;) {
     const std::string_view t = m_.text(j);
     if (t == "<") ++depth;
     else if (t == ">") --depth;

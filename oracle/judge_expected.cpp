@@ -1,8 +1,7 @@
 // oracle: the spec oracle — compile outcomes judged against what the rules say a program must
 // do (Expectation), and reading that expectation from a sidecar or from the source.
 #include "oracle/judge_parts.h"
-
-#include <regex>
+#include "oracle/lines.h"
 
 namespace cudiff::oracle {
 namespace {
@@ -58,6 +57,28 @@ Finding false_rejection(const detail::StatusSplit& split, const Expectation& exp
   return detail::make_finding(FindingKind::false_rejection, std::move(configs), summary, std::move(details));
 }
 
+/// The rule id of a `// expected-error: ID` marker in one line: `//`, blanks, `expected-error:`,
+/// blanks, then a letter and letters, digits, '_' or '-'; the first such marker wins. Scanned
+/// by hand: std::regex matching recurses once per character matched, and a long line (a long
+/// id, a long run of blanks) overflowed the stack.
+std::optional<std::string> marked_rule(std::string_view line) {
+  constexpr std::string_view marker = "expected-error:";
+  auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; };
+  auto id_char = [](char c) { return detail::is_alpha(c) || detail::is_digit(c) || c == '_' || c == '-'; };
+  for (std::size_t at = line.find("//"); at != std::string_view::npos; at = line.find("//", at + 1)) {
+    std::size_t pos = at + 2;
+    while (pos < line.size() && blank(line[pos])) ++pos;
+    if (!line.substr(pos).starts_with(marker)) continue;
+    pos += marker.size();
+    while (pos < line.size() && blank(line[pos])) ++pos;
+    if (pos == line.size() || !detail::is_alpha(line[pos])) continue;
+    std::size_t end = pos + 1;
+    while (end < line.size() && id_char(line[end])) ++end;
+    return std::string(line.substr(pos, end - pos));
+  }
+  return std::nullopt;
+}
+
 } // namespace
 
 namespace detail {
@@ -89,13 +110,10 @@ std::optional<Expectation> expectation_from_sidecar(const boost::json::value& si
 }
 
 std::optional<Expectation> expectation_from_source(std::string_view source) {
-  static const std::regex marker(R"(//\s*expected-error:\s*([A-Za-z][A-Za-z0-9_-]*))");  // a constant
   const std::vector<std::string> lines = split_lines(source);
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    std::smatch match;
-    if (!std::regex_search(lines[i], match, marker)) continue;
-    return Expectation{true, match[1].str(), static_cast<int>(i + 1)};
-  }
+  for (std::size_t i = 0; i < lines.size(); ++i)
+    if (std::optional<std::string> rule = marked_rule(lines[i]))
+      return Expectation{true, std::move(*rule), static_cast<int>(i + 1)};
   return std::nullopt;
 }
 

@@ -132,6 +132,18 @@ struct LayoutView {
 /// in debug sections and `.extern` ones are ignored. Never throws.
 std::map<std::string, std::vector<std::uint64_t>> read_ptx_layout(std::string_view ptx);
 
+/// What a compiler's PTX shows of the code it emitted (feedback for guided generation, issue
+/// 8): each instruction kind (the opcode with all its modifiers, "ld.global.nc.v4.u32"; guards
+/// and operands dropped) and each directive or state space ("directive .maxntid", "space
+/// .shared"), with how often it occurs.
+struct PtxFeatures {
+  std::map<std::string, std::uint32_t> instructions;
+  std::map<std::string, std::uint32_t> directives;
+};
+/// Reads PTX text statement by statement (';', '{' and '}' end one; comments, labels and
+/// initializer lists are skipped). Never throws; text that is not PTX gives few or no kinds.
+PtxFeatures read_ptx_features(std::string_view ptx);
+
 /// The device view of one config from its PTX, through the probes' arrays and properties.
 LayoutView device_layout_view(const std::string& config, runners::CompilerKind compiler, std::string_view ptx,
                               const std::vector<LayoutProbe>& probes);

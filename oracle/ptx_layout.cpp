@@ -87,12 +87,17 @@ std::optional<Declaration> parse_declaration(std::string_view statement) {
   return declaration;
 }
 
+/// How many 64-bit values the declared elements fill.
+std::size_t value_count(const Declaration& declaration) {
+  const std::size_t per_value = 64 / static_cast<std::size_t>(declaration.bits);
+  return (declaration.count + per_value - 1) / per_value;
+}
+
 /// Elements of `bits` each, little-endian (PTX's byte order on every NVIDIA target), as
 /// 64-bit values; the missing tail of a short initializer is zero.
 std::vector<std::uint64_t> to_u64(const Declaration& declaration) {
   const std::size_t per_value = 64 / static_cast<std::size_t>(declaration.bits);
-  const std::size_t values = (declaration.count + per_value - 1) / per_value;
-  std::vector<std::uint64_t> out(values, 0);
+  std::vector<std::uint64_t> out(value_count(declaration), 0);
   const std::uint64_t mask = declaration.bits == 64 ? ~0ull : ((1ull << declaration.bits) - 1);
   for (std::size_t i = 0; i < declaration.elements.size() && i < declaration.count; ++i)
     out[i / per_value] |= (declaration.elements[i] & mask) << (declaration.bits * (i % per_value));
@@ -100,6 +105,29 @@ std::vector<std::uint64_t> to_u64(const Declaration& declaration) {
 }
 
 std::string property_name(const LayoutProbe& probe, std::size_t index) { return probe.properties[index]; }
+
+/// More 64-bit values than this in all (8 MiB) is not PTX cudiff wrote (a probe array holds a
+/// few per type): declared sizes are zero-filled, so without a bound a short text declaring
+/// many large arrays took gigabytes.
+constexpr std::size_t kMaxValues = std::size_t{1} << 20;
+
+/// The first `c` at or after a position, for positions that never decrease: a hit still ahead
+/// is reused, so each byte is searched once however many positions ask.
+class NextChar {
+public:
+  NextChar(std::string_view text, char c) : text_(text), c_(c) {}
+  std::size_t from(std::size_t pos) {
+    if (!searched_ || found_ < pos) found_ = text_.find(c_, pos);
+    searched_ = true;
+    return found_;
+  }
+
+private:
+  std::string_view text_;
+  char c_;
+  bool searched_ = false;
+  std::size_t found_ = std::string_view::npos;
+};
 
 } // namespace
 
@@ -137,18 +165,29 @@ std::vector<LayoutProbe> parse_layout_probes(const boost::json::value& sidecar, 
 
 std::map<std::string, std::vector<std::uint64_t>> read_ptx_layout(std::string_view ptx) {
   std::map<std::string, std::vector<std::uint64_t>> arrays;
+  // Every search moves forward only, so that many names on one line or in one statement are
+  // read in linear time: searching back to the line start and on to the ';' from each name
+  // re-read the line once per name (24 s for a MiB of them).
+  NextChar semicolons(ptx, ';'), newlines(ptx, '\n'), braces(ptx, '{');
+  std::size_t start = 0;  // where the statement holding `at` starts: after the last '\n' or ';'
+  std::size_t seen = 0;   // the text before it was searched for that
+  std::size_t values = 0;
   for (std::size_t at = ptx.find(kArrayPrefix); at != std::string_view::npos; at = ptx.find(kArrayPrefix, at + 1)) {
-    const std::size_t line_start = ptx.rfind('\n', at);
-    const std::size_t start = line_start == std::string_view::npos ? 0 : line_start + 1;
     if (at > 0 && detail::is_word(ptx[at - 1])) continue;  // part of a longer name
-    const std::size_t semicolon = ptx.find(';', at);
-    const std::size_t newline = ptx.find('\n', at);
+    if (const std::size_t end = ptx.substr(seen, at - seen).find_last_of(";\n"); end != std::string_view::npos)
+      start = seen + end + 1;
+    seen = at;
+    const std::size_t semicolon = semicolons.from(at);
     // A declaration ends at its ';'; one whose line ends first without an initializer opening
     // is something else (a debug-section reference, a use in an instruction).
     if (semicolon == std::string_view::npos) break;
+    if (newlines.from(at) < semicolon && braces.from(start) >= semicolon) continue;
     const std::string_view statement = ptx.substr(start, semicolon - start);
-    if (newline < semicolon && statement.find('{') == std::string_view::npos) continue;
-    if (auto declaration = parse_declaration(statement)) arrays[declaration->name] = to_u64(*declaration);
+    if (auto declaration = parse_declaration(statement); declaration && values + value_count(*declaration) <= kMaxValues) {
+      values += value_count(*declaration);
+      arrays[declaration->name] = to_u64(*declaration);
+    }
+    at = semicolon;  // one array per statement: later names in the same statement are not declarations
   }
   return arrays;
 }

@@ -25,7 +25,8 @@ bool string_prefix(std::string_view word) {
 
 class Lexer {
 public:
-  explicit Lexer(std::string_view text) : text_(text) {}
+  /// `at_line_start`: false for text that continues a line, where '#' starts no directive.
+  explicit Lexer(std::string_view text, bool at_line_start = true) : text_(text), at_line_start_(at_line_start) {}
 
   std::vector<Token> run() {
     while (skip_space(), pos_ < text_.size()) {
@@ -132,7 +133,7 @@ private:
 
   std::string_view text_;
   std::size_t pos_ = 0;
-  bool at_line_start_ = true;
+  bool at_line_start_;
   std::vector<Token> tokens_;
 };
 
@@ -152,7 +153,12 @@ std::size_t count_tokens(std::string_view text) {
     std::string line(token.text(text).substr(1));
     for (std::size_t at = line.find("\\\n"); at != std::string::npos; at = line.find("\\\n", at))
       line.replace(at, 2, "  ");
-    count += 1 + count_tokens(" " + line);
+    // The rest of the line continues it: a '#' there is punctuation, not a directive. (Counting
+    // it with count_tokens again recursed once per leading '#', copying the line each time:
+    // "####..." took memory quadratic in its length.)
+    ++count;
+    for (const Token& inner : Lexer(line, false).run())
+      if (inner.kind != TokenKind::comment) ++count;
   }
   return count;
 }

@@ -1,6 +1,12 @@
 #!/usr/bin/env bash
-# Runs every test (labels unit, compilers, gpu) from the build tree made by scripts/setup.sh.
-# On a machine without a GPU the gpu-labeled tests are reported as skipped, not passed.
+# Runs every test (labels unit, compilers, gpu) from the build tree made by scripts/setup.sh,
+# then the parser harnesses (label fuzz: libFuzzer with ASan and UBSan, a minute each, in a
+# build tree of their own; scripts/fuzz_parsers.sh). On a machine without a GPU the
+# gpu-labeled tests are reported as skipped, not passed. Arguments go to ctest (e.g. -L unit)
+# and then only ctest runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ctest --test-dir build --output-on-failure -j "$(nproc)" "$@"
+if (($# == 0)); then
+  scripts/fuzz_parsers.sh
+fi

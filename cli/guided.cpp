@@ -1,0 +1,308 @@
+// guided: one process's share of a guided campaign (cli/guided.h) — generate the program an
+// input names, check it like a campaign's test, file its findings (one transaction per
+// program: libFuzzer's -fork and -jobs children all write the same database), and hand back
+// the features the compilers showed.
+#include "cli/guided.h"
+#include "cli/commands.h"
+
+#include <fstream>
+#include <ostream>
+
+namespace cudiff::cli {
+namespace {
+
+double seconds_between(std::chrono::steady_clock::time_point from, std::chrono::steady_clock::time_point to) {
+  return std::chrono::duration<double>(to - from).count();
+}
+
+std::string hex_of(std::string_view bytes) {
+  static constexpr char digits[] = "0123456789abcdef";
+  std::string hex;
+  hex.reserve(bytes.size() * 2);
+  for (unsigned char c : bytes) {
+    hex += digits[c >> 4];
+    hex += digits[c & 15];
+  }
+  return hex;
+}
+
+double parse_seconds(const std::string& text, const std::string& option) {
+  std::size_t used = 0;
+  double value = -1;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  const std::string unit = used ? text.substr(used) : "";
+  const double scale = unit.empty() || unit == "s" ? 1 : unit == "m" ? 60 : unit == "h" ? 3600 : -1;
+  if (used == 0 || scale < 0 || value <= 0) throw_usage(option + " needs a duration like 90s, 15m or 8h, got '" + text + "'");
+  return value * scale;
+}
+
+} // namespace
+
+CommandSpec guided_spec() {
+  CommandSpec spec{
+      "cudiff-libfuzzer",
+      "cudiff-libfuzzer [libFuzzer flags and corpus directories] [--db=FILE] [--known=FILE] [--size=SIZE]\n"
+      "                 [--policy=FILE] [--config=LIST] [--mode=MODE] [--gpus=none] [--features-log=FILE]\n"
+      "                 [--baseline-seeds=FIRST [--baseline-time=DURATION | --baseline-tests=N]]",
+      "Guided generation: libFuzzer's input bytes drive the generator; every program is built\n"
+      "with both compilers (and run, with a GPU), judged, and its findings filed in the triage\n"
+      "database; what the compilers did (diagnostic ids, PTX instruction kinds, the verdict) is\n"
+      "libFuzzer's coverage. cudiff's own flags start with \"--\" (libFuzzer ignores those);\n"
+      "everything else is libFuzzer's (-help=1 lists them): -max_total_time=S, -runs=N,\n"
+      "-fork=N, -jobs=N, corpus directories. `cudiff fuzz --engine libfuzzer` starts it.",
+      {{"--db", "FILE", "triage database (default cudiff.db; created if missing)"},
+       {"--campaign", "ID", "file into this existing campaign (set by cudiff fuzz --engine libfuzzer)"},
+       {"--known", "FILE", "known-differences file: matching buckets are marked known"},
+       {"--size", "SIZE", "small (default), medium, large"},
+       {"--policy", "FILE", "generator policy (see cudiff generate --dump-policy)"},
+       {"--config", "LIST", "configs (default nvcc-O3,clang-O3)"},
+       {"--mode", "MODE", "syntax, ptx, object, binary or run (default: run with a GPU, else binary)"},
+       {"--gpus", "none", "compile-only even where a GPU is present"},
+       {"--features-log", "FILE", "append one JSON line per program: time, features, findings (bench/guided)"},
+       {"--baseline-seeds", "FIRST", "no libFuzzer: check seeds FIRST, FIRST+1, ... (the unguided baseline)"},
+       {"--baseline-time", "DURATION", "how long the baseline runs (90s, 15m, 8h)"},
+       {"--baseline-tests", "N", "how many seeds the baseline checks"},
+       {"--quiet", "", "no progress lines"}}};
+  for (auto& option : toolchain_options()) spec.options.push_back(option);
+  return spec;
+}
+
+GuidedOptions guided_options(const ParsedArgs& args) {
+  GuidedOptions options;
+  if (auto db = args.value("--db")) options.db_path = *db;
+  options.campaign = args.value("--campaign");
+  if (auto known = args.value("--known")) options.known = triage::KnownDifferences::load(*known);
+  options.size = generator::parse_size(args.value("--size").value_or("small"));
+  if (auto path = args.value("--policy")) {
+    try {
+      options.policy = generator::Policy::load(read_file(*path));
+    } catch (const Error& error) {
+      if (error.kind() == ErrorKind::usage) throw_usage(*path + ": " + error.what());
+      throw;
+    }
+  }
+  if (auto configs = args.value("--config")) options.configs = runners::parse_configs(*configs);
+  if (auto mode = args.value("--mode")) {
+    options.mode = runners::parse_mode(*mode);
+    if (!options.mode) throw_usage("unknown mode '" + *mode + "' (syntax, ptx, object, binary, run)");
+  }
+  if (auto gpus = args.value("--gpus")) {
+    if (*gpus != "none" && *gpus != "all") throw_usage("--gpus takes none or all here, got '" + *gpus + "'");
+    options.no_gpu = *gpus == "none";
+  }
+  if (auto log = args.value("--features-log")) options.features_log = *log;
+  options.search = toolchain_search(args);
+  options.quiet = args.has("--quiet");
+  options.baseline_first_seed = args.unsigned_number("--baseline-seeds");
+  if (auto time = args.value("--baseline-time")) options.baseline_seconds = parse_seconds(*time, "--baseline-time");
+  options.baseline_tests = args.unsigned_number("--baseline-tests");
+  if (!options.baseline_first_seed && (args.has("--baseline-time") || args.has("--baseline-tests")))
+    throw_usage("--baseline-time and --baseline-tests go with --baseline-seeds");
+  return options;
+}
+
+GuidedSession::GuidedSession(GuidedOptions options, std::ostream& log)
+    : options_(std::move(options)),
+      log_(log),
+      db_(triage::Database::open(options_.db_path)),
+      workdir_("cudiff-guided"),
+      started_(std::chrono::steady_clock::now()),
+      last_line_(started_) {
+  toolchain_ = runners::Toolchain::from(runners::discover_toolchain(options_.search));
+  if (options_.no_gpu) gpus_.note = "--gpus none";
+  else gpus_ = runners::discover_gpus();
+  if (gpus_.gpus.size() > 1) gpus_.gpus.resize(1);  // one process, one GPU: -fork children share it
+  request_.mode = options_.mode;
+  request_.configs = options_.configs;
+  request_.compile_limits.wall_seconds = 120;
+  request_.compile_limits.memory_bytes = 16ull << 30;
+  request_.run_limits.wall_seconds = 60;
+  request_.run_limits.memory_bytes = 16ull << 30;
+
+  const bool runs = !gpus_.gpus.empty() && (!options_.mode || *options_.mode == runners::Mode::run);
+  if (options_.campaign) {
+    std::optional<triage::Campaign> existing = db_.campaign(*options_.campaign);
+    if (!existing) throw_usage("no campaign " + *options_.campaign + " in " + options_.db_path.string());
+    campaign_ = *existing;
+  } else {
+    campaign_.id = triage::unique_key();
+    campaign_.kind = options_.baseline_first_seed ? "baseline" : "guided";
+    campaign_.host = host_name();
+    campaign_.started = unix_seconds();
+    campaign_.cudiff_version = CUDIFF_VERSION;
+    campaign_.nvcc_version = toolchain_.nvcc.version;
+    campaign_.clang_version = toolchain_.clang.version;
+    for (const runners::Config& config : options_.configs) campaign_.configs.push_back(config.name);
+    campaign_.gpus = runs ? "0: " + gpus_.gpus.front().name + " (" + gpus_.gpus.front().arch() + ")" : "";
+    campaign_.mode = runners::to_string(options_.mode.value_or(runs ? runners::Mode::run : runners::Mode::binary));
+    db_.transaction([&] { db_.put_campaign(campaign_); });
+  }
+  if (!options_.quiet)
+    log_ << "cudiff: " << campaign_.kind << " campaign " << campaign_.id.substr(0, 12) << " in " << options_.db_path.string()
+         << ", " << (runs ? "runs on " + gpus_.gpus.front().name : "compile-only (" + (gpus_.note.empty() ? "mode " + campaign_.mode : gpus_.note) + ")")
+         << ", configs " << join(campaign_.configs, ",") << "\n";
+}
+
+GuidedResult GuidedSession::test_bytes(std::string_view bytes) {
+  generator::TestCase program;
+  try {
+    program = generator::generate_from_bytes(options_.policy, bytes, options_.size);
+  } catch (const Error& error) {
+    GuidedResult result;
+    result.name = "cudiff_" + generator::input_label(bytes);
+    result.generator_error = error.what();
+    ++totals_.generator_errors;
+    log_ << "cudiff: generator error on input " << hex_of(bytes.substr(0, 64)) << (bytes.size() > 64 ? "..." : "") << ": "
+         << error.what() << "\n";
+    return result;
+  }
+  return test(program, generator::input_label(bytes), bytes);
+}
+
+GuidedResult GuidedSession::test_seed(std::uint64_t seed) {
+  return test(generator::generate_program(options_.policy, seed, options_.size), std::to_string(seed), {});
+}
+
+std::map<std::string, oracle::PtxFeatures> GuidedSession::emitted_ptx(const CheckRun& run, const std::filesystem::path& dir) {
+  // The layout check already compiled PTX for generated programs with layout probes; the
+  // others get a PTX compile of their own (about a quarter of the time of the build).
+  std::map<std::string, oracle::PtxFeatures> emitted;
+  for (const ConfigCheck& check : run.configs) {
+    if (check.observation.outcome != oracle::CompileOutcome::accepted) continue;
+    const runners::Config& config = check.compile.config;
+    std::filesystem::path ptx = dir / config.name / (run.file.stem().string() + ".ptx");
+    std::error_code ec;
+    if (run.mode == runners::Mode::ptx) ptx = check.compile.artifact;
+    if (ptx.empty() || !std::filesystem::is_regular_file(ptx, ec)) {
+      const runners::CompileResult compiled =
+          runners::compile(toolchain_, config, runners::Mode::ptx, run.file, dir, request_.compile_limits);
+      if (compiled.artifact.empty()) continue;
+      ptx = compiled.artifact;
+    }
+    emitted[config.name] = oracle::read_ptx_features(read_file(ptx));
+  }
+  return emitted;
+}
+
+GuidedResult GuidedSession::test(const generator::TestCase& program, const std::string& seed_text, std::string_view input) {
+  const auto start = std::chrono::steady_clock::now();
+  const std::filesystem::path dir = workdir_.path() / program.name;
+  std::filesystem::create_directories(dir);
+  const std::filesystem::path file = dir / (program.name + ".cu");
+  write_file(file, program.source);
+  write_file(dir / (program.name + ".json"), pretty_json(program.sidecar));
+
+  CheckRequest request = request_;
+  request.file = file;
+  const CheckRun run = check_file(request, toolchain_, gpus_, dir);
+  std::vector<triage::Signature> signatures;
+  for (const oracle::Finding& finding : run.verdict.findings)
+    signatures.push_back(triage::signature_of(finding, crash_output(run, finding)));
+
+  GuidedResult result;
+  result.name = program.name;
+  result.headline = run.verdict.headline();
+  result.features = check_features(run, emitted_ptx(run, dir), signatures);
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);  // what a report needs is in `run`
+  result.seconds = seconds_between(start, std::chrono::steady_clock::now());
+  file_program(program, seed_text, input, run, signatures, result);
+
+  ++totals_.programs;
+  totals_.findings += result.findings;
+  totals_.new_buckets += result.new_buckets.size();
+  totals_.add(result.features);
+  log_features(result);
+  note_progress();
+  return result;
+}
+
+void GuidedSession::file_program(const generator::TestCase& program, const std::string& seed_text, std::string_view input,
+                                 const CheckRun& run, const std::vector<triage::Signature>& signatures, GuidedResult& result) {
+  const double now = unix_seconds();
+  std::vector<std::string> configs;
+  for (const runners::Config& config : options_.configs) configs.push_back(config.name);
+  boost::json::object outputs;
+  if (!run.verdict.agree()) {
+    outputs = outputs_json(run);
+    if (!input.empty()) outputs["input"] = boost::json::object{{"bytes", input.size()}, {"hex", hex_of(input)}};
+  }
+  db_.transaction([&] {
+    triage::Test test{triage::content_key(campaign_.id + "/" + program.name), campaign_.id, program.name, seed_text,
+                      options_.policy.hash(), configs, run.verdict.agree() ? "agree" : "discrepancy", now, result.seconds};
+    db_.add_test(test);
+    for (std::size_t i = 0; i < run.verdict.findings.size(); ++i) {
+      triage::NewFinding finding{triage::content_key(campaign_.id + "/" + program.name + "/" + std::to_string(i)),
+                                 campaign_.id, test.id, now, run.verdict.findings[i], signatures[i], program.name + ".cu",
+                                 program.source, outputs};
+      const triage::Recorded recorded = db_.add_finding(finding, options_.known.match(signatures[i]));
+      if (recorded.duplicate) continue;  // libFuzzer ran this input before (a merge, a restart)
+      ++result.findings;
+      if (recorded.new_bucket) result.new_buckets.push_back(recorded.bucket.key);
+    }
+    // Several processes file into one campaign: its counts are read back, never added up here.
+    campaign_.tests = static_cast<std::int64_t>(db_.tested_seeds(campaign_.id).size());
+    campaign_.findings = db_.campaign_finding_count(campaign_.id);
+    campaign_.ended = now;
+    db_.put_campaign(campaign_);
+  });
+  if (options_.quiet) return;
+  for (std::size_t i = 0; i < run.verdict.findings.size() && result.findings; ++i)
+    log_ << "cudiff: " << program.name << ": " << signatures[i].title << "\n";
+  for (const std::string& key : result.new_buckets) log_ << "cudiff: new bucket " << key.substr(0, 12) << "\n";
+}
+
+void GuidedSession::log_features(const GuidedResult& result) {
+  if (!options_.features_log) return;
+  boost::json::array names;
+  for (const auto& [name, count] : result.features) names.push_back(boost::json::string(name));
+  boost::json::array buckets;
+  for (const auto& key : result.new_buckets) buckets.push_back(boost::json::string(key));
+  const std::string line = boost::json::serialize(boost::json::object{{"time", unix_seconds()},
+                                                                      {"program", result.name},
+                                                                      {"seconds", result.seconds},
+                                                                      {"findings", result.findings},
+                                                                      {"new_buckets", std::move(buckets)},
+                                                                      {"features", std::move(names)}}) + "\n";
+  // One write per line in append mode: the lines of -fork children never interleave.
+  std::ofstream out(*options_.features_log, std::ios::app | std::ios::binary);
+  out.write(line.data(), static_cast<std::streamsize>(line.size()));
+  out.flush();
+  if (!out) throw_environment("cannot append to " + options_.features_log->string());
+}
+
+std::string GuidedSession::progress_line() const {
+  const double elapsed = seconds_between(started_, std::chrono::steady_clock::now());
+  char rate[32];
+  std::snprintf(rate, sizeof rate, "%.2f", elapsed > 0 ? static_cast<double>(totals_.programs) / elapsed : 0.0);
+  return campaign_.kind + " " + campaign_.id.substr(0, 12) + ": " + std::to_string(totals_.programs) + " programs, " +
+         std::to_string(totals_.findings) + " findings (" + std::to_string(totals_.new_buckets) + " new buckets), " + rate +
+         " programs/s, " + std::to_string(totals_.diagnostic_ids.size()) + " diagnostic ids, " +
+         std::to_string(totals_.ptx_kinds.size()) + " PTX kinds, " + format_seconds(elapsed) + " elapsed";
+}
+
+void GuidedSession::note_progress() {
+  const auto now = std::chrono::steady_clock::now();
+  if (options_.quiet || seconds_between(last_line_, now) < 30) return;
+  last_line_ = now;
+  log_ << "cudiff: " << progress_line() << "\n";
+}
+
+int GuidedSession::run_baseline() {
+  const std::uint64_t first = options_.baseline_first_seed.value_or(0);
+  for (std::uint64_t seed = first;; ++seed) {
+    if (options_.baseline_tests && seed - first >= *options_.baseline_tests) break;
+    if (options_.baseline_seconds > 0 &&
+        seconds_between(started_, std::chrono::steady_clock::now()) >= options_.baseline_seconds)
+      break;
+    test_seed(seed);
+  }
+  if (!options_.quiet) log_ << "cudiff: done: " << progress_line() << "\n";
+  return 0;
+}
+
+} // namespace cudiff::cli

@@ -1,0 +1,53 @@
+// libFuzzer harness: the JSON files cudiff reads back — sidecars (expectation, layout probes),
+// stored campaign parameters, policies, reducer schedules — and the expected-error marker of
+// a source file.
+//
+/// Input: any bytes, parsed as JSON with the non-throwing boost::json::parse, and also read
+/// as source text. Contracts: expectation_from_sidecar, expectation_from_source and
+/// parse_layout_probes never throw (oracle/oracle.h); fuzz_params_from_json throws only
+/// Error(environment) (cli/fuzz.h); Policy::load and parse_schedule only Error(usage)
+/// (generator/generator.h, reducer/reducer.h). Anything else escaping is a bug.
+#include "cli/fuzz.h"
+#include "generator/generator.h"
+#include "oracle/oracle.h"
+#include "reducer/reducer.h"
+
+#include <cstddef>
+#include <cstdio>
+#include <cstdint>
+#include <functional>
+#include <string_view>
+
+namespace {
+
+/// Runs `body`; a cudiff::Error of the documented kind is the contract, any other kind is a bug.
+void expect_only(cudiff::ErrorKind kind, const std::function<void()>& body) {
+  try {
+    body();
+  } catch (const cudiff::Error& error) {
+    if (error.kind() == kind) return;
+    std::fprintf(stderr, "an Error of the wrong kind: %s\n", error.what());
+    __builtin_trap();
+  }
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace cudiff;
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+
+  static_cast<void>(oracle::expectation_from_source(text));
+  expect_only(ErrorKind::usage, [&] { static_cast<void>(generator::Policy::load(text)); });
+  expect_only(ErrorKind::usage, [&] { static_cast<void>(reducer::parse_schedule(text, "fuzz")); });
+
+  boost::system::error_code error;
+  const boost::json::value json = boost::json::parse(text, error);
+  if (error) return 0;
+  if (const auto expected = oracle::expectation_from_sidecar(json))
+    static_cast<void>(boost::json::serialize(oracle::to_json(*expected)));
+  std::vector<std::string> problems;
+  static_cast<void>(oracle::parse_layout_probes(json, problems));
+  expect_only(ErrorKind::environment, [&] { static_cast<void>(cli::fuzz_params_from_json(json)); });
+  return 0;
+}
