@@ -12,26 +12,11 @@
 namespace cudiff::cli {
 namespace {
 
-double parse_duration(const std::string& text) {
-  // "90", "90s", "15m", "8h", "1.5h"
-  std::size_t used = 0;
-  double value = -1;
-  try {
-    value = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  const std::string unit = used ? text.substr(used) : "";
-  const double scale = unit.empty() || unit == "s" ? 1 : unit == "m" ? 60 : unit == "h" ? 3600 : -1;
-  if (used == 0 || scale < 0 || value <= 0) throw_usage("--time needs a duration like 90s, 15m or 8h, got '" + text + "'");
-  return value * scale;
-}
-
 /// A new campaign's parameters from the command line.
 FuzzParams new_params(const ParsedArgs& args) {
   FuzzParams params;
   if (args.has("--time") && args.has("--tests")) throw_usage("give --time or --tests, not both");
-  if (args.has("--time")) params.time_budget = parse_duration(*args.value("--time"));
+  if (args.has("--time")) params.time_budget = parse_duration(*args.value("--time"), "--time");
   else params.tests = args.unsigned_number("--tests").value_or(200);
   if (params.tests && *params.tests == 0) throw_usage("--tests must be at least 1");
   // A fresh seed per campaign unless one is given: two nights never test the same programs.
@@ -93,7 +78,7 @@ int run_fuzz(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   if (engine == "libfuzzer") {
     if (args.has("--time") && args.has("--tests")) throw_usage("give --time or --tests, not both");
     if (args.has("--tests") && args.unsigned_number("--tests").value_or(0) == 0) throw_usage("--tests must be at least 1");
-    return run_libfuzzer_engine(args, args.has("--time") ? parse_duration(*args.value("--time")) : 0, out, err);
+    return run_libfuzzer_engine(args, args.has("--time") ? parse_duration(*args.value("--time"), "--time") : 0, out, err);
   }
   CampaignSetup setup;
   setup.db_path = args.value("--db").value_or("cudiff.db");

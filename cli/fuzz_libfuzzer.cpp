@@ -98,19 +98,9 @@ int run_libfuzzer_engine(const ParsedArgs& args, double time_budget, std::ostrea
 
   triage::Database db = triage::Database::open(options.db_path);
   const std::set<std::string> before = bucket_keys(db);
-  triage::Campaign campaign;
-  campaign.id = triage::unique_key();
-  campaign.kind = "guided";
-  campaign.host = host_name();
-  campaign.started = unix_seconds();
-  campaign.cudiff_version = CUDIFF_VERSION;
-  campaign.nvcc_version = toolchain.nvcc.version;
-  campaign.clang_version = toolchain.clang.version;
-  for (const runners::Config& config : options.configs) campaign.configs.push_back(config.name);
   const runners::GpuDiscovery gpus = options.no_gpu ? runners::GpuDiscovery{} : runners::discover_gpus();
-  const bool runs = !gpus.gpus.empty() && (!options.mode || *options.mode == runners::Mode::run);
-  campaign.gpus = runs ? "0: " + gpus.gpus.front().name + " (" + gpus.gpus.front().arch() + ")" : "";
-  campaign.mode = runners::to_string(options.mode.value_or(runs ? runners::Mode::run : runners::Mode::binary));
+  const bool runs = guided_runs(options, gpus);
+  triage::Campaign campaign = new_guided_campaign("guided", options, toolchain, gpus);
   db.transaction([&] { db.put_campaign(campaign); });
 
   // The corpus: new inputs go to the first directory (--corpus, default corpus/guided/live);

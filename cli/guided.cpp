@@ -26,20 +26,6 @@ std::string hex_of(std::string_view bytes) {
   return hex;
 }
 
-double parse_seconds(const std::string& text, const std::string& option) {
-  std::size_t used = 0;
-  double value = -1;
-  try {
-    value = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  const std::string unit = used ? text.substr(used) : "";
-  const double scale = unit.empty() || unit == "s" ? 1 : unit == "m" ? 60 : unit == "h" ? 3600 : -1;
-  if (used == 0 || scale < 0 || value <= 0) throw_usage(option + " needs a duration like 90s, 15m or 8h, got '" + text + "'");
-  return value * scale;
-}
-
 } // namespace
 
 CommandSpec guided_spec() {
@@ -98,11 +84,32 @@ GuidedOptions guided_options(const ParsedArgs& args) {
   options.search = toolchain_search(args);
   options.quiet = args.has("--quiet");
   options.baseline_first_seed = args.unsigned_number("--baseline-seeds");
-  if (auto time = args.value("--baseline-time")) options.baseline_seconds = parse_seconds(*time, "--baseline-time");
+  if (auto time = args.value("--baseline-time")) options.baseline_seconds = parse_duration(*time, "--baseline-time");
   options.baseline_tests = args.unsigned_number("--baseline-tests");
   if (!options.baseline_first_seed && (args.has("--baseline-time") || args.has("--baseline-tests")))
     throw_usage("--baseline-time and --baseline-tests go with --baseline-seeds");
   return options;
+}
+
+bool guided_runs(const GuidedOptions& options, const runners::GpuDiscovery& gpus) {
+  return !options.no_gpu && !gpus.gpus.empty() && (!options.mode || *options.mode == runners::Mode::run);
+}
+
+triage::Campaign new_guided_campaign(const std::string& kind, const GuidedOptions& options,
+                                     const runners::Toolchain& toolchain, const runners::GpuDiscovery& gpus) {
+  const bool runs = guided_runs(options, gpus);
+  triage::Campaign campaign;
+  campaign.id = triage::unique_key();
+  campaign.kind = kind;
+  campaign.host = host_name();
+  campaign.started = unix_seconds();
+  campaign.cudiff_version = CUDIFF_VERSION;
+  campaign.nvcc_version = toolchain.nvcc.version;
+  campaign.clang_version = toolchain.clang.version;
+  for (const runners::Config& config : options.configs) campaign.configs.push_back(config.name);
+  campaign.gpus = runs ? "0: " + gpus.gpus.front().name + " (" + gpus.gpus.front().arch() + ")" : "";
+  campaign.mode = runners::to_string(options.mode.value_or(runs ? runners::Mode::run : runners::Mode::binary));
+  return campaign;
 }
 
 GuidedSession::GuidedSession(GuidedOptions options, std::ostream& log)
@@ -123,22 +130,13 @@ GuidedSession::GuidedSession(GuidedOptions options, std::ostream& log)
   request_.run_limits.wall_seconds = 60;
   request_.run_limits.memory_bytes = 16ull << 30;
 
-  const bool runs = !gpus_.gpus.empty() && (!options_.mode || *options_.mode == runners::Mode::run);
+  const bool runs = guided_runs(options_, gpus_);
   if (options_.campaign) {
     std::optional<triage::Campaign> existing = db_.campaign(*options_.campaign);
     if (!existing) throw_usage("no campaign " + *options_.campaign + " in " + options_.db_path.string());
     campaign_ = *existing;
   } else {
-    campaign_.id = triage::unique_key();
-    campaign_.kind = options_.baseline_first_seed ? "baseline" : "guided";
-    campaign_.host = host_name();
-    campaign_.started = unix_seconds();
-    campaign_.cudiff_version = CUDIFF_VERSION;
-    campaign_.nvcc_version = toolchain_.nvcc.version;
-    campaign_.clang_version = toolchain_.clang.version;
-    for (const runners::Config& config : options_.configs) campaign_.configs.push_back(config.name);
-    campaign_.gpus = runs ? "0: " + gpus_.gpus.front().name + " (" + gpus_.gpus.front().arch() + ")" : "";
-    campaign_.mode = runners::to_string(options_.mode.value_or(runs ? runners::Mode::run : runners::Mode::binary));
+    campaign_ = new_guided_campaign(options_.baseline_first_seed ? "baseline" : "guided", options_, toolchain_, gpus_);
     db_.transaction([&] { db_.put_campaign(campaign_); });
   }
   if (!options_.quiet)

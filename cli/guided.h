@@ -46,6 +46,14 @@ struct GuidedOptions {
 /// The options from cudiff-libfuzzer's "--" flags; throws Error(usage) for a bad one, naming it.
 GuidedOptions guided_options(const ParsedArgs& args);
 
+/// Whether programs run on a GPU: one is present, --gpus none was not given, and the mode is
+/// run or unset.
+bool guided_runs(const GuidedOptions& options, const runners::GpuDiscovery& gpus);
+/// A new campaign row of `kind` ("guided", "baseline"): this host, the compilers' versions,
+/// the configs, the first GPU when programs run, the mode.
+triage::Campaign new_guided_campaign(const std::string& kind, const GuidedOptions& options,
+                                     const runners::Toolchain& toolchain, const runners::GpuDiscovery& gpus);
+
 /// What the compilers did with one program, as named features with counts. The names:
 /// "outcome <config> <accepted|rejected|crashed|hung>", "diag <config> <tool> <severity> <id>",
 /// "run <config> <status>", "ptx <config> <instruction kind>", "ptx <config> directive <.name>",

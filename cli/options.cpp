@@ -91,4 +91,19 @@ std::string render_help(const CommandSpec& spec) {
   return out;
 }
 
+double parse_duration(const std::string& text, const std::string& option) {
+  std::size_t used = 0;
+  double value = -1;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  const std::string unit = used ? text.substr(used) : "";
+  const double scale = unit.empty() || unit == "s" ? 1 : unit == "m" ? 60 : unit == "h" ? 3600 : -1;
+  if (used == 0 || scale < 0 || value <= 0)
+    throw_usage(option + " needs a duration like 90s, 15m or 8h, got '" + text + "'");
+  return value * scale;
+}
+
 } // namespace cudiff::cli

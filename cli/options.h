@@ -41,5 +41,8 @@ private:
 /// Throws Error(usage) for an unknown option or a missing value.
 ParsedArgs parse_args(const CommandSpec& spec, const std::vector<std::string>& args);
 std::string render_help(const CommandSpec& spec);
+/// Seconds from a duration like "90", "90s", "15m", "8h" or "1.5h"; throws Error(usage) naming
+/// `option` for anything else, or a duration that is not positive.
+double parse_duration(const std::string& text, const std::string& option);
 
 } // namespace cudiff::cli

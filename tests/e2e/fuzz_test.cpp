@@ -9,7 +9,6 @@
 
 #include <chrono>
 #include <csignal>
-#include <regex>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -31,18 +30,10 @@ fs::path planted_policy(const fs::path& dir, double share) {
   return file;
 }
 
-/// Whether the lone program of `seed` reads its __managed__ input in device code (the kernel
-/// body, between `__global__` and its host runner, names `kernel_N_in[`).
+/// Whether the lone program of `seed` reads its __managed__ input in device code.
 bool reads_managed_on_device(const cudiff::generator::Policy& policy, std::uint64_t seed) {
-  const std::string source = cudiff::generator::generate_program(policy, seed, cudiff::generator::Size::small).source;
-  static const std::regex load(R"(kernel_[0-9]+_in\[)");
-  std::size_t at = 0;
-  while ((at = source.find("__global__", at)) != std::string::npos) {
-    const std::size_t end = source.find("static void run_", at);
-    if (std::regex_search(source.substr(at, end - at), load)) return true;
-    at = end;
-  }
-  return false;
+  return cudiff::test::reads_managed_on_device(
+      cudiff::generator::generate_program(policy, seed, cudiff::generator::Size::small).source);
 }
 
 cudiff::triage::Totals totals(const fs::path& db) {

@@ -9,7 +9,6 @@
 
 #include <gtest/gtest.h>
 
-#include <regex>
 
 namespace {
 
@@ -36,18 +35,6 @@ fs::path managed_policy(const fs::path& dir) {
   const fs::path file = dir / "managed.json";
   cudiff::write_file(file, "{\"construct.managed_memory\": 1, \"edge.share\": 0, \"probe.share\": 0}");
   return file;
-}
-
-/// Whether a kernel of the program reads its __managed__ input (see tests/e2e/fuzz_test.cpp).
-bool reads_managed_on_device(const std::string& source) {
-  static const std::regex load(R"(kernel_[0-9]+_in\[)");
-  std::size_t at = 0;
-  while ((at = source.find("__global__", at)) != std::string::npos) {
-    const std::size_t end = source.find("static void run_", at);
-    if (std::regex_search(source.substr(at, end - at), load)) return true;
-    at = end;
-  }
-  return false;
 }
 
 cudiff::triage::Database open_read_only(const fs::path& db) {
@@ -95,7 +82,7 @@ TEST(GuidedE2E, AFindingKeepsItsInputAndGenerateInputRebuildsTheProgram) {
   for (int attempt = 0; attempt < 200 && bytes.empty(); ++attempt) {
     std::string candidate(64, '\0');
     for (char& c : candidate) c = static_cast<char>(source.below(256));
-    if (reads_managed_on_device(cudiff::generator::generate_from_bytes(policy, candidate, cudiff::generator::Size::small).source))
+    if (cudiff::test::reads_managed_on_device(cudiff::generator::generate_from_bytes(policy, candidate, cudiff::generator::Size::small).source))
       bytes = candidate;
   }
   ASSERT_FALSE(bytes.empty()) << "no input in 200 reads __managed__ in a kernel";

@@ -2,6 +2,7 @@
 #include "support/test_support.h"
 
 #include <cstdlib>
+#include <regex>
 #include <unistd.h>
 
 namespace cudiff::test {
@@ -41,6 +42,17 @@ std::optional<std::string> no_gpu() {
   auto gpus = runners::discover_gpus();
   if (!gpus.gpus.empty()) return std::nullopt;
   return "no GPU (" + gpus.note + "): gpu test skipped";
+}
+
+bool reads_managed_on_device(const std::string& source) {
+  static const std::regex load(R"(kernel_[0-9]+_in\[)");
+  std::size_t at = 0;
+  while ((at = source.find("__global__", at)) != std::string::npos) {
+    const std::size_t end = source.find("static void run_", at);
+    if (std::regex_search(source.substr(at, end - at), load)) return true;
+    at = end;
+  }
+  return false;
 }
 
 } // namespace cudiff::test

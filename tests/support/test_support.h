@@ -25,6 +25,10 @@ runners::SubprocessResult run_cudiff(const std::vector<std::string>& args, doubl
 /// a GPU is present. Used as: if (auto why = no_gpu()) GTEST_SKIP() << *why;
 std::optional<std::string> no_gpu();
 
+/// Whether a kernel of a generated program reads its __managed__ input (the kernel body, between
+/// `__global__` and its host runner, names `kernel_N_in[`): clang-22 rejects such a program.
+bool reads_managed_on_device(const std::string& source);
+
 inline bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 /// Newline characters in `text`: its lines, when it ends with a newline.
 inline std::size_t count_lines(const std::string& text) {
