@@ -122,7 +122,7 @@ Subcommand fuzz_subcommand() {
        {"--corpus", "DIR", "libfuzzer: where new inputs go (default corpus/guided/live; corpus/guided/seeds is read too)"},
        {"--libfuzzer-flags", "\"FLAGS\"", "libfuzzer: more libFuzzer flags, space-separated (e.g. \"-max_len=8192\")"},
        {"--time", "DURATION", "run this long (90s, 15m, 8h); in-flight batches finish"},
-       {"--tests", "N", "test this many generated programs (default 200)"},
+       {"--tests", "N", "test this many generated programs (default 200); libfuzzer: its -runs=N (seed inputs included)"},
        {"--db", "FILE", "triage database (default cudiff.db; created if missing)"},
        {"--jobs", "N", "batches checked at once (default: half the cores; each builds with every config); "
                        "libfuzzer: -fork=N processes (default 1)"},
@@ -131,7 +131,7 @@ Subcommand fuzz_subcommand() {
        {"--config", "LIST", "configs (default nvcc-O3,clang-O3)"},
        {"--mode", "MODE", "syntax, ptx, object, binary or run (default: run with a GPU, else binary)"},
        {"--policy", "FILE", "generator policy (see cudiff generate --dump-policy)"},
-       {"--seed", "S", "first seed (default: a fresh one per campaign)"},
+       {"--seed", "S", "first seed (default: a fresh one per campaign); libfuzzer: its -seed=S"},
        {"--size", "SIZE", "small (default), medium, large"},
        {"--known", "FILE", "known-differences file: matching buckets are marked known"},
        {"--report", "FILE", "where the HTML report goes (default: the database's name with -report.html)"},

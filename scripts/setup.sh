@@ -8,7 +8,8 @@ cd "$(dirname "$0")/.."
 fail() { echo "cudiff setup: $*" >&2; exit 1; }
 
 packages=(
-  clang-22 clang-tools-22 lld-22 libclang-rt-22-dev   # clang-cuda; clang-tools-22 has clang-linker-wrapper
+  clang-22 clang-tools-22 lld-22 libclang-rt-22-dev   # clang-cuda; clang-tools-22 has clang-linker-wrapper;
+                                                      # libclang-rt-22-dev: libFuzzer, ASan, UBSan
   libboost1.81-dev libboost-filesystem1.81-dev       # Boost.Process v2 (+ the filesystem it uses)
   libsqlite3-dev                                      # the triage database
   cmake ninja-build libgtest-dev                      # build and tests
