@@ -243,7 +243,7 @@ void GuidedSession::file_program(const generator::TestCase& program, const std::
       if (recorded.new_bucket) result.new_buckets.push_back(recorded.bucket.key);
     }
     // Several processes file into one campaign: its counts are read back, never added up here.
-    campaign_.tests = static_cast<std::int64_t>(db_.tested_seeds(campaign_.id).size());
+    campaign_.tests = db_.campaign_test_count(campaign_.id);
     campaign_.findings = db_.campaign_finding_count(campaign_.id);
     campaign_.ended = now;
     db_.put_campaign(campaign_);

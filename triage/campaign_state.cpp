@@ -27,6 +27,15 @@ std::vector<std::string> Database::tested_seeds(const std::string& campaign_id) 
   return seeds;
 }
 
+std::int64_t Database::campaign_test_count(const std::string& campaign_id) const {
+  auto& select = impl_->statement("SELECT count(*) FROM tests WHERE campaign_id = ?1");
+  select.bind(1, campaign_id);
+  std::int64_t count = 0;
+  if (select.step()) count = select.integer(0);
+  select.reset();
+  return count;
+}
+
 std::int64_t Database::campaign_finding_count(const std::string& campaign_id) const {
   auto& select = impl_->statement("SELECT count(*) FROM findings WHERE campaign_id = ?1");
   select.bind(1, campaign_id);

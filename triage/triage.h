@@ -244,6 +244,8 @@ public:
   std::vector<std::string> tested_seeds(const std::string& campaign_id) const;
   /// Findings recorded by one campaign.
   std::int64_t campaign_finding_count(const std::string& campaign_id) const;
+  /// Tests recorded by one campaign (a count: no rows are read).
+  std::int64_t campaign_test_count(const std::string& campaign_id) const;
 
   /// "ok", or what PRAGMA integrity_check found.
   std::string integrity_check() const;
