@@ -100,7 +100,7 @@ void run_all(std::vector<ConfigCheck>& checks, const CheckRequest& options, cons
              const std::filesystem::path& workdir) {
   for (ConfigCheck& check : checks) {
     if (check.observation.outcome != oracle::CompileOutcome::accepted || check.compile.artifact.empty()) continue;
-    check.run_process = runners::execute(check.compile.artifact, options.run_limits, gpus.gpus.front().index,
+    check.run_process = runners::execute(check.compile.artifact, options.run_limits, gpus.gpus.front().visible_device,
                                          workdir / check.compile.config.name);
     check.run = oracle::observe_run(check.compile.config.name, *check.run_process);
   }

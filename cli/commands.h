@@ -21,6 +21,7 @@ Subcommand generate_subcommand();
 Subcommand fuzz_subcommand();
 Subcommand reduce_subcommand();
 Subcommand rules_subcommand();
+Subcommand slurm_subcommand();
 
 /// --nvcc and --clang, shared by every command that compiles.
 std::vector<OptionSpec> toolchain_options();

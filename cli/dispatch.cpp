@@ -11,7 +11,7 @@ namespace {
 
 std::vector<Subcommand> subcommands() {
   return {fuzz_subcommand(), check_subcommand(), generate_subcommand(), reduce_subcommand(), rules_subcommand(),
-          toolchains_subcommand(), triage_subcommand()};
+          slurm_subcommand(), toolchains_subcommand(), triage_subcommand()};
 }
 
 std::string top_level_help() {

@@ -7,11 +7,43 @@
 #include "cli/check.h"
 #include "generator/generator.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace cudiff::cli {
+
+/// This database's part of a campaign split over `count` databases (Slurm array tasks, or
+/// any set of hosts): batch b of the campaign's seed sequence belongs to shard b mod count.
+/// Interleaving whole batches (not ranges) keeps every shard busy under a --time budget, and
+/// the shards together test exactly the programs, batched exactly as, one unsharded campaign
+/// with the same seed would.
+struct Shard {
+  std::uint64_t index = 0, count = 1;  ///< index < count
+  std::string text() const { return std::to_string(index) + "/" + std::to_string(count); }
+  bool operator==(const Shard&) const = default;
+};
+/// "I/N" with 0 <= I < N; throws Error(usage) naming --shard for anything else.
+Shard parse_shard(const std::string& text);
+
+/// What a Slurm array task's environment says: the task's shard (array indices must form a
+/// range with one step, e.g. 0-7 or 1-15:2) and a campaign name every task of the array
+/// shares ("slurm-<cluster>-<array job id>"). Nothing outside an array job; Error(usage)
+/// when the variables do not fit together.
+struct SlurmArrayTask {
+  Shard shard;
+  std::string campaign_name;
+};
+using Environment = std::function<std::optional<std::string>(const std::string& name)>;
+std::optional<SlurmArrayTask> slurm_array_task(const Environment& environment);
+/// The process environment, for slurm_array_task.
+Environment process_environment();
+
+/// A named campaign's id, the same on every host: shards of one campaign merge into one.
+std::string named_campaign_id(const std::string& name);
+/// A named campaign's default first seed, the same on every host.
+std::uint64_t named_campaign_seed(const std::string& name);
 
 /// What a campaign was asked to do; stored in the database (campaign_params) for --resume.
 struct FuzzParams {
@@ -26,10 +58,17 @@ struct FuzzParams {
   bool reduce = true;
   bool reduce_in_parallel = false;   ///< reduce each new bucket while fuzzing goes on
   double elapsed = 0;                    ///< seconds spent before the last resume
+  std::string name;                      ///< a named campaign's name (id: named_campaign_id)
+  Shard shard;                           ///< this database's part of the campaign
 };
 boost::json::object fuzz_params_json(const FuzzParams& params);
 /// Throws Error(environment) naming what is missing in a stored record.
 FuzzParams fuzz_params_from_json(const boost::json::value& json);
+
+/// The first seed of this shard's k-th batch (k = 0, 1, ...).
+std::uint64_t shard_batch_start(const FuzzParams& params, std::uint64_t k);
+/// How many of the campaign's `tests` seeds this shard tests; nothing for a --time campaign.
+std::optional<std::uint64_t> shard_test_count(const FuzzParams& params);
 
 /// One seed's verdict after isolation, and the findings it is charged with.
 struct SeedOutcome {

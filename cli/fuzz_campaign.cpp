@@ -9,15 +9,17 @@
 #include <mutex>
 #include <ostream>
 #include <set>
+#include <cstdlib>
+#include <sched.h>
 #include <thread>
 #include <unistd.h>
 
 namespace cudiff::cli {
 namespace {
 
-
 /// Hands out batches of untested seeds: batch b is seeds [first + bK, first + (b+1)K), less
-/// those already committed (a resumed campaign), up to the campaign's end.
+/// those already committed (a resumed campaign), up to the campaign's end; a shard takes the
+/// campaign's batches b = index, index + count, ...
 class BatchSource {
 public:
   BatchSource(const FuzzParams& params, std::set<std::uint64_t> done, const FuzzProgress& progress)
@@ -28,7 +30,7 @@ public:
     std::lock_guard lock(mutex_);
     while (!stopping_) {
       if (params_.time_budget > 0 && progress_.elapsed() >= params_.time_budget) break;
-      const std::uint64_t start = params_.first_seed + next_ * params_.batch;
+      const std::uint64_t start = shard_batch_start(params_, next_);
       const std::uint64_t end_limit = params_.tests ? params_.first_seed + *params_.tests : ~0ull;
       if (start >= end_limit) break;
       ++next_;
@@ -101,22 +103,44 @@ std::string gpus_text(const runners::GpuDiscovery& gpus) {
   return join(names, ", ");
 }
 
+/// A stored campaign's parameters.
+FuzzParams stored_params(const triage::Database& db, const triage::Campaign& campaign, const std::string& text) {
+  boost::json::value json;
+  try {
+    json = boost::json::parse(text);
+  } catch (const std::exception&) {
+    throw_environment("campaign " + campaign.id.substr(0, 12) + " in " + db.path().string() +
+                      " has unreadable parameters; it cannot be resumed");
+  }
+  return fuzz_params_from_json(json);
+}
+
 /// The unfinished fuzz campaign of the database (the latest), with its parameters.
 std::pair<triage::Campaign, FuzzParams> unfinished_campaign(const triage::Database& db) {
   const auto campaigns = db.campaigns();
   for (auto it = campaigns.rbegin(); it != campaigns.rend(); ++it) {
     if (it->kind != "fuzz" || it->ended > 0) continue;
-    const auto params = db.campaign_params(it->id);
-    if (!params) continue;
-    boost::json::value json;
-    try {
-      json = boost::json::parse(*params);
-    } catch (const std::exception&) {
-      throw_environment("campaign " + it->id.substr(0, 12) + " has unreadable parameters; it cannot be resumed");
-    }
-    return {*it, fuzz_params_from_json(json)};
+    if (const auto params = db.campaign_params(it->id)) return {*it, stored_params(db, *it, *params)};
   }
   throw_environment("no unfinished fuzz campaign in " + db.path().string() + " to resume");
+}
+
+/// The named campaign when the database has it already: its command ran here before (a
+/// requeued Slurm task, a rerun), and it goes on with the stored parameters, which must be
+/// for the same shard.
+std::optional<std::pair<triage::Campaign, FuzzParams>> stored_named_campaign(const triage::Database& db,
+                                                                             const FuzzParams& wanted) {
+  if (wanted.name.empty()) return std::nullopt;
+  const auto campaign = db.campaign(named_campaign_id(wanted.name));
+  if (!campaign) return std::nullopt;
+  const auto params = db.campaign_params(campaign->id);
+  if (campaign->kind != "fuzz" || !params)
+    throw_usage(db.path().string() + " has a campaign named '" + wanted.name + "' that is not a fuzz campaign");
+  FuzzParams stored = stored_params(db, *campaign, *params);
+  if (stored.shard != wanted.shard)
+    throw_usage(db.path().string() + " holds shard " + stored.shard.text() + " of campaign '" + wanted.name +
+                "', not shard " + wanted.shard.text());
+  return std::pair{*campaign, std::move(stored)};
 }
 
 CheckRequest check_request(const FuzzParams& params) {
@@ -195,21 +219,43 @@ std::string reduce_bucket(const std::filesystem::path& db_path, const std::strin
          (result.timed_out ? "stopped at 15 minutes" : lines.empty() ? result.status_text() : lines.back());
 }
 
-std::size_t default_fuzz_jobs() {
-  const unsigned cores = std::thread::hardware_concurrency();
-  return std::max<std::size_t>(1, cores / 2);
+std::size_t usable_cores() {
+  // The cores this process may run on (a Slurm task, taskset, a container's cpuset), not the
+  // machine's: a task given 8 of a node's 128 cores must not start 64 workers.
+  std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (::sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) cores = static_cast<std::size_t>(CPU_COUNT(&set));
+  // Without CPU binding Slurm still says how many cores the task was given.
+  if (const char* given = std::getenv("SLURM_CPUS_PER_TASK")) {
+    char* end = nullptr;
+    const unsigned long value = std::strtoul(given, &end, 10);
+    if (end != given && *end == '\0' && value > 0) cores = std::min<std::size_t>(cores, value);
+  }
+  return cores;
 }
+
+std::size_t default_fuzz_jobs() { return std::max<std::size_t>(1, usable_cores() / 2); }
 
 int run_campaign(CampaignSetup& setup, std::ostream& out, std::ostream& err) {
   triage::Database db = triage::Database::open(setup.db_path);  // a bad database fails here
   triage::Campaign campaign;
   FuzzParams params;
+  bool resuming = setup.resume;
   if (setup.resume) {
     std::tie(campaign, params) = unfinished_campaign(db);
-    if (setup.no_reduce) params.reduce = false;
+  } else if (auto stored = stored_named_campaign(db, setup.params)) {
+    std::tie(campaign, params) = std::move(*stored);
+    if (campaign.ended > 0) {
+      err << "campaign '" << params.name << "' (" << campaign.id.substr(0, 12) << ", shard " << params.shard.text()
+          << ") in " << setup.db_path.string() << " has finished already: " << campaign.tests << " tests, "
+          << campaign.findings << " findings; nothing to do\n";
+      return 0;
+    }
+    resuming = true;
   } else {
     params = setup.params;
-    campaign.id = triage::unique_key();
+    campaign.id = params.name.empty() ? triage::unique_key() : named_campaign_id(params.name);
     campaign.kind = "fuzz";
     campaign.host = host_name();
     campaign.started = unix_seconds();
@@ -225,6 +271,7 @@ int run_campaign(CampaignSetup& setup, std::ostream& out, std::ostream& err) {
       db.put_campaign_params(campaign.id, boost::json::serialize(fuzz_params_json(params)));
     });
   }
+  if (resuming && setup.no_reduce) params.reduce = false;
   // A resumed campaign runs with the GPUs of this start (they may differ from the first's).
   const bool compile_only = setup.gpus.gpus.empty() || (params.mode && *params.mode != runners::Mode::run);
 
@@ -234,13 +281,16 @@ int run_campaign(CampaignSetup& setup, std::ostream& out, std::ostream& err) {
   TempDir workdir("cudiff-fuzz");
   FuzzContext context{generator::Policy::load(params.policy), params.size, check_request(params), setup.toolchain,
                       workdir.path()};
-  FuzzProgress progress(done.size(), params.elapsed, params.tests, params.time_budget,
+  FuzzProgress progress(done.size(), params.elapsed, shard_test_count(params), params.time_budget,
                         compile_only ? 0 : setup.gpus.gpus.size(), setup.jobs);
   BatchSource source(params, done, progress);
 
   const std::string id = campaign.id.substr(0, 12);
   if (!setup.quiet) {
-    err << (setup.resume ? "resuming" : "campaign") << " " << id << " in " << setup.db_path.string() << ": "
+    const std::string named = params.name.empty() ? ""
+                              : " ('" + params.name + "'" +
+                                    (params.shard.count > 1 ? ", shard " + params.shard.text() : "") + ")";
+    err << (resuming ? "resuming" : "campaign") << " " << id << named << " in " << setup.db_path.string() << ": "
         << (compile_only ? "compile-only (" + (setup.gpus.gpus.empty() ? "no GPU: " + setup.gpus.note
                                                                        : "mode " + runners::to_string(*params.mode)) + ")"
                          : "GPUs " + gpus_text(setup.gpus))
@@ -355,6 +405,8 @@ int run_campaign(CampaignSetup& setup, std::ostream& out, std::ostream& err) {
     for (const auto& key : new_buckets) bucket_keys.push_back(boost::json::string(key));
     for (const auto& note : notes) note_list.push_back(boost::json::string(note));
     out << pretty_json(boost::json::object{{"campaign", campaign.id},
+                                           {"name", params.name},
+                                           {"shard", params.shard.text()},
                                            {"database", setup.db_path.string()},
                                            {"tests", campaign.tests},
                                            {"findings", campaign.findings},

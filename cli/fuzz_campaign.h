@@ -29,7 +29,9 @@ std::string reduce_bucket(const std::filesystem::path& db_path, const std::strin
 /// cudiff-libfuzzer, for `time_budget` seconds (0: --tests programs).
 int run_libfuzzer_engine(const ParsedArgs& args, double time_budget, std::ostream& out, std::ostream& err);
 
-/// Half the cores (each batch builds with two compilers at once), at least one.
+/// The cores this process may use: its CPU affinity, capped by SLURM_CPUS_PER_TASK.
+std::size_t usable_cores();
+/// Half the usable cores (each batch builds with two compilers at once), at least one.
 std::size_t default_fuzz_jobs();
 
 /// Runs (or resumes) the campaign; prints progress to `err` and the summary to `out`.

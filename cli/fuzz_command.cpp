@@ -12,16 +12,32 @@
 namespace cudiff::cli {
 namespace {
 
+/// The campaign's name and this database's shard: --campaign and --shard, else what a Slurm
+/// array task's environment says. Shards of one campaign must share a name (it gives them
+/// their common id and first seed).
+void name_and_shard(const ParsedArgs& args, FuzzParams& params) {
+  const auto slurm = slurm_array_task(process_environment());
+  params.shard = args.has("--shard") ? parse_shard(*args.value("--shard")) : slurm ? slurm->shard : Shard{};
+  params.name = args.value("--campaign").value_or(slurm ? slurm->campaign_name : "");
+  if (args.has("--campaign") && params.name.empty()) throw_usage("--campaign needs a name");
+  if (params.shard.count > 1 && params.name.empty())
+    throw_usage("--shard needs --campaign NAME: the shards of a campaign share its name, which gives them one "
+                "campaign id and one seed sequence");
+}
+
 /// A new campaign's parameters from the command line.
 FuzzParams new_params(const ParsedArgs& args) {
   FuzzParams params;
+  name_and_shard(args, params);
   if (args.has("--time") && args.has("--tests")) throw_usage("give --time or --tests, not both");
   if (args.has("--time")) params.time_budget = parse_duration(*args.value("--time"), "--time");
   else params.tests = args.unsigned_number("--tests").value_or(200);
   if (params.tests && *params.tests == 0) throw_usage("--tests must be at least 1");
-  // A fresh seed per campaign unless one is given: two nights never test the same programs.
-  params.first_seed = args.has("--seed") ? args.unsigned_number("--seed").value_or(0)
-                                         : (SeededRng(static_cast<std::uint64_t>(std::time(nullptr))).next_u64() >> 24);
+  // A fresh seed per campaign unless one is given (two nights never test the same programs);
+  // a named campaign's comes from its name, so that every shard starts from the same one.
+  params.first_seed = args.has("--seed")      ? args.unsigned_number("--seed").value_or(0)
+                      : !params.name.empty() ? named_campaign_seed(params.name)
+                                             : (SeededRng(static_cast<std::uint64_t>(std::time(nullptr))).next_u64() >> 24);
   params.batch = args.unsigned_number("--batch").value_or(8);
   if (params.batch == 0 || params.batch > 256) throw_usage("--batch must be between 1 and 256");
   params.size = generator::parse_size(args.value("--size").value_or("small"));
@@ -75,6 +91,9 @@ int run_fuzz(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   if (engine == "batches")
     for (const char* name : {"--corpus", "--libfuzzer-flags"})
       if (args.has(name)) throw_usage(std::string(name) + " goes with --engine libfuzzer");
+  if (engine == "libfuzzer")
+    for (const char* name : {"--shard", "--campaign"})
+      if (args.has(name)) throw_usage(std::string(name) + " goes with the batch engine (libFuzzer shards with --jobs)");
   if (engine == "libfuzzer") {
     if (args.has("--time") && args.has("--tests")) throw_usage("give --time or --tests, not both");
     if (args.has("--tests") && args.unsigned_number("--tests").value_or(0) == 0) throw_usage("--tests must be at least 1");
@@ -89,7 +108,7 @@ int run_fuzz(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   setup.resume = args.has("--resume");
   if (setup.resume)
     for (const char* name : {"--time", "--tests", "--seed", "--batch", "--size", "--policy", "--config", "--mode",
-                             "--reduce-in-parallel"})
+                             "--reduce-in-parallel", "--shard", "--campaign"})
       if (args.has(name)) throw_usage(std::string("--resume continues a campaign as it was started; drop ") + name);
   if (!setup.resume) setup.params = new_params(args);
   setup.no_reduce = args.has("--no-reduce");  // also for a resumed campaign: skip reducing now
@@ -107,13 +126,17 @@ Subcommand fuzz_subcommand() {
       "fuzz",
       "cudiff fuzz [--time 8h | --tests N] [--db cudiff.db] [--jobs N] [--gpus all|none|0,1,...] [--batch K]\n"
       "            [--config LIST] [--policy FILE] [--seed S] [--size SIZE] [--no-reduce | --reduce-in-parallel]\n"
-      "            [--quiet] [--resume]\n"
+      "            [--quiet] [--resume] [--campaign NAME [--shard I/N]]\n"
       "cudiff fuzz --engine libfuzzer [--time 8h | --tests N] [--jobs N] [--corpus DIR] [--libfuzzer-flags \"...\"]\n"
       "            [the options above but --batch, --resume, --reduce-in-parallel]",
       "A campaign: generate programs in batches, build them with every config on all cores, run\n"
       "them on every GPU (compile-only when there is none), judge, isolate each finding to one\n"
       "test, file it in the triage database, reduce each new bucket's reproducer, and write an\n"
       "HTML report. A campaign killed at any moment continues with --resume.\n"
+      "A named campaign (--campaign NAME) can be split over databases: --shard I/N tests every\n"
+      "N-th batch, so N shards (Slurm array tasks set them themselves) never test the same seed\n"
+      "and merge into one campaign (cudiff triage merge). Running a named campaign's command\n"
+      "again continues it (see cudiff slurm submit).\n"
       "With --engine libfuzzer, libFuzzer's input bytes drive the generator and what the compilers\n"
       "did (diagnostic ids, PTX instruction kinds, verdicts) is its coverage: it keeps and mutates\n"
       "the inputs that made a compiler do something new (cudiff-libfuzzer, one program per input).\n"
@@ -124,7 +147,7 @@ Subcommand fuzz_subcommand() {
        {"--time", "DURATION", "run this long (90s, 15m, 8h); in-flight batches finish"},
        {"--tests", "N", "test this many generated programs (default 200); libfuzzer: its -runs=N (seed inputs included)"},
        {"--db", "FILE", "triage database (default cudiff.db; created if missing)"},
-       {"--jobs", "N", "batches checked at once (default: half the cores; each builds with every config); "
+       {"--jobs", "N", "batches checked at once (default: half the cores this process may use; each builds with every config); "
                        "libfuzzer: -fork=N processes (default 1)"},
        {"--gpus", "LIST", "all (default), none (compile-only), or GPU indices 0,1,..."},
        {"--batch", "K", "programs per translation unit (default 8)"},
@@ -139,7 +162,11 @@ Subcommand fuzz_subcommand() {
        {"--reduce-in-parallel", "", "reduce each new bucket as it appears, alongside fuzzing (one at a time)"},
        {"--quiet", "", "no progress line (cron, batch jobs); the summary is still printed"},
        {"--json", "", "print the summary as JSON"},
-       {"--resume", "", "continue the database's unfinished campaign"}}};
+       {"--resume", "", "continue the database's unfinished campaign"},
+       {"--campaign", "NAME", "a named campaign: its id and default seed come from NAME; run again, it continues "
+                              "(default in a Slurm array task: slurm-<cluster>-<array job id>)"},
+       {"--shard", "I/N", "test shard I (0 to N-1) of N: every N-th batch; --tests counts the whole campaign "
+                          "(default in a Slurm array task: from SLURM_ARRAY_TASK_ID and _COUNT)"}}};
   for (auto& option : toolchain_options()) spec.options.push_back(option);
   return {spec, run_fuzz};
 }

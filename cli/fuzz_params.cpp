@@ -30,13 +30,15 @@ boost::json::object fuzz_params_json(const FuzzParams& params) {
                            {"elapsed", params.elapsed}};
   if (params.tests) json["tests"] = *params.tests;
   if (params.mode) json["mode"] = runners::to_string(*params.mode);
+  if (!params.name.empty()) json["name"] = params.name;
+  if (params.shard.count > 1) json["shard"] = params.shard.text();
   return json;
 }
 
 // A function try block: the record is read back from a database, so a field of the wrong type
 // (Boost.JSON's as_string/as_bool/value_to throw std::invalid_argument or system_error) or an
-// unknown size (parse_size's usage error) is a damaged record, which the contract reports as
-// Error(environment) like a missing field.
+// unknown size or shard (parse_size's and parse_shard's usage errors) is a damaged record,
+// which the contract reports as Error(environment) like a missing field.
 FuzzParams fuzz_params_from_json(const boost::json::value& json) try {
   if (!json.is_object()) throw_environment("the stored campaign parameters are not a JSON object");
   const auto& object = json.as_object();
@@ -55,6 +57,8 @@ FuzzParams fuzz_params_from_json(const boost::json::value& json) try {
     params.mode = runners::parse_mode(std::string(mode->as_string()));
     if (!params.mode) damaged("unknown mode");  // not "run with a GPU": that is an absent mode
   }
+  if (const auto* name = object.if_contains("name")) params.name = std::string(name->as_string());
+  if (const auto* shard = object.if_contains("shard")) params.shard = parse_shard(std::string(shard->as_string()));
   return params;
 } catch (const Error& error) {
   if (error.kind() == ErrorKind::environment) throw;

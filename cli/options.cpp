@@ -47,6 +47,11 @@ ParsedArgs parse_args(const CommandSpec& spec, const std::vector<std::string>& a
       parsed.set("--help", "");
       continue;
     }
+    if (arg == "--") {
+      if (!spec.takes_rest) throw_usage("'cudiff " + spec.name + "' takes nothing after '--' (see --help)");
+      parsed.rest.assign(args.begin() + static_cast<std::ptrdiff_t>(i) + 1, args.end());
+      break;
+    }
     if (arg.size() < 2 || arg.compare(0, 2, "--") != 0) {
       parsed.positionals.push_back(arg);
       continue;

@@ -20,11 +20,14 @@ struct CommandSpec {
   std::string usage;        ///< "cudiff check FILE.cu [options]"
   std::string description;  ///< a few lines
   std::vector<OptionSpec> options;
+  /// Takes what follows a bare "--" untouched (another command's options), in ParsedArgs::rest.
+  bool takes_rest = false;
 };
 
 class ParsedArgs {
 public:
   std::vector<std::string> positionals;
+  std::vector<std::string> rest;  ///< after "--" (CommandSpec::takes_rest)
   bool has(const std::string& name) const { return values_.count(name) != 0; }
   std::optional<std::string> value(const std::string& name) const;
   /// A number option; throws Error(usage) when it is not a positive number.

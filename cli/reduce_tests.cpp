@@ -220,7 +220,7 @@ bool SignatureTest::sanitizer_clean(const CheckRun& run, const std::string& cand
                     built.compile.artifact.string()};
     command.limits = check_.run_limits;
     command.limits.wall_seconds *= 10;  // the sanitizers are slow
-    command.env_overrides = {{"CUDA_VISIBLE_DEVICES", std::to_string(gpus_.gpus.front().index)}};
+    command.env_overrides = {{"CUDA_VISIBLE_DEVICES", gpus_.gpus.front().visible_device}};
     command.cwd = built.compile.artifact.parent_path();
     const runners::SubprocessResult result = runners::run_subprocess(command);
     // memcheck, initcheck, synccheck: "ERROR SUMMARY: 0 errors"; racecheck: "RACECHECK

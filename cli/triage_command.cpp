@@ -131,11 +131,24 @@ int merge(const ParsedArgs& args, std::ostream& out) {
   triage::Database db = triage::Database::open(args.positionals[1]);
   for (std::size_t i = 2; i < args.positionals.size(); ++i) {
     const auto stats = db.merge_from(args.positionals[i]);
-    out << args.positionals[i] << ": " << stats.findings_added << " findings, " << stats.buckets_added
-        << " new buckets, " << stats.campaigns_added << " campaigns added\n";
+    out << args.positionals[i] << ": " << stats.tests_added << " tests, " << stats.findings_added << " findings, "
+        << stats.buckets_added << " new buckets, " << stats.campaigns_added << " campaigns added"
+        << (stats.campaigns_joined > 0 ? ", " + std::to_string(stats.campaigns_joined) + " joined" : "") << "\n";
+    // Shards of one campaign never share a test; merging a shard again does (harmlessly).
+    if (stats.tests_present > 0)
+      out << args.positionals[i] << ": " << stats.tests_present
+          << " of its tests were here already (merged before, or shards that overlap)\n";
   }
   const auto totals = db.totals();
   out << args.positionals[1] << ": " << totals.buckets << " buckets, " << totals.findings << " findings\n";
+  return 0;
+}
+
+int snapshot(const ParsedArgs& args, std::ostream& out) {
+  need(args, 1, "snapshot DEST.db");
+  triage::Database db = open_existing(args);
+  db.snapshot_to(args.positionals[1]);
+  out << args.positionals[1] << "\n";
   return 0;
 }
 
@@ -183,7 +196,7 @@ int synthetic(const ParsedArgs& args, std::ostream& out) {
 }
 
 int run_triage(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
-  if (args.positionals.empty()) throw_usage("triage needs an action: list, show, mark, note, export, merge, report, reduce");
+  if (args.positionals.empty()) throw_usage("triage needs an action: list, show, mark, note, export, merge, snapshot, report, reduce");
   const std::string& action = args.positionals.front();
   if (action == "list") return list(args, out);
   if (action == "show") return show(args, out);
@@ -192,9 +205,10 @@ int run_triage(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   if (action == "export") return export_bucket(args, out);
   if (action == "merge") return merge(args, out);
   if (action == "report") return report(args, out);
+  if (action == "snapshot") return snapshot(args, out);
   if (action == "synthetic") return synthetic(args, out);
   if (action == "reduce") return triage_reduce(args, out, err);  // cli/triage_reduce.cpp
-  throw_usage("unknown triage action '" + action + "' (list, show, mark, note, export, merge, report, reduce)");
+  throw_usage("unknown triage action '" + action + "' (list, show, mark, note, export, merge, snapshot, report, reduce)");
 }
 
 } // namespace
@@ -203,12 +217,14 @@ Subcommand triage_subcommand() {
   CommandSpec spec{
       "triage",
       "cudiff triage list [--status S] [--kind K] [--json] | show ID | mark ID STATUS | note ID TEXT |\n"
-      "                     export ID DIR | merge OUT.db IN.db... | report --html OUT.html |\n"
+      "                     export ID DIR | merge OUT.db IN.db... | snapshot DEST.db | report --html OUT.html |\n"
       "                     reduce ID [--jobs N]   [--db FILE]",
       "Work with the triage database: findings deduplicated into buckets (docs/triage.md).\n"
       "ID is a bucket's local number or a prefix of its key; STATUS is new, known, reported,\n"
       "fixed or invalid. export writes DIR/report.md (a Markdown bug report) and the smallest\n"
-      "reproducer; merge unions shards into OUT.db (idempotent); report writes one offline HTML\n"
+      "reproducer; merge unions shards into OUT.db (idempotent; the shards of one campaign become\n"
+      "one campaign); snapshot writes a consistent one-file copy without a write-ahead log, the\n"
+      "form for a network filesystem (a Slurm shard's way out); report writes one offline HTML\n"
       "page. reduce shrinks the bucket's best reproducer while it keeps the bucket's signature\n"
       "(as cudiff reduce does) and stores the result as its best reproducer when smaller.\n"
       "`synthetic COUNT` writes generated findings (tests and benchmarks).",

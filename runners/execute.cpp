@@ -4,12 +4,12 @@
 namespace cudiff::runners {
 
 SubprocessResult execute(const std::filesystem::path& binary, const Limits& limits,
-                         std::optional<int> gpu, const std::filesystem::path& cwd) {
+                         const std::optional<std::string>& visible_device, const std::filesystem::path& cwd) {
   Command command;
   command.argv = {std::filesystem::absolute(binary).string()};
   command.cwd = cwd;
   command.limits = limits;
-  if (gpu) command.env_overrides.emplace_back("CUDA_VISIBLE_DEVICES", std::to_string(*gpu));
+  if (visible_device) command.env_overrides.emplace_back("CUDA_VISIBLE_DEVICES", *visible_device);
   return run_subprocess(command);
 }
 

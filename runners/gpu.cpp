@@ -3,6 +3,8 @@
 
 #include <dlfcn.h>
 
+#include <cstdlib>
+
 namespace cudiff::runners {
 namespace {
 
@@ -33,6 +35,14 @@ Function symbol(void* library, const char* name) {
 
 std::string GpuInfo::arch() const { return "sm_" + std::to_string(cc_major * 10 + cc_minor); }
 
+std::string visible_device(const std::optional<std::string>& parent, int ordinal) {
+  if (!parent) return std::to_string(ordinal);
+  // The driver numbers the listed devices in the list's order (indices, UUIDs or MIG ids).
+  const auto entries = split(*parent, ',');
+  const auto at = static_cast<std::size_t>(ordinal);
+  return at < entries.size() ? std::string(trim(entries[at])) : std::to_string(ordinal);
+}
+
 GpuDiscovery discover_gpus() {
   GpuDiscovery discovery;
   LibraryHandle library{::dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL)};
@@ -60,11 +70,14 @@ GpuDiscovery discover_gpus() {
     discovery.note = "no CUDA device found";
     return discovery;
   }
+  std::optional<std::string> parent;
+  if (const char* list = std::getenv("CUDA_VISIBLE_DEVICES")) parent = list;
   for (int ordinal = 0; ordinal < count; ++ordinal) {
     int device = 0;
     if (get_device(&device, ordinal) != 0) continue;
     GpuInfo gpu;
     gpu.index = ordinal;
+    gpu.visible_device = visible_device(parent, ordinal);
     char name[256] = {};
     if (get_name(name, sizeof name, device) == 0) gpu.name = name;
     get_attribute(&gpu.cc_major, kAttributeComputeCapabilityMajor, device);

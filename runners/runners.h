@@ -173,7 +173,11 @@ CompileResult compile(const Toolchain& toolchain, const Config& config, Mode mod
 // ---- GPUs and execution -----------------------------------------------------------------
 
 struct GpuInfo {
-  int index = 0;
+  int index = 0;  ///< the driver's ordinal (among the devices this process sees)
+  /// What a child's CUDA_VISIBLE_DEVICES must say to see this GPU alone: the ordinal, or the
+  /// matching entry of this process's own CUDA_VISIBLE_DEVICES (a Slurm job's GPUs are
+  /// listed there; ordinal 0 of such a job may be physical GPU 3).
+  std::string visible_device = "0";
   std::string name;
   int cc_major = 0;
   int cc_minor = 0;
@@ -188,11 +192,14 @@ struct GpuDiscovery {
 /// Asks the CUDA driver (libcuda.so.1, loaded at run time) for the GPUs. No driver or no
 /// device is a normal answer, not an error.
 GpuDiscovery discover_gpus();
+/// GpuInfo::visible_device of driver ordinal `ordinal`, given this process's
+/// CUDA_VISIBLE_DEVICES (`parent`, if set): the driver numbers the listed devices in order.
+std::string visible_device(const std::optional<std::string>& parent, int ordinal);
 
-/// Runs a built binary under `limits`, pinned to one GPU through CUDA_VISIBLE_DEVICES when
-/// `gpu` is given.
+/// Runs a built binary under `limits`, pinned to one GPU when `visible_device` (a
+/// GpuInfo::visible_device) is given.
 SubprocessResult execute(const std::filesystem::path& binary, const Limits& limits,
-                         std::optional<int> gpu, const std::filesystem::path& cwd);
+                         const std::optional<std::string>& visible_device, const std::filesystem::path& cwd);
 
 // ---- JSON -------------------------------------------------------------------------------
 

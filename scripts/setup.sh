@@ -15,6 +15,7 @@ packages=(
   cmake ninja-build libgtest-dev                      # build and tests
   chromium                                            # renders the triage HTML report in a test
   clang-format-22                                     # cudiff reduce formats its result
+  slurm-wlm munge sqlite3                             # the Slurm test's own cluster, and its checks
 )
 
 missing=()

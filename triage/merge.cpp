@@ -1,5 +1,6 @@
 // triage: merging a shard (another host's database) into this one — idempotent because every
 // row is keyed by content or by a unique id, and counts only grow by findings not yet here.
+// The shards of one named campaign share its id: their campaign rows are joined into one.
 #include "triage/sqlite.h"
 
 namespace cudiff::triage {
@@ -32,9 +33,15 @@ std::int64_t changes(Database::Impl& impl) { return sqlite3_changes(impl.db); }
 MergeStats merge_attached(Database::Impl& impl) {
   MergeStats stats;
   const std::string c(campaign_columns), f(finding_columns), t(test_columns);
+  // Campaigns both have: shards of one named campaign, joined after their rows are in.
+  impl.exec("DROP TABLE IF EXISTS temp.joined");
+  impl.exec("CREATE TEMP TABLE joined AS SELECT * FROM shard.campaigns WHERE id IN (SELECT id FROM main.campaigns)");
+  stats.campaigns_joined = impl.scalar("SELECT count(*) FROM temp.joined");
   impl.exec("INSERT OR IGNORE INTO main.campaigns(" + c + ") SELECT " + c + " FROM shard.campaigns");
   stats.campaigns_added = changes(impl);
   impl.exec("INSERT OR IGNORE INTO main.tests(" + t + ") SELECT " + t + " FROM shard.tests");
+  stats.tests_added = changes(impl);
+  stats.tests_present = impl.scalar("SELECT count(*) FROM shard.tests") - stats.tests_added;
   impl.exec("INSERT OR IGNORE INTO main.blobs(hash, data) SELECT hash, data FROM shard.blobs");
   impl.exec("INSERT OR IGNORE INTO main.notes(id, bucket_key, time, text) SELECT id, bucket_key, time, text FROM shard.notes");
   // The findings this database does not have yet: the only ones that count.
@@ -61,6 +68,18 @@ MergeStats merge_attached(Database::Impl& impl) {
       "FROM temp.incoming) b WHERE b.rank = 1 AND b.bucket_key = buckets.key AND (b.source_size < buckets.best_size "
       "OR (b.source_size = buckets.best_size AND b.id < buckets.best_finding))");
   impl.exec("DROP TABLE temp.incoming");
+  // One campaign from its shards: it ended when the last shard did (and not while one is
+  // unfinished, so that the report does not call a cancelled shard's campaign done).
+  impl.exec(
+      "UPDATE main.campaigns SET started = min(campaigns.started, j.started), "
+      "ended = CASE WHEN campaigns.ended = 0 OR j.ended = 0 THEN 0 ELSE max(campaigns.ended, j.ended) END, "
+      "host = CASE WHEN instr(', ' || campaigns.host || ', ', ', ' || j.host || ', ') > 0 THEN campaigns.host "
+      "ELSE campaigns.host || ', ' || j.host END, "
+      "gpus = CASE WHEN campaigns.gpus = '' THEN j.gpus ELSE campaigns.gpus END, "
+      "tests = (SELECT count(*) FROM main.tests t WHERE t.campaign_id = campaigns.id), "
+      "findings = (SELECT count(*) FROM main.findings f WHERE f.campaign_id = campaigns.id) "
+      "FROM temp.joined j WHERE j.id = campaigns.id");
+  impl.exec("DROP TABLE temp.joined");
   return stats;
 }
 

@@ -168,6 +168,11 @@ struct Totals {
 
 struct MergeStats {
   std::int64_t findings_added = 0, buckets_added = 0, campaigns_added = 0;
+  std::int64_t tests_added = 0;
+  /// The shard's tests this database had already: the same shard merged again, or two shards
+  /// that tested the same seed of one campaign (overlapping --shard settings).
+  std::int64_t tests_present = 0;
+  std::int64_t campaigns_joined = 0;  ///< campaigns both had: shards of one campaign
 };
 
 // ---- the database -----------------------------------------------------------------------
@@ -233,8 +238,17 @@ public:
   /// Unions another database into this one, in one transaction: findings by id (so merging
   /// the same shard twice changes nothing), bucket counts summed over new findings, first
   /// seen min, last seen max, the smallest reproducer kept, a person's status kept over
-  /// `new`. The shard is only read (an older shard is upgraded in a temporary copy).
+  /// `new`. A campaign both have (the shards of one named campaign) becomes one: first start,
+  /// last end (none while a shard is unfinished), both hosts, tests and findings counted
+  /// anew. The shard is only read (an older shard is upgraded in a temporary copy).
   MergeStats merge_from(const std::filesystem::path& shard);
+
+  /// Writes a consistent copy of this database to `destination` as one self-contained file
+  /// in rollback-journal mode (no -wal or -shm beside it), the safe form for a network
+  /// filesystem: built in a local temporary directory, then moved into place under a
+  /// temporary name and renamed, so `destination` is always either the old copy or the new.
+  /// Committed transactions still in this database's write-ahead log are included.
+  void snapshot_to(const std::filesystem::path& destination) const;
 
   /// A fuzz campaign's parameters (JSON text), kept for `cudiff fuzz --resume`; the latest put
   /// wins. Not merged into other databases.

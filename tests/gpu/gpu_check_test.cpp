@@ -54,7 +54,7 @@ TEST(GpuCheck, ExecuteHonoursTheChosenGpuAndLimits) {
   cudiff::runners::Limits limits;
   limits.wall_seconds = 60;
   limits.memory_bytes = 8ull << 30;  // resident memory: a CUDA context must still start under it
-  auto run = cudiff::runners::execute(dir.path() / "nvcc-O3" / "vector_add", limits, 0, dir.path());
+  auto run = cudiff::runners::execute(dir.path() / "nvcc-O3" / "vector_add", limits, std::string("0"), dir.path());
   EXPECT_EQ(run.exit_code, 0) << run.status_text() << run.err.text;
   EXPECT_TRUE(run.out.text.starts_with("checksum scale_add ")) << run.out.text;
 }
