@@ -20,7 +20,7 @@ std::string capped(const std::string& text) {
 std::string gpus_text(const runners::GpuDiscovery& gpus, runners::Mode mode) {
   if (mode != runners::Mode::run) return {};
   std::vector<std::string> names;
-  for (const auto& gpu : gpus.gpus) names.push_back(std::to_string(gpu.index) + ": " + gpu.name + " (" + gpu.arch() + ")");
+  for (const auto& gpu : gpus.gpus) names.push_back(gpu.describe());
   return join(names, ", ");
 }
 

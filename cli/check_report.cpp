@@ -99,7 +99,8 @@ boost::json::value check_json(const CheckRun& run) {
   }
   boost::json::array gpus;
   for (const auto& gpu : run.gpus.gpus)
-    gpus.push_back(boost::json::object{{"index", gpu.index}, {"name", gpu.name}, {"arch", gpu.arch()}});
+    gpus.push_back(boost::json::object{
+        {"index", gpu.index}, {"name", gpu.name}, {"arch", gpu.arch()}, {"visible_device", gpu.visible_device}});
   boost::json::array notes;
   for (const auto& note : run.notes) notes.push_back(boost::json::string(note));
   boost::json::object json{

@@ -99,7 +99,7 @@ private:
 
 std::string gpus_text(const runners::GpuDiscovery& gpus) {
   std::vector<std::string> names;
-  for (const auto& gpu : gpus.gpus) names.push_back(std::to_string(gpu.index) + ": " + gpu.name + " (" + gpu.arch() + ")");
+  for (const auto& gpu : gpus.gpus) names.push_back(gpu.describe());
   return join(names, ", ");
 }
 

@@ -19,7 +19,8 @@ int run_toolchains(const ParsedArgs& args, std::ostream& out, std::ostream& err)
   if (args.has("--json")) {
     boost::json::array gpu_list;
     for (const auto& gpu : gpus.gpus)
-      gpu_list.push_back(boost::json::object{{"index", gpu.index}, {"name", gpu.name}, {"arch", gpu.arch()}});
+      gpu_list.push_back(boost::json::object{
+          {"index", gpu.index}, {"name", gpu.name}, {"arch", gpu.arch()}, {"visible_device", gpu.visible_device}});
     boost::json::object report{{"nvcc", probe_json(found.nvcc)},
                                {"clang", probe_json(found.clang)},
                                {"cuda_home", found.cuda_home.string()},
@@ -39,7 +40,7 @@ int run_toolchains(const ParsedArgs& args, std::ostream& out, std::ostream& err)
     out << table.render();
     if (gpus.gpus.empty()) out << "GPUs: none (" << gpus.note << "): checks build but do not run\n";
     for (const auto& gpu : gpus.gpus)
-      out << "GPU " << gpu.index << ": " << gpu.name << " (" << gpu.arch() << ")\n";
+      out << "GPU " << gpu.describe() << "\n";
   }
   if (!usable) {
     err << "cudiff: error: " << (found.nvcc.compiler ? found.clang.problem : found.nvcc.problem) << "\n";

@@ -35,6 +35,11 @@ Function symbol(void* library, const char* name) {
 
 std::string GpuInfo::arch() const { return "sm_" + std::to_string(cc_major * 10 + cc_minor); }
 
+std::string GpuInfo::describe() const {
+  const std::string text = std::to_string(index) + ": " + name + " (" + arch() + ")";
+  return visible_device == std::to_string(index) ? text : text + ", CUDA_VISIBLE_DEVICES=" + visible_device;
+}
+
 std::string visible_device(const std::optional<std::string>& parent, int ordinal) {
   if (!parent) return std::to_string(ordinal);
   // The driver numbers the listed devices in the list's order (indices, UUIDs or MIG ids).

@@ -182,6 +182,8 @@ struct GpuInfo {
   int cc_major = 0;
   int cc_minor = 0;
   std::string arch() const;  ///< "sm_90"
+  /// "0: NVIDIA H200 (sm_90)", with ", CUDA_VISIBLE_DEVICES=3" when that differs from the index.
+  std::string describe() const;
 };
 
 struct GpuDiscovery {

@@ -171,6 +171,14 @@ TEST(Gpus, AChildSeesTheGpuThroughTheParentsOwnDeviceList) {
   EXPECT_EQ(runners::visible_device(std::string("2,5"), 0), "2");
   EXPECT_EQ(runners::visible_device(std::string("2,5"), 1), "5");
   EXPECT_EQ(runners::visible_device(std::string("GPU-8f1e, GPU-77aa"), 1), "GPU-77aa");
+  runners::GpuInfo gpu;
+  gpu.index = 0;
+  gpu.visible_device = "3";
+  gpu.name = "NVIDIA H200";
+  gpu.cc_major = 9;
+  EXPECT_EQ(gpu.describe(), "0: NVIDIA H200 (sm_90), CUDA_VISIBLE_DEVICES=3");
+  gpu.visible_device = "0";
+  EXPECT_EQ(gpu.describe(), "0: NVIDIA H200 (sm_90)");
 }
 
 } // namespace
