@@ -37,6 +37,9 @@ double check_fuzz_options(const std::vector<std::string>& options) {
     const auto batch = fuzz.unsigned_number("--batch").value_or(0);
     if (batch == 0 || batch > 256) throw_usage("--batch must be between 1 and 256");
   }
+  if (auto configs = fuzz.value("--config")) runners::parse_configs(*configs);
+  if (auto mode = fuzz.value("--mode"); mode && !runners::parse_mode(*mode)) throw_usage("unknown mode '" + *mode + "'");
+  if (auto size = fuzz.value("--size")) generator::parse_size(*size);
   for (const char* file : {"--policy", "--known"})
     if (auto path = fuzz.value(file); path && !std::filesystem::is_regular_file(*path))
       throw_usage(std::string(file) + " " + *path + ": no such file");

@@ -71,6 +71,8 @@ TEST(SlurmSubmit, MistakesAreRefusedBeforeAnythingIsSubmitted) {
       {{"slurm", "submit", "--shards", "2", "--out", out, "--", "--time", "soon"}, "--time"},
       {{"slurm", "submit", "--shards", "2", "--out", out, "--", "--known", "/no/such.json"}, "no such file"},
       {{"slurm", "submit", "--shards", "2", "--out", out, "--", "--time", "1h", "--tests", "9"}, "not both"},
+      {{"slurm", "submit", "--shards", "2", "--out", out, "--", "--mode", "fast"}, "unknown mode 'fast'"},
+      {{"slurm", "submit", "--shards", "2", "--out", out, "--", "--config", "gcc-O2"}, "gcc-O2"},
       {{"slurm", "status", dir.path().string()}, "no campaign submitted"},
       {{"slurm", "launch"}, "unknown slurm action"},
       {{"check", "a.cu", "--", "x"}, "takes nothing after '--'"},
