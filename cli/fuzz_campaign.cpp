@@ -5,12 +5,12 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <cstdlib>
 #include <deque>
 #include <mutex>
 #include <ostream>
-#include <set>
-#include <cstdlib>
 #include <sched.h>
+#include <set>
 #include <thread>
 #include <unistd.h>
 

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <sys/vfs.h>
 #include <thread>
 
 namespace cudiff::triage {
@@ -77,17 +78,47 @@ void migrate(Database::Impl& impl, int target) {
   }
 }
 
-/// Switching a database to WAL needs an exclusive lock, and SQLite answers SQLITE_BUSY at once,
-/// without calling the busy handler, while another connection has the file open in rollback
-/// mode: two processes creating one database at the same moment. The mode is persistent, so
-/// the loser retries until the winner's switch is done, within the busy timeout.
-void enable_wal(Database::Impl& impl, double timeout_seconds) {
+/// Switching a database's journal mode needs an exclusive lock, and SQLite answers SQLITE_BUSY
+/// at once, without calling the busy handler, while another connection has the file open in
+/// the other mode: two processes creating one database at the same moment. The mode is
+/// persistent, so the loser retries until the winner's switch is done, within the busy timeout.
+void set_journal_mode(Database::Impl& impl, const std::string& mode, double timeout_seconds) {
+  const std::string pragma = "PRAGMA journal_mode = " + mode;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_seconds);
-  while (sqlite3_exec(impl.db, "PRAGMA journal_mode = WAL", nullptr, nullptr, nullptr) == SQLITE_BUSY &&
+  while (sqlite3_exec(impl.db, pragma.c_str(), nullptr, nullptr, nullptr) == SQLITE_BUSY &&
          std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  impl.exec("PRAGMA journal_mode = WAL");  // done by now: a no-op; else the error, reported
+  impl.exec(pragma);  // done by now: a no-op; else the error, reported
 }
+
+} // namespace
+
+bool on_network_filesystem(const std::filesystem::path& path) {
+  const std::filesystem::path directory = path.parent_path().empty() ? "." : path.parent_path();
+  struct statfs info {};
+  if (::statfs(directory.c_str(), &info) != 0) return false;
+  // statfs magic numbers (linux/magic.h and the vendors' own) of filesystems one file of which
+  // several hosts can open; FUSE is counted in, since sshfs and the cloud-bucket mounts are.
+  switch (static_cast<std::uint32_t>(info.f_type)) {
+  case 0x6969u:      // NFS
+  case 0x517Bu:      // SMB
+  case 0xFF534D42u:  // CIFS
+  case 0xFE534D42u:  // SMB2
+  case 0x0BD00BD0u:  // Lustre
+  case 0x47504653u:  // IBM Spectrum Scale (GPFS)
+  case 0x19830326u:  // BeeGFS
+  case 0x00C36400u:  // CephFS
+  case 0x5346414Fu:  // AFS
+  case 0x01021997u:  // 9P
+  case 0xAAD7AAEAu:  // PanFS
+  case 0x65735546u:  // FUSE
+    return true;
+  default:
+    return false;
+  }
+}
+
+namespace {
 
 } // namespace
 
@@ -110,8 +141,16 @@ Database Database::open(const std::filesystem::path& path, const OpenOptions& op
   // WAL: readers never block the writer, and a killed writer leaves committed transactions
   // in the log, replayed on the next open. synchronous=NORMAL keeps every commit through a
   // process kill (only a power loss may drop the last ones), at a fraction of FULL's fsyncs.
-  enable_wal(*impl, options.busy_timeout_seconds);
-  impl->exec("PRAGMA synchronous = NORMAL");
+  // But WAL's index lives in shared memory, which hosts sharing a network filesystem do not
+  // share: there a database keeps a rollback journal (and FULL, which that mode needs to
+  // survive a power loss), slower and with writers blocking readers, but safe.
+  if (on_network_filesystem(path)) {
+    set_journal_mode(*impl, "DELETE", options.busy_timeout_seconds);
+    impl->exec("PRAGMA synchronous = FULL");
+  } else {
+    set_journal_mode(*impl, "WAL", options.busy_timeout_seconds);
+    impl->exec("PRAGMA synchronous = NORMAL");
+  }
   // 32 MiB of page cache (the default is 2 MiB): a campaign's inserts touch the findings
   // index all over, and re-reading pages from the WAL dominated the insert time.
   impl->exec("PRAGMA cache_size = -32768");
@@ -120,6 +159,10 @@ Database Database::open(const std::filesystem::path& path, const OpenOptions& op
 }
 
 const std::filesystem::path& Database::path() const { return impl_->path; }
+std::string Database::journal_mode() const {
+  sql::Statement query(impl_->db, "PRAGMA journal_mode");
+  return query.step() ? query.text(0) : "";
+}
 int Database::version() const { return impl_->version; }
 
 void Database::transaction(const std::function<void()>& body) {

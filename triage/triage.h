@@ -180,6 +180,11 @@ struct MergeStats {
 /// The schema version this cudiff writes (PRAGMA user_version); docs/triage.md lists them.
 constexpr int schema_version = 3;
 
+/// Whether `path` (a file, or the name of one to create) is on a filesystem that several hosts
+/// can share (NFS, SMB, Lustre, GPFS, BeeGFS, CephFS, AFS, 9P, PanFS, FUSE): Database::open
+/// keeps such a database in rollback-journal mode, never WAL.
+bool on_network_filesystem(const std::filesystem::path& path);
+
 struct OpenOptions {
   bool create = true;      ///< create a missing file (else Error "no such database")
   bool read_only = false;  ///< never writes; an older schema is left as it is (see version())
@@ -189,7 +194,8 @@ struct OpenOptions {
 
 class Database {
 public:
-  /// Opens (creating or upgrading in place) a triage database. Throws Error(environment) with
+  /// Opens (creating or upgrading in place) a triage database, in WAL mode (rollback-journal
+  /// mode on a network filesystem). Throws Error(environment) with
   /// one line for a directory, a non-SQLite or corrupt file, or a newer schema; the refused
   /// file is left byte for byte as it was.
   static Database open(const std::filesystem::path& path, const OpenOptions& options = {});
@@ -199,6 +205,8 @@ public:
 
   const std::filesystem::path& path() const;
   int version() const;
+  /// "wal"; "delete" for a database on a network filesystem (on_network_filesystem).
+  std::string journal_mode() const;
 
   /// Runs `body` in one write transaction (BEGIN IMMEDIATE ... COMMIT); rolls back and
   /// rethrows when it throws. Calls outside a transaction commit one statement at a time.

@@ -163,3 +163,14 @@ TEST(TriageShards, SnapshotToADirectoryOrAMissingDirectoryIsAClearError) {
     EXPECT_TRUE(test::contains(error.what(), "onto itself")) << error.what();
   }
 }
+
+TEST(TriageShards, ADatabaseOnLocalDiskIsInWalModeAndItsSnapshotIsNot) {
+  TempDir dir;
+  EXPECT_FALSE(triage::on_network_filesystem(dir.path() / "live.db")) << dir.path();
+  auto db = triage::Database::open(dir.path() / "live.db");
+  EXPECT_EQ(db.journal_mode(), "wal");
+  db.snapshot_to(dir.path() / "copy.db");
+  EXPECT_EQ(triage::Database::open(dir.path() / "copy.db", triage::OpenOptions{.create = false, .read_only = true})
+                .journal_mode(),
+            "delete");
+}
