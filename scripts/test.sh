@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every test (labels unit, compilers, gpu) from the build tree made by scripts/setup.sh,
+# Runs every test (labels unit, compilers, gpu, slurm) from the build tree made by scripts/setup.sh,
 # then the parser harnesses (label fuzz: libFuzzer with ASan and UBSan, a minute each, in a
 # build tree of their own; scripts/fuzz_parsers.sh). On a machine without a GPU the
 # gpu-labeled tests are reported as skipped, not passed. Arguments go to ctest (e.g. -L unit)
