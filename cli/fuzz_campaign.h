@@ -25,6 +25,10 @@ struct CampaignSetup {
 /// reduction only. Returns the line to print.
 std::string reduce_bucket(const std::filesystem::path& db_path, const std::string& key, std::size_t jobs);
 
+/// A new batch campaign's parameters from `cudiff fuzz` options (cli/fuzz_command.cpp), every
+/// option checked (Error(usage)); `cudiff slurm submit` checks its fuzz options with it too.
+FuzzParams new_fuzz_params(const ParsedArgs& args);
+
 /// `cudiff fuzz --engine libfuzzer` (cli/fuzz_libfuzzer.cpp): a guided campaign run by
 /// cudiff-libfuzzer, for `time_budget` seconds (0: --tests programs).
 int run_libfuzzer_engine(const ParsedArgs& args, double time_budget, std::ostream& out, std::ostream& err);

@@ -25,8 +25,9 @@ void name_and_shard(const ParsedArgs& args, FuzzParams& params) {
                 "campaign id and one seed sequence");
 }
 
-/// A new campaign's parameters from the command line.
-FuzzParams new_params(const ParsedArgs& args) {
+} // namespace
+
+FuzzParams new_fuzz_params(const ParsedArgs& args) {
   FuzzParams params;
   name_and_shard(args, params);
   if (args.has("--time") && args.has("--tests")) throw_usage("give --time or --tests, not both");
@@ -62,6 +63,8 @@ FuzzParams new_params(const ParsedArgs& args) {
   if (!params.reduce && params.reduce_in_parallel) throw_usage("--no-reduce and --reduce-in-parallel contradict each other");
   return params;
 }
+
+namespace {
 
 /// --gpus all (default), none, or a list of indices among those discovered.
 runners::GpuDiscovery choose_gpus(const ParsedArgs& args, runners::GpuDiscovery found) {
@@ -110,7 +113,7 @@ int run_fuzz(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     for (const char* name : {"--time", "--tests", "--seed", "--batch", "--size", "--policy", "--config", "--mode",
                              "--reduce-in-parallel", "--shard", "--campaign"})
       if (args.has(name)) throw_usage(std::string("--resume continues a campaign as it was started; drop ") + name);
-  if (!setup.resume) setup.params = new_params(args);
+  if (!setup.resume) setup.params = new_fuzz_params(args);
   setup.no_reduce = args.has("--no-reduce");  // also for a resumed campaign: skip reducing now
   setup.toolchain = runners::Toolchain::from(runners::discover_toolchain(toolchain_search(args)));
   setup.gpus = choose_gpus(args, runners::discover_gpus());

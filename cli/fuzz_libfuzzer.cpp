@@ -134,8 +134,7 @@ int run_libfuzzer_engine(const ParsedArgs& args, double time_budget, std::ostrea
   argv.push_back("-rss_limit_mb=8192");
   argv.push_back("-print_final_stats=1");
   if (auto extra = args.value("--libfuzzer-flags"))
-    for (const std::string& flag : split(*extra, ' '))
-      if (!trim(flag).empty()) argv.emplace_back(trim(flag));
+    for (std::string& flag : split_flags(*extra)) argv.push_back(std::move(flag));
 
   if (!args.has("--quiet")) err << "cudiff: guided campaign " << campaign.id.substr(0, 12) << ": " << join(argv, " ") << "\n";
   const auto started = std::chrono::steady_clock::now();

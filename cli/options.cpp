@@ -80,6 +80,13 @@ ParsedArgs parse_args(const CommandSpec& spec, const std::vector<std::string>& a
   return parsed;
 }
 
+std::vector<std::string> split_flags(const std::string& text) {
+  std::vector<std::string> flags;
+  for (const std::string& word : split(text, ' '))
+    if (!trim(word).empty()) flags.emplace_back(trim(word));
+  return flags;
+}
+
 std::string render_help(const CommandSpec& spec) {
   std::string out = "usage: " + spec.usage + "\n\n" + spec.description + "\n";
   if (spec.options.empty()) return out;

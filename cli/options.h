@@ -44,6 +44,9 @@ private:
 /// Throws Error(usage) for an unknown option or a missing value.
 ParsedArgs parse_args(const CommandSpec& spec, const std::vector<std::string>& args);
 std::string render_help(const CommandSpec& spec);
+/// The flags of an option that passes them on to another program ("-max_len=8192 -seed=3",
+/// "--account=lab --qos=high"): split at spaces, no quoting, empty words dropped.
+std::vector<std::string> split_flags(const std::string& text);
 /// Seconds from a duration like "90", "90s", "15m", "8h" or "1.5h"; throws Error(usage) naming
 /// `option` for anything else, or a duration that is not positive.
 double parse_duration(const std::string& text, const std::string& option);

@@ -3,6 +3,7 @@
 // shard per task, and the merge job that runs once every task has ended.
 #include "cli/commands.h"
 #include "cli/fuzz.h"
+#include "cli/fuzz_campaign.h"
 #include "cli/slurm.h"
 #include "slurm_scripts.h"  // generated from scripts/slurm by cli/embed_slurm_scripts.cmake
 
@@ -29,36 +30,12 @@ double check_fuzz_options(const std::vector<std::string>& options) {
   const ParsedArgs fuzz = parse_args(fuzz_subcommand().spec, options);
   if (!fuzz.positionals.empty()) throw_usage("fuzz takes no file arguments, got '" + fuzz.positionals.front() + "'");
   if (fuzz.has("--help")) throw_usage("--help after '--': see cudiff fuzz --help");
-  if (fuzz.has("--time") && fuzz.has("--tests")) throw_usage("give --time or --tests, not both");
-  if (fuzz.has("--tests") && fuzz.unsigned_number("--tests").value_or(0) == 0) throw_usage("--tests must be at least 1");
-  if (fuzz.has("--seed")) fuzz.unsigned_number("--seed");
-  if (fuzz.has("--jobs")) fuzz.unsigned_number("--jobs");
-  if (fuzz.has("--batch")) {
-    const auto batch = fuzz.unsigned_number("--batch").value_or(0);
-    if (batch == 0 || batch > 256) throw_usage("--batch must be between 1 and 256");
-  }
-  if (auto configs = fuzz.value("--config")) runners::parse_configs(*configs);
-  if (auto mode = fuzz.value("--mode"); mode && !runners::parse_mode(*mode)) throw_usage("unknown mode '" + *mode + "'");
-  if (auto size = fuzz.value("--size")) generator::parse_size(*size);
   for (const char* file : {"--policy", "--known"})
     if (auto path = fuzz.value(file); path && !std::filesystem::is_regular_file(*path))
       throw_usage(std::string(file) + " " + *path + ": no such file");
-  return fuzz.has("--time") ? parse_duration(*fuzz.value("--time"), "--time") : 0;
-}
-
-/// Whitespace-separated words (no quoting: flags like "--account=gpu --qos=high").
-std::vector<std::string> words(const std::string& text) {
-  std::vector<std::string> out;
-  std::string word;
-  for (char c : text + " ") {
-    if (c == ' ' || c == '\t' || c == '\n') {
-      if (!word.empty()) out.push_back(word);
-      word.clear();
-    } else {
-      word += c;
-    }
-  }
-  return out;
+  if (fuzz.has("--jobs")) fuzz.unsigned_number("--jobs");
+  if (auto known = fuzz.value("--known")) triage::KnownDifferences::load(*known);
+  return new_fuzz_params(fuzz).time_budget;  // what `cudiff fuzz` checks, checked the same way
 }
 
 bool sets_time_limit(const std::vector<std::string>& flags) {
@@ -96,7 +73,7 @@ struct Submission {
 Submission build_submission(const ParsedArgs& args, const SlurmCampaign& campaign, const std::filesystem::path& cudiff,
                             double time_budget) {
   const std::filesystem::path& dir = campaign.directory;
-  std::vector<std::string> extra = words(args.value("--sbatch-flags").value_or(""));
+  std::vector<std::string> extra = split_flags(args.value("--sbatch-flags").value_or(""));
   Submission submission;
   auto& array = submission.array.argv;
   array = {"sbatch", "--parsable", "--job-name=cudiff-fuzz", "--array=0-" + std::to_string(campaign.shards - 1),
@@ -163,6 +140,8 @@ void write_directory(const SlurmCampaign& campaign, const std::vector<std::strin
                                  std::filesystem::perm_options::add, ec);
 }
 
+double poll_seconds(const ParsedArgs& args) { return args.positive_number("--poll").value_or(15); }
+
 int submit_campaign(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   if (args.positionals.size() != 1) throw_usage("usage: cudiff slurm submit --shards N [options] -- [fuzz options]");
   SlurmCampaign campaign;
@@ -209,8 +188,7 @@ int submit_campaign(const ParsedArgs& args, std::ostream& out, std::ostream& err
   }
   if (!args.has("--wait")) return 0;
   out.flush();
-  const double poll = args.positive_number("--poll").value_or(15);
-  return wait_for_slurm_campaign(campaign, poll, args.has("--json"), out, err);
+  return wait_for_slurm_campaign(campaign, poll_seconds(args), args.has("--json"), out, err);
 }
 
 int run_slurm(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
@@ -222,7 +200,7 @@ int run_slurm(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     if (args.positionals.size() != 2) throw_usage("usage: cudiff slurm status DIR");
     const SlurmCampaign campaign = read_slurm_campaign(args.positionals[1]);
     if (args.has("--wait"))
-      return wait_for_slurm_campaign(campaign, args.positive_number("--poll").value_or(15), args.has("--json"), out, err);
+      return wait_for_slurm_campaign(campaign, poll_seconds(args), args.has("--json"), out, err);
     return print_slurm_status(campaign, args.has("--json"), out, err);
   }
   throw_usage("unknown slurm action '" + action + "' (submit, status)");

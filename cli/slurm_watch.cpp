@@ -115,7 +115,8 @@ int print_slurm_status(const SlurmCampaign& campaign, bool json, std::ostream& o
   boost::json::object result = to_json(campaign);
   result["tasks_pending"] = queue.pending;
   result["tasks_running"] = queue.running;
-  result["shards_copied"] = shards_copied(campaign);
+  const std::uint64_t copied = shards_copied(campaign);
+  result["shards_copied"] = copied;
   result["merge_state"] = queue.merge.empty() ? (merged ? "ended" : "gone") : queue.merge;
   if (merged) result["merge_status"] = *merged;
 
@@ -145,7 +146,7 @@ int print_slurm_status(const SlurmCampaign& campaign, bool json, std::ostream& o
   } else {
     TextTable table({"array job", "shards", "running", "pending", "copied out", "merge", "tests", "findings", "buckets"});
     table.add_row({campaign.array_job, std::to_string(campaign.shards), std::to_string(queue.running),
-                   std::to_string(queue.pending), std::to_string(shards_copied(campaign)),
+                   std::to_string(queue.pending), std::to_string(copied),
                    std::string(result["merge_state"].as_string()),
                    merged_campaign ? std::to_string(merged_campaign->tests) : "-",
                    merged_campaign ? std::to_string(totals.findings) : "-",
