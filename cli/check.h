@@ -22,7 +22,7 @@ struct ConfigCheck {
 };
 
 /// The layout part of a check, when a sidecar (`<stem>.json` beside the file) lists
-/// "layout_probes": the probes and the host and device views of every config (DESIGN.md,
+/// "layout_probes": the probes and the host and device views of every config (docs/architecture.md,
 /// "Oracles" 5).
 struct LayoutCheck {
   std::filesystem::path sidecar;

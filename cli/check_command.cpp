@@ -10,7 +10,7 @@ namespace cudiff::cli {
 namespace {
 
 /// A compile past its limit is confirmed once with this much more time before it is called a
-/// hang (DESIGN.md, "Oracles" 4): a slow machine must not produce hang findings.
+/// hang (docs/architecture.md, "Oracles" 4): a slow machine must not produce hang findings.
 constexpr double kHangConfirmationFactor = 3.0;
 
 /// The request (file, mode, configs, warnings, limits) plus what only `check` itself uses.

@@ -1,7 +1,7 @@
 // fuzz_batch: one batch of a campaign — generate, check, and pin each finding on one test.
 // A discrepancy in a batch is never filed as it is: the test responsible is isolated (by its
 // label when the finding names one, else by halving) and must show the same signature when
-// checked alone (DESIGN.md, "Speed").
+// checked alone (docs/architecture.md, "Speed").
 #include "cli/fuzz.h"
 
 #include <chrono>

@@ -10,7 +10,7 @@
 namespace {
 
 // libFuzzer owns the process and calls plain functions: the session and the counters it
-// reads cannot be passed in, so they are the two globals of this file (DESIGN.md allows none
+// reads cannot be passed in, so they are the two globals of this file (docs/architecture.md allows none
 // elsewhere). The counters must be a non-static array in this section, or the linker drops it.
 constexpr std::size_t kCounters = 1u << 16;
 std::unique_ptr<cudiff::cli::GuidedSession> session;

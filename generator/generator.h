@@ -1,4 +1,4 @@
-// generator: random CUDA programs with exactly one correct output (DESIGN.md, "Generated
+// generator: random CUDA programs with exactly one correct output (docs/architecture.md, "Generated
 // programs must be deterministic"), from a seed and a Policy.
 //
 // Contract: the same seed, policy and generator version give byte-identical files; every
@@ -27,7 +27,7 @@ std::string to_string(Size size);
 /// Throws Error(usage) for anything but small, medium, large.
 Size parse_size(std::string_view text);
 
-/// One construct the generator can produce, with the ../shared/spec/rules.md ids it exercises.
+/// One construct the generator can produce, with the rules/spec/rules.md ids it exercises.
 struct ConstructInfo {
   std::string name;                   ///< stable, e.g. "managed_variable"
   std::vector<std::string> rule_ids;  ///< e.g. {"V-MANAGED-..."}
@@ -37,7 +37,7 @@ struct ConstructInfo {
 /// Every construct, from the generator/constructs_*.def tables.
 std::vector<ConstructInfo> construct_catalog();
 
-// ---- the rules catalog (generator/rules/catalog.json, ../shared/spec/rules.md) -----------
+// ---- the rules catalog (generator/rules/catalog.json, rules/spec/rules.md) -----------
 
 /// E: a violation must be diagnosed; V: a construct valid programs use; U: undefined,
 /// unspecified or run-time-only behaviour, which generated programs stay clear of.
@@ -188,7 +188,7 @@ std::vector<Rule> plantable_rules();
 /// `source` with `violation` planted at its end; `line` is set to the offending line.
 std::string plant_violation(const std::string& source, const std::string& rule_id, const RuleViolation& violation, int& line);
 
-/// Several seeds' programs in one translation unit (DESIGN.md, "Speed": one compile and one
+/// Several seeds' programs in one translation unit (docs/architecture.md, "Speed": one compile and one
 /// process for many tests). Each seed's program is the same as generate_program's (same IR,
 /// same random choices) inside `namespace cudiff_s<seed>`; its checksum lines read
 /// `checksum s<seed>/kernel_N <hex>` and its layout probes are named `s<seed>_<type>`, so

@@ -88,7 +88,7 @@ void skip_spaces(std::string_view text, std::size_t& pos) {
 }
 
 /// Builds a diagnostic; the id is the printed number or flag when there is one, else the
-/// message template (DESIGN.md, "Oracles").
+/// message template (docs/architecture.md, "Oracles").
 Diagnostic make(Severity severity, Tool tool, std::string_view message, std::string id = {}) {
   Diagnostic diagnostic;
   diagnostic.severity = severity;

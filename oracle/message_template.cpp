@@ -1,7 +1,7 @@
 // oracle: message_template — a diagnostic message with its code-specific parts masked.
 //
 // The template is the id of every diagnostic that has no warning number or flag (nvcc does
-// not number its errors), and so part of triage bucket keys (DESIGN.md, "Triage"): the same
+// not number its errors), and so part of triage bucket keys (docs/architecture.md, "Triage"): the same
 // diagnostic about different code must give the same template. One left-to-right pass, no
 // regex: compiler output is untrusted and may be megabytes long.
 #include "oracle/lines.h"

@@ -33,7 +33,7 @@ enum class Tool {
 };
 std::string to_string(Tool tool);
 
-/// One diagnostic, normalized (DESIGN.md, "Oracles").
+/// One diagnostic, normalized (docs/architecture.md, "Oracles").
 struct Diagnostic {
   Severity severity = Severity::error;
   /// nvcc's warning number ("20208-D"), clang's/gcc's warning flag ("-Wunused-variable"), or
@@ -99,7 +99,7 @@ struct RunObservation {
 
 RunObservation observe_run(const std::string& config, const runners::SubprocessResult& result);
 
-// ---- layout (DESIGN.md, "Oracles" 5) ------------------------------------------------------
+// ---- layout (docs/architecture.md, "Oracles" 5) ------------------------------------------------------
 
 /// One probed type, as a sidecar's "layout_probes" describes it (generator/layout.h).
 struct LayoutProbe {

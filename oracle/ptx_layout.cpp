@@ -1,5 +1,5 @@
 // oracle: the layout views — probes from a sidecar, device values from the PTX of either
-// compiler, host values from a program's `layout` lines (DESIGN.md, "Oracles" 5).
+// compiler, host values from a program's `layout` lines (docs/architecture.md, "Oracles" 5).
 #include "oracle/lines.h"
 #include "oracle/oracle.h"
 

@@ -1,7 +1,7 @@
 // triage: signatures — a finding's normalized symptom, its content-hash key and a short title.
 //
 // The symptom is a few lines, "field value" each: kind, side, stage, then what identifies the
-// bug for that kind (DESIGN.md, "Triage"). Diagnostic ids are already masked by the oracle
+// bug for that kind (docs/architecture.md, "Triage"). Diagnostic ids are already masked by the oracle
 // (message templates); crash text is masked here. Versions, seeds, paths and full flag sets
 // are metadata, never part of the symptom.
 #include "triage/triage.h"

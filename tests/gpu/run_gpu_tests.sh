@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the gpu-labeled tests and a few checks without ctest, from a copied build tree, on a
-# GPU host that may lack clang, Boost and SQLite headers (../shared/gpu/README.md).
+# GPU host that may lack clang, Boost and SQLite headers (scripts/gpu/README.md).
 #
 #   tests/gpu/run_gpu_tests.sh BUILD_DIR [CLANG_DEBS_DIR]
 #

@@ -20,7 +20,7 @@ TEST(RulesCatalog, ParsesWithUniqueIdsAndAllThreeKinds) {
     EXPECT_FALSE(rule.section.empty()) << rule.id;
     ++kinds[static_cast<int>(rule.kind)];
   }
-  // ../shared/spec/rules.md: 339 items, E 142, V 159, U 38.
+  // rules/spec/rules.md: 339 items, E 142, V 159, U 38.
   EXPECT_EQ(rules.size(), 339u);
   EXPECT_EQ(kinds[static_cast<int>(RuleKind::must_reject)], 142u);
   EXPECT_EQ(kinds[static_cast<int>(RuleKind::valid)], 159u);
