@@ -1,8 +1,7 @@
 // How a check is shown: one table row per config, notes, the verdict; or all of it as JSON.
-#include "cli/check.h"
+#include "cli/commands.h"
 
 #include <algorithm>
-#include <cctype>
 
 namespace cudiff::cli {
 namespace {
@@ -38,7 +37,7 @@ std::string diagnostics_cell(const oracle::CompileObservation& observation) {
   return cell;
 }
 
-std::string run_cell(const ConfigCheck& config) {
+std::string run_cell(const pipeline::ConfigCheck& config) {
   if (!config.run) return "-";
   const oracle::RunObservation& run = *config.run;
   std::string cell = run.status_text + ", " + std::to_string(run.output_lines.size()) + " lines";
@@ -47,15 +46,69 @@ std::string run_cell(const ConfigCheck& config) {
   return cell;
 }
 
+std::string cell(const oracle::LayoutView& view, const std::string& type, const std::string& property) {
+  auto by_type = view.values.find(type);
+  if (by_type == view.values.end()) return "-";
+  auto found = by_type->second.find(property);
+  return found == by_type->second.end() ? "-" : std::to_string(found->second);
+}
+
+/// The layout section of the table: one row per probed property, one column per view.
+std::string render_layout(const pipeline::LayoutCheck& layout) {
+  std::vector<std::string> header = {"type", "property", "member kind"};
+  for (const oracle::LayoutView& view : layout.views) header.push_back(view.config + " " + oracle::to_string(view.side));
+  TextTable table(header);
+  for (const oracle::LayoutProbe& probe : layout.probes) {
+    for (const std::string& property : probe.properties) {
+      const std::string member = property.rfind("offsetof.", 0) == 0 ? property.substr(9) : "";
+      auto kind = probe.member_kinds.find(member);
+      std::vector<std::string> row = {probe.type, property, kind == probe.member_kinds.end() ? "" : kind->second};
+      for (const oracle::LayoutView& view : layout.views) row.push_back(cell(view, probe.type, property));
+      table.add_row(std::move(row));
+    }
+  }
+  std::string out = "layout probes (" + layout.sidecar.filename().string() + "): " + std::to_string(layout.probes.size()) +
+                    " types, " + std::to_string(layout.views.size()) + " views\n";
+  if (!layout.probes.empty()) out += table.render();
+  for (const std::string& note : layout.notes) out += "note: layout: " + note + "\n";
+  return out;
+}
+
+boost::json::value layout_json(const pipeline::LayoutCheck& layout) {
+  boost::json::array probes;
+  for (const oracle::LayoutProbe& probe : layout.probes) {
+    boost::json::array properties;
+    for (const std::string& property : probe.properties) properties.push_back(boost::json::string(property));
+    probes.push_back(boost::json::object{{"type", probe.type}, {"array", probe.array}, {"properties", properties}});
+  }
+  boost::json::array views;
+  for (const oracle::LayoutView& view : layout.views) {
+    boost::json::object values;
+    for (const auto& [type, properties] : view.values) {
+      boost::json::object by_property;
+      for (const auto& [property, value] : properties) by_property[property] = value;
+      values[type] = std::move(by_property);
+    }
+    views.push_back(boost::json::object{{"config", view.config},
+                                        {"compiler", runners::to_string(view.compiler)},
+                                        {"side", oracle::to_string(view.side)},
+                                        {"values", std::move(values)},
+                                        {"problem", view.problem}});
+  }
+  boost::json::array notes;
+  for (const std::string& note : layout.notes) notes.push_back(boost::json::string(note));
+  return boost::json::object{{"sidecar", layout.sidecar.string()}, {"probes", probes}, {"views", views}, {"notes", notes}};
+}
+
 } // namespace
 
-std::string render_check_table(const CheckRun& run) {
+std::string render_check_table(const pipeline::CheckRun& run) {
   const bool any_run = std::any_of(run.configs.begin(), run.configs.end(),
-                                   [](const ConfigCheck& c) { return c.run.has_value(); });
+                                   [](const pipeline::ConfigCheck& c) { return c.run.has_value(); });
   std::vector<std::string> header = {"config", "compiler", "build", "time", "diagnostics"};
   if (any_run) header.insert(header.end(), {"run", "run time"});
   TextTable table(header);
-  for (const ConfigCheck& config : run.configs) {
+  for (const pipeline::ConfigCheck& config : run.configs) {
     const auto& compiler = run.toolchain.get(config.compile.config.compiler);
     std::vector<std::string> row = {config.compile.config.name,
                                     runners::to_string(compiler.kind) + " " + compiler.version,
@@ -69,7 +122,7 @@ std::string render_check_table(const CheckRun& run) {
     table.add_row(row);
   }
   std::string out = run.file.string() + " (mode: " + runners::to_string(run.mode) + ")\n" + table.render();
-  for (const ConfigCheck& config : run.configs)
+  for (const pipeline::ConfigCheck& config : run.configs)
     if (!config.note.empty()) out += "note: " + config.compile.config.name + ": " + config.note + "\n";
   for (const std::string& note : run.notes) out += "note: " + note + "\n";
   if (run.layout) out += render_layout(*run.layout);
@@ -84,9 +137,9 @@ std::string render_check_table(const CheckRun& run) {
   return out;
 }
 
-boost::json::value check_json(const CheckRun& run) {
+boost::json::value check_json(const pipeline::CheckRun& run) {
   boost::json::array configs;
-  for (const ConfigCheck& config : run.configs) {
+  for (const pipeline::ConfigCheck& config : run.configs) {
     boost::json::object entry{{"config", config.compile.config.name},
                               {"compiler", runners::to_string(config.compile.config.compiler)},
                               {"command", runners::to_json(config.compile.command)},
@@ -118,52 +171,6 @@ boost::json::value check_json(const CheckRun& run) {
   if (run.layout) json["layout"] = layout_json(*run.layout);
   if (run.expected) json["expected"] = oracle::to_json(*run.expected);
   return json;
-}
-
-namespace {
-
-/// The source with comments and string/char literals blanked, so only code is searched.
-std::string code_only(std::string_view source) {
-  std::string code(source);
-  for (std::size_t i = 0; i < code.size(); ++i) {
-    if (code.compare(i, 2, "//") == 0) {
-      while (i < code.size() && code[i] != '\n') code[i++] = ' ';
-    } else if (code.compare(i, 2, "/*") == 0) {
-      std::size_t end = code.find("*/", i + 2);
-      end = end == std::string::npos ? code.size() : end + 2;
-      for (; i < end; ++i)
-        if (code[i] != '\n') code[i] = ' ';
-      --i;
-    } else if (code[i] == '"' || code[i] == '\'') {
-      const char quote = code[i];
-      for (++i; i < code.size() && code[i] != quote && code[i] != '\n'; ++i) {
-        if (code[i] == '\\' && i + 1 < code.size()) code[i++] = ' ';
-        code[i] = ' ';
-      }
-    }
-  }
-  return code;
-}
-
-bool identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-
-} // namespace
-
-bool defines_main(std::string_view source) {
-  const std::string code = code_only(source);
-  for (std::size_t at = code.find("main"); at != std::string::npos; at = code.find("main", at + 4)) {
-    if (at > 0 && (identifier_char(code[at - 1]) || code[at - 1] == '.' || code[at - 1] == ':' ||
-                   code[at - 1] == '>'))
-      continue;  // part of a longer name, a member, or a qualified name
-    std::size_t next = code.find_first_not_of(" \t\r\n", at + 4);
-    if (next == std::string::npos || code[next] != '(') continue;
-    // A definition: the parameter list is followed by a body before any ';'.
-    std::size_t close = code.find(')', next);
-    if (close == std::string::npos) return false;
-    std::size_t body = code.find_first_of("{;", close);
-    if (body != std::string::npos && code[body] == '{') return true;
-  }
-  return false;
 }
 
 } // namespace cudiff::cli

@@ -3,7 +3,6 @@
 #include "cli/commands.h"
 #include "common/common.h"
 
-#include <cstdlib>
 #include <ostream>
 
 namespace cudiff::cli {
@@ -28,24 +27,6 @@ std::string top_level_help() {
 }
 
 } // namespace
-
-std::vector<OptionSpec> toolchain_options() {
-  return {{"--nvcc", "PATH", "nvcc to use (default: $CUDIFF_NVCC, $CUDA_HOME/bin, /usr/local/cuda/bin, PATH)"},
-          {"--clang", "PATH", "clang++ (22 or newer) to use (default: $CUDIFF_CLANG, clang++-22 on PATH)"}};
-}
-
-runners::ToolchainSearch toolchain_search(const ParsedArgs& args) {
-  auto from = [&](const char* flag, const char* variable) -> std::optional<std::filesystem::path> {
-    if (auto value = args.value(flag)) return std::filesystem::path(*value);
-    if (const char* env = std::getenv(variable); env != nullptr && *env != '\0') return std::filesystem::path(env);
-    return std::nullopt;
-  };
-  runners::ToolchainSearch search;
-  search.nvcc = from("--nvcc", "CUDIFF_NVCC");
-  search.clang = from("--clang", "CUDIFF_CLANG");
-  if (const char* home = std::getenv("CUDA_HOME"); home != nullptr && *home != '\0') search.cuda_home = home;
-  return search;
-}
 
 int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   try {

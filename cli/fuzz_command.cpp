@@ -1,10 +1,6 @@
-// `cudiff fuzz`: a campaign. Workers (one per --jobs) take batches of seeds and check them;
-// the main thread is the database's one writer, committing each batch's tests and findings in
-// one transaction, so a campaign killed at any moment resumes (--resume) without losing or
-// repeating a seed. At the end: each new bucket's reproducer reduced, the HTML report written.
+// `cudiff fuzz`: a campaign (campaign::run_campaign), or a guided one driven by libFuzzer
+// (campaign::run_libfuzzer_campaign): options in, the summary table (or JSON) out.
 #include "cli/commands.h"
-#include "cli/fuzz.h"
-#include "cli/fuzz_campaign.h"
 
 #include <ctime>
 #include <ostream>
@@ -12,59 +8,31 @@
 namespace cudiff::cli {
 namespace {
 
+/// fuzz's own defaults for the shared flags.
+Defaults defaults() {
+  Defaults d;
+  d.db = "cudiff.db";
+  d.jobs = "batches checked at once (default: half the cores this process may use; each builds with every config); "
+           "libfuzzer: -fork=N processes (default 1)";
+  d.seed = "first seed (default: a fresh one per campaign); libfuzzer: its -seed=S";
+  d.quiet = "no progress line (cron, batch jobs); the summary is still printed";
+  d.json = "print the summary as JSON";
+  d.compile_seconds = pipeline::kProgramCompileSeconds;
+  return d;
+}
+
 /// The campaign's name and this database's shard: --campaign and --shard, else what a Slurm
 /// array task's environment says. Shards of one campaign must share a name (it gives them
 /// their common id and first seed).
-void name_and_shard(const ParsedArgs& args, FuzzParams& params) {
-  const auto slurm = slurm_array_task(process_environment());
-  params.shard = args.has("--shard") ? parse_shard(*args.value("--shard")) : slurm ? slurm->shard : Shard{};
+void name_and_shard(const ParsedArgs& args, campaign::FuzzParams& params) {
+  const auto slurm = campaign::slurm_array_task(campaign::process_environment());
+  params.shard = args.has("--shard") ? campaign::parse_shard(*args.value("--shard")) : slurm ? slurm->shard : campaign::Shard{};
   params.name = args.value("--campaign").value_or(slurm ? slurm->campaign_name : "");
   if (args.has("--campaign") && params.name.empty()) throw_usage("--campaign needs a name");
   if (params.shard.count > 1 && params.name.empty())
     throw_usage("--shard needs --campaign NAME: the shards of a campaign share its name, which gives them one "
                 "campaign id and one seed sequence");
 }
-
-} // namespace
-
-FuzzParams new_fuzz_params(const ParsedArgs& args) {
-  FuzzParams params;
-  name_and_shard(args, params);
-  if (args.has("--time") && args.has("--tests")) throw_usage("give --time or --tests, not both");
-  if (args.has("--time")) params.time_budget = parse_duration(*args.value("--time"), "--time");
-  else params.tests = args.unsigned_number("--tests").value_or(200);
-  if (params.tests && *params.tests == 0) throw_usage("--tests must be at least 1");
-  // A fresh seed per campaign unless one is given (two nights never test the same programs);
-  // a named campaign's comes from its name, so that every shard starts from the same one.
-  params.first_seed = args.has("--seed")      ? args.unsigned_number("--seed").value_or(0)
-                      : !params.name.empty() ? named_campaign_seed(params.name)
-                                             : (SeededRng(static_cast<std::uint64_t>(std::time(nullptr))).next_u64() >> 24);
-  params.batch = args.unsigned_number("--batch").value_or(8);
-  if (params.batch == 0 || params.batch > 256) throw_usage("--batch must be between 1 and 256");
-  params.size = generator::parse_size(args.value("--size").value_or("small"));
-  generator::Policy policy = generator::Policy::defaults();
-  if (auto path = args.value("--policy")) {
-    try {
-      policy = generator::Policy::load(read_file(*path));
-    } catch (const Error& error) {
-      if (error.kind() == ErrorKind::usage) throw_usage(*path + ": " + error.what());
-      throw;
-    }
-  }
-  params.policy = policy.dump();
-  for (const auto& config : args.has("--config") ? runners::parse_configs(*args.value("--config")) : runners::default_configs())
-    params.configs.push_back(config.name);
-  if (auto mode = args.value("--mode")) {
-    params.mode = runners::parse_mode(*mode);
-    if (!params.mode) throw_usage("unknown mode '" + *mode + "' (syntax, ptx, object, binary, run)");
-  }
-  params.reduce = !args.has("--no-reduce");
-  params.reduce_in_parallel = args.has("--reduce-in-parallel");
-  if (!params.reduce && params.reduce_in_parallel) throw_usage("--no-reduce and --reduce-in-parallel contradict each other");
-  return params;
-}
-
-namespace {
 
 /// --gpus all (default), none, or a list of indices among those discovered.
 runners::GpuDiscovery choose_gpus(const ParsedArgs& args, runners::GpuDiscovery found) {
@@ -87,6 +55,116 @@ runners::GpuDiscovery choose_gpus(const ParsedArgs& args, runners::GpuDiscovery 
   return chosen;
 }
 
+std::string rate_text(double count, double seconds) {
+  char rate[32];
+  std::snprintf(rate, sizeof rate, "%.2f", seconds > 0 ? count / seconds : 0.0);
+  return rate;
+}
+
+void print_summary(const campaign::CampaignSummary& summary, bool json, std::ostream& out) {
+  const double seconds = summary.seconds;
+  if (json) {
+    boost::json::array bucket_keys, note_list;
+    for (const auto& key : summary.new_buckets) bucket_keys.push_back(boost::json::string(key));
+    for (const auto& note : summary.notes) note_list.push_back(boost::json::string(note));
+    for (const std::string& line : summary.reductions) out << line << "\n";
+    out << pretty_json(boost::json::object{{"campaign", summary.campaign_id},
+                                           {"name", summary.params.name},
+                                           {"shard", summary.params.shard.text()},
+                                           {"database", summary.db_path.string()},
+                                           {"tests", summary.tests},
+                                           {"findings", summary.findings},
+                                           {"new_buckets", std::move(bucket_keys)},
+                                           {"seconds", seconds},
+                                           {"tests_per_second", seconds > 0 ? static_cast<double>(summary.tests) / seconds : 0.0},
+                                           {"compile_only", summary.compile_only},
+                                           {"notes", std::move(note_list)},
+                                           {"report", summary.report.string()}});
+    return;
+  }
+  for (const std::string& line : summary.reductions) out << line << "\n";
+  TextTable table({"campaign", "tests", "findings", "new buckets", "time", "tests/s", "mode"});
+  table.add_row({summary.campaign_id.substr(0, 12), std::to_string(summary.tests), std::to_string(summary.findings),
+                 std::to_string(summary.new_buckets.size()), format_seconds(seconds),
+                 rate_text(static_cast<double>(summary.tests), seconds), summary.compile_only ? "compile-only" : "GPU"});
+  out << table.render();
+  for (const std::string& note : summary.notes) out << "note: " << note << "\n";
+  if (!summary.new_buckets.empty()) out << "new buckets: cudiff triage list --db " << summary.db_path.string() << "\n";
+  out << "report: " << summary.report.string() << "\n";
+}
+
+std::filesystem::path libfuzzer_binary() {
+  if (const char* set = std::getenv("CUDIFF_LIBFUZZER"); set && *set) return set;
+  std::error_code ec;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) throw_environment("cannot find the cudiff binary (" + ec.message() + ") to find cudiff-libfuzzer beside it");
+  return self.parent_path() / "cudiff-libfuzzer";
+}
+
+int run_libfuzzer_engine(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
+  for (const char* name : {"--resume", "--batch", "--reduce-in-parallel"})
+    if (args.has(name)) throw_usage(std::string(name) + " is for the batch engine, not --engine libfuzzer");
+  if (args.has("--time") && args.has("--tests")) throw_usage("give --time or --tests, not both");
+  if (args.has("--tests") && args.unsigned_number("--tests").value_or(0) == 0) throw_usage("--tests must be at least 1");
+  if (auto gpus = args.value("--gpus"); gpus && *gpus != "all" && *gpus != "none")
+    throw_usage("--engine libfuzzer takes --gpus all or none (each process uses the first GPU)");
+  campaign::LibFuzzerCampaign request;
+  request.libfuzzer_binary = libfuzzer_binary();
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(request.libfuzzer_binary, ec))
+    throw_environment(request.libfuzzer_binary.string() + " not found (build it: cmake --build build --target cudiff-libfuzzer)");
+
+  // Everything cudiff-libfuzzer would refuse is refused here, before the campaign exists.
+  request.flags = {"--db=" + args.value("--db").value_or("cudiff.db")};
+  for (const char* name : {"--known", "--size", "--policy", "--config", "--mode", "--gpus", "--nvcc", "--clang"})
+    if (auto value = args.value(name)) request.flags.push_back(std::string(name) + "=" + *value);
+  request.options = guided_options(parse_args(guided_spec(), request.flags));
+  if (auto corpus = args.value("--corpus")) {
+    request.corpus = *corpus;
+    request.corpus_given = true;
+  }
+  if (args.has("--time")) request.time_budget = parse_duration(*args.value("--time"), "--time");
+  request.tests = args.unsigned_number("--tests").value_or(200);
+  request.seed = args.unsigned_number("--seed");
+  request.jobs = args.unsigned_number("--jobs").value_or(1);
+  if (auto extra = args.value("--libfuzzer-flags")) request.libfuzzer_flags = split_flags(*extra);
+  request.quiet = args.has("--quiet");
+  request.reduce = !args.has("--no-reduce");
+  if (auto report = args.value("--report")) request.report = *report;
+
+  const campaign::LibFuzzerSummary summary = campaign::run_libfuzzer_campaign(request, err);
+  const triage::Campaign& row = summary.campaign;
+  if (args.has("--json")) {
+    boost::json::array keys;
+    for (const auto& key : summary.new_buckets) keys.push_back(boost::json::string(key));
+    out << pretty_json(boost::json::object{{"campaign", row.id},
+                                           {"engine", "libfuzzer"},
+                                           {"database", request.options.db_path.string()},
+                                           {"tests", row.tests},
+                                           {"findings", row.findings},
+                                           {"new_buckets", std::move(keys)},
+                                           {"seconds", summary.seconds},
+                                           {"tests_per_second", summary.seconds > 0 ? static_cast<double>(row.tests) / summary.seconds : 0.0},
+                                           {"compile_only", !summary.runs},
+                                           {"libfuzzer_status", summary.status},
+                                           {"corpus", summary.corpus.string()},
+                                           {"report", summary.report.string()}});
+  } else {
+    TextTable table({"campaign", "engine", "programs", "findings", "new buckets", "time", "programs/s", "mode"});
+    table.add_row({row.id.substr(0, 12), "libfuzzer", std::to_string(row.tests), std::to_string(row.findings),
+                   std::to_string(summary.new_buckets.size()), format_seconds(summary.seconds),
+                   rate_text(static_cast<double>(row.tests), summary.seconds), summary.runs ? "GPU" : "compile-only"});
+    out << table.render();
+    for (const std::string& line : summary.reductions) out << line << "\n";
+    if (!summary.new_buckets.empty()) out << "new buckets: cudiff triage list --db " << request.options.db_path.string() << "\n";
+    if (summary.interrupted) out << "note: interrupted (Ctrl-C): what was filed is kept\n";
+    out << "corpus: " << summary.corpus.string() << "\nreport: " << summary.report.string() << "\n";
+  }
+  if (!summary.clean)
+    throw_environment("cudiff-libfuzzer ended with " + summary.status + " (its output above says why); what it filed is kept");
+  return 0;
+}
+
 int run_fuzz(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   if (!args.positionals.empty()) throw_usage("fuzz takes no file arguments (see cudiff fuzz --help)");
   const std::string engine = args.value("--engine").value_or("batches");
@@ -97,16 +175,12 @@ int run_fuzz(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   if (engine == "libfuzzer")
     for (const char* name : {"--shard", "--campaign"})
       if (args.has(name)) throw_usage(std::string(name) + " goes with the batch engine (libFuzzer shards with --jobs)");
-  if (engine == "libfuzzer") {
-    if (args.has("--time") && args.has("--tests")) throw_usage("give --time or --tests, not both");
-    if (args.has("--tests") && args.unsigned_number("--tests").value_or(0) == 0) throw_usage("--tests must be at least 1");
-    return run_libfuzzer_engine(args, args.has("--time") ? parse_duration(*args.value("--time"), "--time") : 0, out, err);
-  }
-  CampaignSetup setup;
-  setup.db_path = args.value("--db").value_or("cudiff.db");
-  if (args.has("--known")) setup.known = triage::KnownDifferences::load(*args.value("--known"));
+  if (engine == "libfuzzer") return run_libfuzzer_engine(args, out, err);
+
+  campaign::CampaignSetup setup;
+  setup.db_path = *read_db(args, defaults());
+  setup.known = read_known(args);
   setup.quiet = args.has("--quiet");
-  setup.json = args.has("--json");
   setup.report = args.value("--report");
   setup.resume = args.has("--resume");
   if (setup.resume)
@@ -115,14 +189,47 @@ int run_fuzz(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
       if (args.has(name)) throw_usage(std::string("--resume continues a campaign as it was started; drop ") + name);
   if (!setup.resume) setup.params = new_fuzz_params(args);
   setup.no_reduce = args.has("--no-reduce");  // also for a resumed campaign: skip reducing now
-  setup.toolchain = runners::Toolchain::from(runners::discover_toolchain(toolchain_search(args)));
+  setup.toolchain = read_toolchain(args);
   setup.gpus = choose_gpus(args, runners::discover_gpus());
   const std::uint64_t jobs = args.unsigned_number("--jobs").value_or(0);
-  setup.jobs = jobs > 0 ? jobs : default_fuzz_jobs();
-  return run_campaign(setup, out, err);
+  setup.jobs = jobs > 0 ? jobs : campaign::default_fuzz_jobs();
+
+  const campaign::CampaignSummary summary = campaign::run_campaign(setup, err);
+  if (summary.already_finished) {
+    err << "campaign '" << summary.params.name << "' (" << summary.campaign_id.substr(0, 12) << ", shard "
+        << summary.params.shard.text() << ") in " << setup.db_path.string() << " has finished already: " << summary.tests
+        << " tests, " << summary.findings << " findings; nothing to do\n";
+    return 0;
+  }
+  print_summary(summary, args.has("--json"), out);
+  return 0;
 }
 
 } // namespace
+
+campaign::FuzzParams new_fuzz_params(const ParsedArgs& args) {
+  campaign::FuzzParams params;
+  name_and_shard(args, params);
+  if (args.has("--time") && args.has("--tests")) throw_usage("give --time or --tests, not both");
+  if (args.has("--time")) params.time_budget = parse_duration(*args.value("--time"), "--time");
+  else params.tests = args.unsigned_number("--tests").value_or(200);
+  if (params.tests && *params.tests == 0) throw_usage("--tests must be at least 1");
+  // A fresh seed per campaign unless one is given (two nights never test the same programs);
+  // a named campaign's comes from its name, so that every shard starts from the same one.
+  params.first_seed = args.has("--seed")      ? args.unsigned_number("--seed").value_or(0)
+                      : !params.name.empty() ? campaign::named_campaign_seed(params.name)
+                                             : (SeededRng(static_cast<std::uint64_t>(std::time(nullptr))).next_u64() >> 24);
+  params.batch = args.unsigned_number("--batch").value_or(8);
+  if (params.batch == 0 || params.batch > 256) throw_usage("--batch must be between 1 and 256");
+  params.size = read_size(args);
+  params.policy = read_policy(args).dump();
+  for (const auto& config : read_configs(args)) params.configs.push_back(config.name);
+  params.mode = read_mode(args);
+  params.reduce = !args.has("--no-reduce");
+  params.reduce_in_parallel = args.has("--reduce-in-parallel");
+  if (!params.reduce && params.reduce_in_parallel) throw_usage("--no-reduce and --reduce-in-parallel contradict each other");
+  return params;
+}
 
 Subcommand fuzz_subcommand() {
   CommandSpec spec{
@@ -148,29 +255,26 @@ Subcommand fuzz_subcommand() {
        {"--corpus", "DIR", "libfuzzer: where new inputs go (default corpus/guided/live; corpus/guided/seeds is read too)"},
        {"--libfuzzer-flags", "\"FLAGS\"", "libfuzzer: more libFuzzer flags, space-separated (e.g. \"-max_len=8192\")"},
        {"--time", "DURATION", "run this long (90s, 15m, 8h); in-flight batches finish"},
-       {"--tests", "N", "test this many generated programs (default 200); libfuzzer: its -runs=N (seed inputs included)"},
-       {"--db", "FILE", "triage database (default cudiff.db; created if missing)"},
-       {"--jobs", "N", "batches checked at once (default: half the cores this process may use; each builds with every config); "
-                       "libfuzzer: -fork=N processes (default 1)"},
-       {"--gpus", "LIST", "all (default), none (compile-only), or GPU indices 0,1,..."},
-       {"--batch", "K", "programs per translation unit (default 8)"},
-       {"--config", "LIST", "configs (default nvcc-O3,clang-O3)"},
-       {"--mode", "MODE", "syntax, ptx, object, binary or run (default: run with a GPU, else binary)"},
-       {"--policy", "FILE", "generator policy (see cudiff generate --dump-policy)"},
-       {"--seed", "S", "first seed (default: a fresh one per campaign); libfuzzer: its -seed=S"},
-       {"--size", "SIZE", "small (default), medium, large"},
-       {"--known", "FILE", "known-differences file: matching buckets are marked known"},
-       {"--report", "FILE", "where the HTML report goes (default: the database's name with -report.html)"},
-       {"--no-reduce", "", "do not reduce new buckets' reproducers at the end"},
-       {"--reduce-in-parallel", "", "reduce each new bucket as it appears, alongside fuzzing (one at a time)"},
-       {"--quiet", "", "no progress line (cron, batch jobs); the summary is still printed"},
-       {"--json", "", "print the summary as JSON"},
-       {"--resume", "", "continue the database's unfinished campaign"},
-       {"--campaign", "NAME", "a named campaign: its id and default seed come from NAME; run again, it continues "
-                              "(default in a Slurm array task: slurm-<cluster>-<array job id>)"},
-       {"--shard", "I/N", "test shard I (0 to N-1) of N: every N-th batch; --tests counts the whole campaign "
-                          "(default in a Slurm array task: from SLURM_ARRAY_TASK_ID and _COUNT)"}}};
-  for (auto& option : toolchain_options()) spec.options.push_back(option);
+       {"--tests", "N", "test this many generated programs (default 200); libfuzzer: its -runs=N (seed inputs included)"}}};
+  for (auto& option : shared_options({Flag::db, Flag::jobs}, defaults())) spec.options.push_back(option);
+  spec.options.push_back({"--gpus", "LIST", "all (default), none (compile-only), or GPU indices 0,1,..."});
+  spec.options.push_back({"--batch", "K", "programs per translation unit (default 8)"});
+  for (auto& option : shared_options({Flag::config, Flag::mode, Flag::policy, Flag::seed, Flag::size, Flag::known}, defaults()))
+    spec.options.push_back(option);
+  for (auto& option : std::vector<OptionSpec>{
+           {"--report", "FILE", "where the HTML report goes (default: the database's name with -report.html)"},
+           {"--no-reduce", "", "do not reduce new buckets' reproducers at the end"},
+           {"--reduce-in-parallel", "", "reduce each new bucket as it appears, alongside fuzzing (one at a time)"}})
+    spec.options.push_back(option);
+  for (auto& option : shared_options({Flag::quiet, Flag::json}, defaults())) spec.options.push_back(option);
+  for (auto& option : std::vector<OptionSpec>{
+           {"--resume", "", "continue the database's unfinished campaign"},
+           {"--campaign", "NAME", "a named campaign: its id and default seed come from NAME; run again, it continues "
+                                  "(default in a Slurm array task: slurm-<cluster>-<array job id>)"},
+           {"--shard", "I/N", "test shard I (0 to N-1) of N: every N-th batch; --tests counts the whole campaign "
+                              "(default in a Slurm array task: from SLURM_ARRAY_TASK_ID and _COUNT)"}})
+    spec.options.push_back(option);
+  for (auto& option : shared_options({Flag::nvcc, Flag::clang}, defaults())) spec.options.push_back(option);
   return {spec, run_fuzz};
 }
 

@@ -10,15 +10,11 @@
 namespace cudiff::cli {
 namespace {
 
-generator::Policy read_policy(const ParsedArgs& args) {
-  auto path = args.value("--policy");
-  if (!path) return generator::Policy::defaults();
-  try {
-    return generator::Policy::load(read_file(*path));
-  } catch (const Error& error) {
-    if (error.kind() == ErrorKind::usage) throw_usage(*path + ": " + error.what());
-    throw;
-  }
+/// generate's own defaults for the shared flags.
+Defaults defaults() {
+  Defaults d;
+  d.json = "print what was written as JSON";
+  return d;
 }
 
 /// --input FILE: the program libFuzzer's input names (a corpus file, or a finding's "input" hex
@@ -27,7 +23,7 @@ int generate_from_input(const ParsedArgs& args, const generator::Policy& policy,
   for (const char* name : {"--seed", "--count", "--batch", "--edge", "--rule"})
     if (args.has(name)) throw_usage(std::string("--input names one program; drop ") + name);
   const std::string bytes = read_file(*args.value("--input"));
-  const generator::Size size = generator::parse_size(args.value("--size").value_or("small"));
+  const generator::Size size = read_size(args);
   const std::filesystem::path dir = args.value("--out").value_or(".");
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
@@ -64,7 +60,7 @@ int run_generate(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   const std::uint64_t count = args.unsigned_number("--count").value_or(1);
   if (count == 0) throw_usage("--count must be at least 1");
   if (first > std::numeric_limits<std::uint64_t>::max() - (count - 1)) throw_usage("--seed + --count overflows");
-  const generator::Size size = generator::parse_size(args.value("--size").value_or("small"));
+  const generator::Size size = read_size(args);
   const std::filesystem::path dir = args.value("--out").value_or(".");
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
@@ -125,17 +121,17 @@ Subcommand generate_subcommand() {
       "With --edge, each program carries one planted violation of a compile-time E rule of the\n"
       "rules catalog (see cudiff rules) and must be rejected; its sidecar names the rule and line.\n"
       "The same seed, policy and generator version give byte-identical files.",
-      {{"--seed", "N", "first seed"},
+      {shared_option(Flag::seed, defaults()),
        {"--input", "FILE", "the program these bytes name (a cudiff-libfuzzer corpus input), instead of --seed"},
        {"--count", "K", "how many consecutive seeds (default 1)"},
        {"--batch", "B", "up to B seeds per file, each in its own namespace (default 1)"},
        {"--edge", "", "plant one E rule's violation in each program (named cudiff_edge_<seed>)"},
        {"--rule", "ID", "the E rule to plant (implies --edge; default: one drawn from the seed)"},
-       {"--policy", "FILE", "policy knobs (JSON object of knob: value; see --dump-policy)"},
-       {"--size", "SIZE", "small (default; compiles in under 2 s), medium, large"},
+       shared_option(Flag::policy, defaults()),
+       shared_option(Flag::size, defaults()),
        {"--out", "DIR", "where to write NAME.cu and NAME.json (default: .)"},
        {"--dump-policy", "", "print the policy (defaults, or --policy FILE applied) and exit"},
-       {"--json", "", "print what was written as JSON"}}};
+       shared_option(Flag::json, defaults())}};
   return {spec, run_generate};
 }
 

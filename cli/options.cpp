@@ -1,7 +1,9 @@
-// Command-line option parsing and help text, driven by each subcommand's CommandSpec.
+// Command-line option parsing and help text, driven by each subcommand's CommandSpec; the
+// flags several commands share, declared once, and their readers.
 #include "cli/options.h"
 
 #include "common/common.h"
+#include "pipeline/pipeline.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -116,6 +118,120 @@ double parse_duration(const std::string& text, const std::string& option) {
   if (used == 0 || scale < 0 || value <= 0)
     throw_usage(option + " needs a duration like 90s, 15m or 8h, got '" + text + "'");
   return value * scale;
+}
+
+namespace {
+
+/// "300", "1.5": a default in seconds as the help shows it.
+std::string seconds_text(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", seconds);
+  return text;
+}
+
+} // namespace
+
+OptionSpec shared_option(Flag flag, const Defaults& defaults) {
+  switch (flag) {
+  case Flag::db:
+    return {"--db", "FILE",
+            !defaults.db         ? "record the findings in this triage database (created if missing; see cudiff triage)"
+            : defaults.db_created ? "triage database (default " + *defaults.db + "; created if missing)"
+                                  : "the triage database (default " + *defaults.db + ")"};
+  case Flag::known: return {"--known", "FILE", defaults.known};
+  case Flag::config:
+    return {"--config", "LIST",
+            "comma-separated configs (default nvcc-O3,clang-O3; also nvcc-O0, clang-O0, nvcc-G, clang-O3-old-driver)"};
+  case Flag::arch: return {"--arch", "SM", "GPU architecture for every config (default sm_90)"};
+  case Flag::mode:
+    return {"--mode", "MODE", "how far to go: syntax, ptx (device only), object, binary, run "
+                              "(default: run with a GPU, else binary; object when there is no main)"};
+  case Flag::size: return {"--size", "SIZE", "small (default; compiles in under 2 s), medium, large"};
+  case Flag::policy: return {"--policy", "FILE", "generator policy: knob values (see cudiff generate --dump-policy)"};
+  case Flag::jobs: return {"--jobs", "N", defaults.jobs};
+  case Flag::seed: return {"--seed", "N", defaults.seed};
+  case Flag::nvcc: return {"--nvcc", "PATH", "nvcc to use (default: $CUDIFF_NVCC, $CUDA_HOME/bin, /usr/local/cuda/bin, PATH)"};
+  case Flag::clang: return {"--clang", "PATH", "clang++ (22 or newer) to use (default: $CUDIFF_CLANG, clang++-22 on PATH)"};
+  case Flag::timeout:
+    return {"--timeout", "SECONDS", "wall-clock limit per compile (default " + seconds_text(defaults.compile_seconds) + ")"};
+  case Flag::run_timeout:
+    return {"--run-timeout", "SECONDS", "wall-clock limit per program run (default " + seconds_text(defaults.run_seconds) + ")"};
+  case Flag::warnings: return {"--warnings", "", "warnings only one compiler emits are findings too"};
+  case Flag::json: return {"--json", "", defaults.json};
+  case Flag::quiet: return {"--quiet", "", defaults.quiet};
+  }
+  throw Error(ErrorKind::internal, "unknown shared flag");
+}
+
+std::vector<OptionSpec> shared_options(std::initializer_list<Flag> flags, const Defaults& defaults) {
+  std::vector<OptionSpec> options;
+  for (Flag flag : flags) options.push_back(shared_option(flag, defaults));
+  return options;
+}
+
+std::optional<std::filesystem::path> read_db(const ParsedArgs& args, const Defaults& defaults) {
+  if (auto db = args.value("--db")) return std::filesystem::path(*db);
+  if (defaults.db) return std::filesystem::path(*defaults.db);
+  return std::nullopt;
+}
+
+triage::KnownDifferences read_known(const ParsedArgs& args) {
+  if (auto known = args.value("--known")) return triage::KnownDifferences::load(*known);
+  return {};
+}
+
+std::vector<runners::Config> read_configs(const ParsedArgs& args) {
+  std::vector<runners::Config> configs =
+      args.has("--config") ? runners::parse_configs(*args.value("--config")) : runners::default_configs();
+  if (auto arch = args.value("--arch"))
+    for (auto& config : configs) config.arch = *arch;
+  return configs;
+}
+
+std::optional<runners::Mode> read_mode(const ParsedArgs& args) {
+  auto text = args.value("--mode");
+  if (!text) return std::nullopt;
+  std::optional<runners::Mode> mode = runners::parse_mode(*text);
+  if (!mode) throw_usage("unknown mode '" + *text + "' (syntax, ptx, object, binary, run)");
+  return mode;
+}
+
+generator::Size read_size(const ParsedArgs& args) { return generator::parse_size(args.value("--size").value_or("small")); }
+
+generator::Policy read_policy(const ParsedArgs& args) {
+  auto path = args.value("--policy");
+  if (!path) return generator::Policy::defaults();
+  try {
+    return generator::Policy::load(read_file(*path));
+  } catch (const Error& error) {
+    if (error.kind() == ErrorKind::usage) throw_usage(*path + ": " + error.what());
+    throw;
+  }
+}
+
+runners::Limits read_compile_limits(const ParsedArgs& args, const Defaults& defaults) {
+  return pipeline::limits(args.positive_number("--timeout").value_or(defaults.compile_seconds));
+}
+
+runners::Limits read_run_limits(const ParsedArgs& args, const Defaults& defaults) {
+  return pipeline::limits(args.positive_number("--run-timeout").value_or(defaults.run_seconds));
+}
+
+runners::ToolchainSearch toolchain_search(const ParsedArgs& args) {
+  auto from = [&](const char* flag, const char* variable) -> std::optional<std::filesystem::path> {
+    if (auto value = args.value(flag)) return std::filesystem::path(*value);
+    if (const char* env = std::getenv(variable); env != nullptr && *env != '\0') return std::filesystem::path(env);
+    return std::nullopt;
+  };
+  runners::ToolchainSearch search;
+  search.nvcc = from("--nvcc", "CUDIFF_NVCC");
+  search.clang = from("--clang", "CUDIFF_CLANG");
+  if (const char* home = std::getenv("CUDA_HOME"); home != nullptr && *home != '\0') search.cuda_home = home;
+  return search;
+}
+
+runners::Toolchain read_toolchain(const ParsedArgs& args) {
+  return runners::Toolchain::from(runners::discover_toolchain(toolchain_search(args)));
 }
 
 } // namespace cudiff::cli

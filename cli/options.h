@@ -1,5 +1,11 @@
-// Command-line options: one declarative table per subcommand drives parsing and --help.
+// Command-line options: one declarative table per subcommand drives parsing and --help, and
+// the flags several commands share are declared once, in one table (shared_option), with the
+// readers that turn them into the stages' types.
 #pragma once
+
+#include "generator/generator.h"
+#include "runners/runners.h"
+#include "triage/triage.h"
 
 #include <cstdint>
 #include <map>
@@ -50,5 +56,52 @@ std::vector<std::string> split_flags(const std::string& text);
 /// Seconds from a duration like "90", "90s", "15m", "8h" or "1.5h"; throws Error(usage) naming
 /// `option` for anything else, or a duration that is not positive.
 double parse_duration(const std::string& text, const std::string& option);
+
+// ---- the flags several commands share ------------------------------------------------------
+
+/// Each flag that more than one command takes. Its name, value and help are declared once
+/// (options.cpp); what differs between commands is in the command's Defaults.
+enum class Flag { db, known, config, arch, mode, size, policy, jobs, seed, nvcc, clang, timeout, run_timeout, warnings, json, quiet };
+
+/// A command's own defaults for the shared flags, declared in one place per command (its
+/// `defaults()`): the help text shows them and the readers below use them.
+struct Defaults {
+  std::optional<std::string> db;      ///< none: nothing is recorded unless --db is given
+  bool db_created = true;             ///< a missing database is created (else it must exist)
+  double compile_seconds = 300;       ///< --timeout
+  double run_seconds = 60;            ///< --run-timeout
+  std::string jobs = "the number of cores";  ///< --jobs: what it counts and its default, in words
+  std::string json = "print JSON instead of a table";
+  std::string seed = "first seed";
+  std::string quiet = "no progress line";
+  std::string known = "known-differences file: matching buckets are marked known";
+};
+
+/// The shared flag as this command shows it in --help.
+OptionSpec shared_option(Flag flag, const Defaults& defaults);
+/// Several of them, in order.
+std::vector<OptionSpec> shared_options(std::initializer_list<Flag> flags, const Defaults& defaults);
+
+/// --db, or the command's default database; none when it has none and --db is not given.
+std::optional<std::filesystem::path> read_db(const ParsedArgs& args, const Defaults& defaults);
+/// --known loaded (empty when not given); throws Error with one line for a bad file.
+triage::KnownDifferences read_known(const ParsedArgs& args);
+/// --config (default: runners::default_configs()) with --arch applied to every config.
+std::vector<runners::Config> read_configs(const ParsedArgs& args);
+/// --mode; none when not given. Throws Error(usage) for an unknown mode.
+std::optional<runners::Mode> read_mode(const ParsedArgs& args);
+/// --size (default small).
+generator::Size read_size(const ParsedArgs& args);
+/// --policy loaded over the defaults (the defaults when not given); a bad file is a usage
+/// error naming it.
+generator::Policy read_policy(const ParsedArgs& args);
+/// --timeout / --run-timeout, else the command's defaults, with the memory limit.
+runners::Limits read_compile_limits(const ParsedArgs& args, const Defaults& defaults);
+runners::Limits read_run_limits(const ParsedArgs& args, const Defaults& defaults);
+/// The search order of runners::discover_toolchain, from --nvcc and --clang, then the
+/// environment (CUDIFF_NVCC, CUDIFF_CLANG, CUDA_HOME).
+runners::ToolchainSearch toolchain_search(const ParsedArgs& args);
+/// The compilers found by that search; throws Error(environment) naming what is missing.
+runners::Toolchain read_toolchain(const ParsedArgs& args);
 
 } // namespace cudiff::cli

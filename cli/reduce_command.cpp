@@ -1,7 +1,6 @@
 // `cudiff reduce FILE.cu`: shrink a file while it keeps showing the same discrepancy (its
 // triage signature), or while a C-Reduce-style test script says yes; report the pass log.
 #include "cli/commands.h"
-#include "cli/reduce.h"
 
 #include <ostream>
 #include <thread>
@@ -9,6 +8,15 @@
 
 namespace cudiff::cli {
 namespace {
+
+/// reduce's own defaults for the shared flags (triage reduce uses the same limits).
+Defaults defaults() {
+  Defaults d;
+  d.compile_seconds = pipeline::kFileCompileSeconds;
+  d.run_seconds = pipeline::kRunSeconds;
+  d.json = "print the report as JSON";
+  return d;
+}
 
 std::size_t count_lines(const std::string& text) {
   return static_cast<std::size_t>(std::ranges::count(text, '\n')) + (!text.empty() && text.back() != '\n' ? 1 : 0);
@@ -55,8 +63,8 @@ std::vector<OptionSpec> reduce_options() {
           {"--no-format", "", "do not finish with clang-format"}};
 }
 
-ReduceRequest reduce_request(const ParsedArgs& args) {
-  ReduceRequest request;
+pipeline::ReduceRequest reduce_request(const ParsedArgs& args) {
+  pipeline::ReduceRequest request;
   request.jobs = parse_jobs(args);
   if (auto limit = args.positive_number("--time-limit")) request.time_limit_seconds = *limit;
   if (auto schedule = args.value("--schedule")) request.schedule = reducer::parse_schedule(read_file(*schedule), *schedule);
@@ -93,7 +101,8 @@ boost::json::array log_json(const reducer::Result& result) {
 
 } // namespace
 
-void report_reduction(const ReduceRequest& request, const ReduceOutcome& outcome, bool json, std::ostream& out) {
+void report_reduction(const pipeline::ReduceRequest& request, const pipeline::ReduceOutcome& outcome, bool json,
+                      std::ostream& out) {
   const reducer::Result& r = outcome.result;
   const double rate = r.seconds > 0 ? static_cast<double>(r.tests) / r.seconds : 0;
   if (json) {
@@ -150,39 +159,32 @@ int run_reduce(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   if (args.positionals.size() != 1)
     throw_usage(args.positionals.empty() ? "reduce needs a CUDA file (see cudiff reduce --help)"
                                          : "reduce takes one file, got " + std::to_string(args.positionals.size()));
-  ReduceRequest request = reduce_request(args);
+  pipeline::ReduceRequest request = reduce_request(args);
   request.file = existing_file(args.positionals.front());
   request.source = read_file(request.file);
   if (auto script = args.value("--test")) request.test_script = *script;
-  request.script_timeout_seconds = args.positive_number("--timeout").value_or(120);
+  request.script_timeout_seconds = args.positive_number("--timeout").value_or(pipeline::kScriptSeconds);
   request.out = args.value("--out") ? std::filesystem::path(*args.value("--out")) : default_out(request.file);
-  if (const auto sidecar = std::filesystem::path(request.file).replace_extension(".json");
-      std::filesystem::is_regular_file(sidecar))
-    request.sidecar = sidecar;
+  // The sidecar beside the file (layout probes, the expectation) goes with every candidate.
+  const pipeline::TestInput input = pipeline::file_input(request.file);
+  request.sidecar = input.sidecar;
   if (auto key = args.value("--key")) request.key = *key;
 
-  CheckRequest& check = request.check;
-  if (auto mode = args.value("--mode")) {
-    check.mode = runners::parse_mode(*mode);
-    if (!check.mode) throw_usage("unknown mode '" + *mode + "' (syntax, ptx, object, binary, run)");
-  }
-  check.configs = args.has("--config") ? runners::parse_configs(*args.value("--config")) : runners::default_configs();
-  if (auto arch = args.value("--arch"))
-    for (auto& config : check.configs) config.arch = *arch;
+  pipeline::CheckRequest& check = request.check;
+  check.mode = read_mode(args);
+  check.configs = read_configs(args);
   check.warnings = args.has("--warnings");
-  check.compile_limits.wall_seconds = args.positive_number("--timeout").value_or(300);
-  check.compile_limits.memory_bytes = 16ull << 30;
-  check.run_limits.wall_seconds = args.positive_number("--run-timeout").value_or(60);
-  check.run_limits.memory_bytes = 16ull << 30;
+  check.compile_limits = read_compile_limits(args, defaults());
+  check.run_limits = read_run_limits(args, defaults());
 
   // A test script needs no compilers of ours: it may test anything.
   runners::Toolchain toolchain;
   runners::GpuDiscovery gpus;
   if (!request.test_script) {
-    toolchain = runners::Toolchain::from(runners::discover_toolchain(toolchain_search(args)));
+    toolchain = read_toolchain(args);
     gpus = runners::discover_gpus();
   }
-  const ReduceOutcome outcome = reduce_source(request, toolchain, gpus, err);
+  const pipeline::ReduceOutcome outcome = pipeline::reduce_source(request, toolchain, gpus, err);
   if (::isatty(2) == 1) err << "\n";
   write_file(*request.out, outcome.result.text);  // also when nothing was accepted: the file exists
   report_reduction(request, outcome, args.has("--json"), out);
@@ -190,6 +192,30 @@ int run_reduce(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
 }
 
 } // namespace
+
+int triage_reduce(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
+  if (args.positionals.size() != 2) throw_usage("usage: cudiff triage reduce ID [--jobs N] [--time-limit S] [--db FILE]");
+  triage::Database db =
+      triage::Database::open(args.value("--db").value_or("cudiff.db"), triage::OpenOptions{.create = false});
+  const pipeline::ReduceRequest request = reduce_request(args);
+  const runners::Toolchain toolchain = read_toolchain(args);
+  const runners::GpuDiscovery gpus = runners::discover_gpus();
+  const pipeline::BucketReduction reduction =
+      pipeline::reduce_bucket(db, args.positionals[1], request, toolchain, gpus, err);
+  if (::isatty(2) == 1) err << "\n";
+  const triage::Bucket& bucket = reduction.bucket;
+  if (!reduction.stored) {
+    out << "bucket " << bucket.id << " (" << bucket.key.substr(0, 12) << "): no smaller reproducer than "
+        << format_bytes(reduction.original_bytes) << "; nothing stored\n";
+    return 0;
+  }
+  report_reduction(reduction.request, reduction.outcome, false, out);
+  out << "bucket " << bucket.id << " (" << bucket.key.substr(0, 12) << "): reproducer reduced from "
+      << format_bytes(reduction.original_bytes) << " to " << format_bytes(reduction.outcome.result.text.size())
+      << "; stored as finding " << reduction.stored_finding.substr(0, 12)
+      << (reduction.now_best ? ", now the best reproducer" : "") << "\n";
+  return 0;
+}
 
 Subcommand reduce_subcommand() {
   CommandSpec spec{
@@ -204,17 +230,15 @@ Subcommand reduce_subcommand() {
       "no discrepancy, or that the script does not find interesting).",
       {{"--out", "FILE", "where the result goes (default: FILE.reduced.cu beside FILE)"},
        {"--test", "SCRIPT", "C-Reduce-compatible interestingness test instead of the signature"},
-       {"--key", "PREFIX", "keep the finding whose triage key starts with PREFIX (default: the first)"},
-       {"--mode", "MODE", "how far to build, as for check (default: run with a GPU, else binary)"},
-       {"--config", "LIST", "comma-separated configs, as for check (default nvcc-O3,clang-O3)"},
-       {"--arch", "SM", "GPU architecture for every config (default sm_90)"},
-       {"--warnings", "", "warnings only one compiler emits are findings too"},
-       {"--timeout", "SECONDS", "limit per compile (default 300) or per script run (default 120)"},
-       {"--run-timeout", "SECONDS", "limit per program run (default 60)"},
-       {"--json", "", "print the report as JSON"},
-       {"--dump-schedule", "", "print the default pass schedule (JSON) and exit"}}};
+       {"--key", "PREFIX", "keep the finding whose triage key starts with PREFIX (default: the first)"}}};
+  for (auto& option : shared_options({Flag::mode, Flag::config, Flag::arch, Flag::warnings}, defaults()))
+    spec.options.push_back(option);
+  spec.options.push_back({"--timeout", "SECONDS", "limit per compile (default " + std::to_string(int(pipeline::kFileCompileSeconds)) +
+                                                      ") or per script run (default " + std::to_string(int(pipeline::kScriptSeconds)) + ")"});
+  for (auto& option : shared_options({Flag::run_timeout, Flag::json}, defaults())) spec.options.push_back(option);
+  spec.options.push_back({"--dump-schedule", "", "print the default pass schedule (JSON) and exit"});
   for (auto& option : reduce_options()) spec.options.push_back(option);
-  for (auto& option : toolchain_options()) spec.options.push_back(option);
+  for (auto& option : shared_options({Flag::nvcc, Flag::clang}, defaults())) spec.options.push_back(option);
   return {spec, run_reduce};
 }
 

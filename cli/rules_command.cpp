@@ -3,15 +3,99 @@
 // rule, a scan for each textual U rule — and, once measured (rules_measure.cpp), what each
 // compiler does with them.
 #include "cli/commands.h"
-#include "cli/rules.h"
 #include "generator/generator.h"
 
 #include <map>
 #include <set>
 #include <ostream>
+#include <thread>
 
 namespace cudiff::cli {
 namespace {
+
+using campaign::MeasuredCompile;
+using campaign::MeasuredItem;
+using campaign::Measurement;
+
+/// rules' own defaults for the shared flags (--measure).
+Defaults defaults() {
+  Defaults d;
+  d.compile_seconds = pipeline::kProgramCompileSeconds;
+  d.jobs = "--measure: programs built at once (default: half the cores)";
+  d.seed = "--measure: the generated program violations are planted into (default 1)";
+  d.known = "--measure: label findings that are recorded known differences";
+  return d;
+}
+
+/// Where `cudiff rules --measure` writes and `cudiff rules` reads: --results FILE, else
+/// cudiff-conformance.json in the current directory.
+std::filesystem::path measurement_path(const ParsedArgs& args) {
+  return args.value("--results").value_or("cudiff-conformance.json");
+}
+
+std::string cell(const MeasuredItem& item, std::string_view compiler) {
+  std::string verdict = item.verdict_of(compiler);
+  if (verdict != "reject") return verdict.empty() ? "-" : verdict;
+  for (const MeasuredCompile& compile : item.compiles)
+    if (compile.config.starts_with(compiler))
+      return compile.at_planted_line ? "reject (line)" : "reject (elsewhere)";
+  return verdict;
+}
+
+std::string status_of(const MeasuredItem& item) {
+  if (item.finding.empty()) return "as the guide says";
+  return item.finding_kind + (item.known_reason.empty() ? "" : " (known)");
+}
+
+std::string first_diagnostic(const MeasuredItem& item) {
+  for (const MeasuredCompile& compile : item.compiles)
+    if (!compile.first_error.empty()) return compile.config + ": " + compile.first_error;
+  return "-";
+}
+
+void print_table(const Measurement& measurement, std::ostream& out) {
+  TextTable table({"rule", "program", "nvcc", "clang", "verdict", "first diagnostic"});
+  std::size_t as_expected = 0, known = 0;
+  std::map<std::string, std::size_t> by_kind;
+  for (const MeasuredItem& item : measurement.items) {
+    table.add_row({item.rule, item.variant, cell(item, "nvcc"), cell(item, "clang"), status_of(item),
+                   shorten_utf8(first_diagnostic(item), 70)});
+    if (item.finding.empty()) ++as_expected;
+    else if (!item.known_reason.empty()) ++known;
+    else ++by_kind[item.finding_kind];
+  }
+  out << table.render() << "\n" << measurement.items.size() << " programs: " << as_expected << " as the guide says, "
+      << known << " known differences";
+  for (const auto& [kind, count] : by_kind) out << ", " << count << " " << kind;
+  out << "\n";
+}
+
+
+int run_rules_measure(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
+  const std::filesystem::path path = measurement_path(args);
+  std::error_code ec;
+  const std::filesystem::path parent = std::filesystem::absolute(path).parent_path();
+  if (!std::filesystem::is_directory(parent, ec)) throw_environment("cannot write " + path.string() + ": no directory " + parent.string());
+  campaign::MeasureRequest request;
+  request.seed = args.unsigned_number("--seed").value_or(1);
+  request.size = read_size(args);
+  request.jobs = args.unsigned_number("--jobs").value_or(std::max(1u, std::thread::hardware_concurrency() / 2));
+  request.known = read_known(args);
+  request.rule = args.value("--rule");
+  request.configs = read_configs(args);
+  request.compile_seconds = args.positive_number("--timeout").value_or(defaults().compile_seconds);
+  request.toolchain = read_toolchain(args);
+  const Measurement measurement = campaign::measure_conformance(request, err);
+
+  write_file(path, pretty_json(campaign::to_json(measurement)));
+  if (args.has("--json")) {
+    out << pretty_json(campaign::to_json(measurement));
+    return 0;
+  }
+  print_table(measurement, out);
+  out << "written to " << path.string() << " (cudiff rules shows it beside the catalog)\n";
+  return 0;
+}
 
 /// What cudiff has for a rule, in words: the table's "covered by" column. `constructs`: the
 /// generator constructs that exercise it.
@@ -72,7 +156,7 @@ std::optional<Measurement> load_measurement(const ParsedArgs& args) {
   boost::system::error_code parse_error;
   const boost::json::value json = boost::json::parse(read_file(path), parse_error);
   if (parse_error) throw_usage(path.string() + ": not JSON (" + parse_error.message() + ")");
-  return measurement_from_json(json, path.string());
+  return campaign::measurement_from_json(json, path.string());
 }
 
 int run_rules(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
@@ -178,17 +262,14 @@ Subcommand rules_subcommand() {
                    "conformance table and keeps it in a file that plain `cudiff rules` then shows.",
                    {}};
   spec.options.push_back({"--kind", "K", "only the rules of kind E, V or U"});
-  spec.options.push_back({"--json", "", "print JSON instead of a table"});
+  spec.options.push_back(shared_option(Flag::json, defaults()));
   spec.options.push_back({"--measure", "", "measure what each compiler does with every rule (object mode)"});
   spec.options.push_back({"--results", "FILE", "the measurement file (default cudiff-conformance.json)"});
   spec.options.push_back({"--rule", "ID", "--measure: only this rule"});
-  spec.options.push_back({"--seed", "N", "--measure: the generated program violations are planted into (default 1)"});
-  spec.options.push_back({"--size", "SIZE", "--measure: its size (default small)"});
-  spec.options.push_back({"--config", "LIST", "--measure: configs (default nvcc-O3,clang-O3)"});
-  spec.options.push_back({"--jobs", "N", "--measure: programs built at once (default: half the cores)"});
-  spec.options.push_back({"--timeout", "SECONDS", "--measure: wall-clock limit per compile (default 120)"});
-  spec.options.push_back({"--known", "FILE", "--measure: label findings that are recorded known differences"});
-  for (auto& option : toolchain_options()) spec.options.push_back(option);
+  for (auto& option : shared_options({Flag::seed, Flag::size, Flag::config, Flag::jobs, Flag::timeout, Flag::known,
+                                      Flag::nvcc, Flag::clang},
+                                     defaults()))
+    spec.options.push_back(option);
   return {spec, run_rules};
 }
 

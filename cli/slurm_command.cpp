@@ -1,13 +1,8 @@
-// `cudiff slurm submit`: writes the campaign's directory (the job scripts, the fuzz options,
-// later the shards, logs and the merged result) and submits the array job, one `cudiff fuzz`
-// shard per task, and the merge job that runs once every task has ended.
+// `cudiff slurm submit|status`: a campaign as a Slurm job array (campaign::submit_slurm_campaign,
+// campaign::slurm_status): the fuzz options checked as `cudiff fuzz` would check them, the
+// submission, and where the campaign stands, as a table or JSON.
 #include "cli/commands.h"
-#include "cli/fuzz.h"
-#include "cli/fuzz_campaign.h"
-#include "cli/slurm.h"
-#include "slurm_scripts.h"  // generated from scripts/slurm by cli/embed_slurm_scripts.cmake
 
-#include <cmath>
 #include <ctime>
 #include <ostream>
 #include <unistd.h>
@@ -38,13 +33,6 @@ double check_fuzz_options(const std::vector<std::string>& options) {
   return new_fuzz_params(fuzz).time_budget;  // what `cudiff fuzz` checks, checked the same way
 }
 
-bool sets_time_limit(const std::vector<std::string>& flags) {
-  for (const std::string& flag : flags)
-    if (flag == "-t" || flag == "--time" || flag.rfind("--time=", 0) == 0 || (flag.rfind("-t", 0) == 0 && flag.size() > 2))
-      return true;
-  return false;
-}
-
 std::filesystem::path own_binary(const ParsedArgs& args) {
   if (auto path = args.value("--cudiff")) {
     if (::access(path->c_str(), X_OK) != 0) throw_usage("--cudiff " + *path + ": not an executable");
@@ -65,130 +53,94 @@ std::string default_directory() {
   return name;
 }
 
-/// The two sbatch command lines; the merge job's dependency names ARRAY_JOB until it is known.
-struct Submission {
-  runners::Command array, merge;
-};
-
-Submission build_submission(const ParsedArgs& args, const SlurmCampaign& campaign, const std::filesystem::path& cudiff,
-                            double time_budget) {
-  const std::filesystem::path& dir = campaign.directory;
-  std::vector<std::string> extra = split_flags(args.value("--sbatch-flags").value_or(""));
-  Submission submission;
-  auto& array = submission.array.argv;
-  array = {"sbatch", "--parsable", "--job-name=cudiff-fuzz", "--array=0-" + std::to_string(campaign.shards - 1),
-           "--output=" + (dir / "logs" / "shard-%a.out").string(), "--requeue"};
-  if (auto gpus = args.unsigned_number("--gpus-per-task"); gpus && *gpus > 0) array.push_back("--gres=gpu:" + std::to_string(*gpus));
-  if (auto cpus = args.unsigned_number("--cpus-per-task"); cpus && *cpus > 0) array.push_back("--cpus-per-task=" + std::to_string(*cpus));
-  if (auto limit = args.value("--time-limit")) {
-    array.push_back("--time=" + *limit);
-  } else if (time_budget > 0 && !sets_time_limit(extra)) {
-    // The budget, plus time for the batches in flight, reductions and the copy out.
-    array.push_back("--time=" + std::to_string(static_cast<long>(std::ceil(time_budget / 60)) + 30));
-  }
-  auto& merge = submission.merge.argv;
-  merge = {"sbatch", "--parsable", "--job-name=cudiff-merge", "--dependency=afterany:ARRAY_JOB",
-           "--kill-on-invalid-dep=yes", "--output=" + (dir / "logs" / "merge.out").string(), "--time=60"};
-  if (auto partition = args.value("--partition")) {
-    array.push_back("--partition=" + *partition);
-    merge.push_back("--partition=" + *partition);
-  }
-  for (const std::string& flag : extra) {
-    array.push_back(flag);
-    merge.push_back(flag);
-  }
-  for (const std::string& part : {(dir / "campaign.sbatch").string(), cudiff.string(), dir.string()}) array.push_back(part);
-  for (const std::string& part : {(dir / "merge.sbatch").string(), cudiff.string(), dir.string(), std::to_string(campaign.shards)})
-    merge.push_back(part);
-  return submission;
-}
-
-/// Runs sbatch --parsable; returns the job id ("1234" of "1234" or "1234;cluster").
-std::string submit(runners::Command command, const std::filesystem::path& sbatch, const std::string& what) {
-  command.limits.wall_seconds = 120;
-  command.argv[0] = sbatch.string();
-  const runners::SubprocessResult result = runners::run_subprocess(command);
-  const std::string reply(trim(result.out.text));
-  if (!result.exited_zero() || reply.empty()) {
-    const auto lines = split_lines(std::string(trim(result.err.text)));
-    throw_environment("sbatch refused the " + what + " (" + result.status_text() + ")" +
-                      (lines.empty() ? "" : ": " + lines.front()));
-  }
-  return reply.substr(0, reply.find(';'));
-}
-
-void write_directory(const SlurmCampaign& campaign, const std::vector<std::string>& fuzz_options) {
-  const std::filesystem::path& dir = campaign.directory;
-  std::error_code ec;
-  // A campaign's shards are never overwritten; a submission sbatch refused left none, and its
-  // directory can be used again.
-  const bool has_shards = std::filesystem::is_directory(dir / "shards", ec) &&
-                          std::filesystem::directory_iterator(dir / "shards", ec) != std::filesystem::directory_iterator();
-  if (std::filesystem::exists(dir / "jobs.json", ec) || has_shards)
-    throw_usage(dir.string() + " holds a submitted campaign already; give another --out");
-  for (const char* sub : {"shards", "logs"}) {
-    std::filesystem::create_directories(dir / sub, ec);
-    if (ec) throw_environment("cannot create " + (dir / sub).string() + ": " + ec.message());
-  }
-  std::string args;
-  for (const std::string& option : fuzz_options) args += option + "\n";
-  write_file(dir / "fuzz.args", args);
-  write_file(dir / "campaign.sbatch", embedded::campaign_sbatch);
-  write_file(dir / "merge.sbatch", embedded::merge_sbatch);
-  for (const char* script : {"campaign.sbatch", "merge.sbatch"})
-    std::filesystem::permissions(dir / script, std::filesystem::perms::owner_exec | std::filesystem::perms::group_exec,
-                                 std::filesystem::perm_options::add, ec);
-}
-
 double poll_seconds(const ParsedArgs& args) { return args.positive_number("--poll").value_or(15); }
+
+/// `cudiff slurm status`'s table or JSON; 0, or 2 when the merge failed or left no status.
+int print_slurm_status(const campaign::SlurmStatus& status, bool json, std::ostream& out, std::ostream& err) {
+  const campaign::SlurmCampaign& slurm = status.campaign;
+  boost::json::object result = campaign::to_json(slurm);
+  result["tasks_pending"] = status.pending;
+  result["tasks_running"] = status.running;
+  result["shards_copied"] = status.copied_out;
+  result["merge_state"] = status.merge_state();
+  if (status.merge_status) result["merge_status"] = *status.merge_status;
+  std::error_code ec;
+  const bool merged = status.merge_status && std::filesystem::exists(status.database(), ec);
+  if (merged) {
+    result["database"] = status.database().string();
+    result["report"] = status.report().string();
+    result["tests"] = status.merged ? status.merged->tests : 0;
+    result["findings"] = status.totals.findings;
+    result["buckets"] = status.totals.buckets;
+    result["new_buckets"] = status.new_buckets;
+  }
+  if (json) {
+    out << pretty_json(result);
+  } else {
+    TextTable table({"array job", "shards", "running", "pending", "copied out", "merge", "tests", "findings", "buckets"});
+    table.add_row({slurm.array_job, std::to_string(slurm.shards), std::to_string(status.running),
+                   std::to_string(status.pending), std::to_string(status.copied_out), status.merge_state(),
+                   status.merged ? std::to_string(status.merged->tests) : "-",
+                   status.merged ? std::to_string(status.totals.findings) : "-",
+                   status.merged ? std::to_string(status.totals.buckets) + " (" + std::to_string(status.new_buckets) + " new)"
+                                 : "-"});
+    out << table.render();
+    if (status.merged)
+      out << "database: " << status.database().string() << "\nreport: " << status.report().string() << "\n";
+  }
+  if (status.merge_status && *status.merge_status != 0) {
+    err << "cudiff: the merge job ended with status " << *status.merge_status << ": see "
+        << (slurm.directory / "logs" / "merge.out").string() << "\n";
+    return 2;
+  }
+  if (!status.merge_status && status.queue_empty()) {
+    err << "cudiff: the jobs left the queue but the merge job wrote no merge.status: see "
+        << (slurm.directory / "logs" / "merge.out").string() << "\n";
+    return 2;
+  }
+  return 0;
+}
 
 int submit_campaign(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   if (args.positionals.size() != 1) throw_usage("usage: cudiff slurm submit --shards N [options] -- [fuzz options]");
-  SlurmCampaign campaign;
-  campaign.shards = args.unsigned_number("--shards").value_or(0);
-  if (campaign.shards == 0) throw_usage("submit needs --shards N (array tasks, at least 1)");
-  if (campaign.shards > 100000) throw_usage("--shards " + std::to_string(campaign.shards) + " is more than Slurm's arrays take");
-  for (const char* name : {"--gpus-per-task", "--cpus-per-task"}) args.unsigned_number(name);
-  const double time_budget = check_fuzz_options(args.rest);
-  campaign.directory = std::filesystem::absolute(args.value("--out").value_or(default_directory())).lexically_normal();
-  const std::filesystem::path cudiff = own_binary(args);
-  Submission submission = build_submission(args, campaign, cudiff, time_budget);
+  campaign::SlurmSubmitRequest request;
+  campaign::SlurmCampaign& slurm = request.campaign;
+  slurm.shards = args.unsigned_number("--shards").value_or(0);
+  if (slurm.shards == 0) throw_usage("submit needs --shards N (array tasks, at least 1)");
+  if (slurm.shards > 100000) throw_usage("--shards " + std::to_string(slurm.shards) + " is more than Slurm's arrays take");
+  request.gpus_per_task = args.unsigned_number("--gpus-per-task");
+  request.cpus_per_task = args.unsigned_number("--cpus-per-task");
+  request.fuzz_time_budget = check_fuzz_options(args.rest);
+  request.fuzz_options = args.rest;
+  slurm.directory = std::filesystem::absolute(args.value("--out").value_or(default_directory())).lexically_normal();
+  request.cudiff = own_binary(args);
+  request.partition = args.value("--partition");
+  request.time_limit = args.value("--time-limit");
+  request.sbatch_flags = split_flags(args.value("--sbatch-flags").value_or(""));
 
   if (args.has("--dry-run")) {
-    out << "# would write " << campaign.directory.string() << "/{campaign.sbatch,merge.sbatch,fuzz.args,shards,logs}\n"
+    const campaign::SlurmSubmission submission = campaign::slurm_submission(request);
+    out << "# would write " << slurm.directory.string() << "/{campaign.sbatch,merge.sbatch,fuzz.args,shards,logs}\n"
         << "# fuzz.args: " << join(args.rest, " ") << "\n"
         << submission.array.display() << "\n"
         << submission.merge.display() << "\n";
     return 0;
   }
-  const auto sbatch = find_on_path("sbatch");
-  if (!sbatch) throw_environment("sbatch not found on PATH: run cudiff slurm submit where Slurm's commands are");
-  write_directory(campaign, args.rest);
-  campaign.array_job = submit(submission.array, *sbatch, "array job");
-  for (std::string& part : submission.merge.argv)
-    if (part == "--dependency=afterany:ARRAY_JOB") part = "--dependency=afterany:" + campaign.array_job;
-  try {
-    campaign.merge_job = submit(submission.merge, *sbatch, "merge job");
-  } catch (const Error& error) {
-    throw_environment(std::string(error.what()) + "; the array job " + campaign.array_job + " runs: submit " +
-                      (campaign.directory / "merge.sbatch").string() + " with --dependency=afterany:" +
-                      campaign.array_job + ", or scancel " + campaign.array_job);
-  }
-  write_file(campaign.directory / "jobs.json", pretty_json(to_json(campaign)));
-
+  const campaign::SlurmCampaign submitted = campaign::submit_slurm_campaign(request);
   if (args.has("--json") && !args.has("--wait")) {
-    out << pretty_json(to_json(campaign));
+    out << pretty_json(campaign::to_json(submitted));
     return 0;
   }
   if (!args.has("--json")) {
     TextTable table({"array job", "merge job", "shards", "directory"});
-    table.add_row({campaign.array_job, campaign.merge_job, std::to_string(campaign.shards), campaign.directory.string()});
-    out << table.render() << "follow it: cudiff slurm status " << campaign.directory.string()
-        << "   (squeue -j " << campaign.array_job << "," << campaign.merge_job << ")\n";
+    table.add_row({submitted.array_job, submitted.merge_job, std::to_string(submitted.shards), submitted.directory.string()});
+    out << table.render() << "follow it: cudiff slurm status " << submitted.directory.string()
+        << "   (squeue -j " << submitted.array_job << "," << submitted.merge_job << ")\n";
   }
   if (!args.has("--wait")) return 0;
   out.flush();
-  return wait_for_slurm_campaign(campaign, poll_seconds(args), args.has("--json"), out, err);
+  return print_slurm_status(campaign::wait_for_slurm_campaign(submitted, poll_seconds(args), err), args.has("--json"), out,
+                            err);
 }
 
 int run_slurm(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
@@ -198,10 +150,10 @@ int run_slurm(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   if (!args.rest.empty()) throw_usage("only submit takes fuzz options after '--'");
   if (action == "status") {
     if (args.positionals.size() != 2) throw_usage("usage: cudiff slurm status DIR");
-    const SlurmCampaign campaign = read_slurm_campaign(args.positionals[1]);
-    if (args.has("--wait"))
-      return wait_for_slurm_campaign(campaign, poll_seconds(args), args.has("--json"), out, err);
-    return print_slurm_status(campaign, args.has("--json"), out, err);
+    const campaign::SlurmCampaign slurm = campaign::read_slurm_campaign(args.positionals[1]);
+    const campaign::SlurmStatus status =
+        args.has("--wait") ? campaign::wait_for_slurm_campaign(slurm, poll_seconds(args), err) : campaign::slurm_status(slurm);
+    return print_slurm_status(status, args.has("--json"), out, err);
   }
   throw_usage("unknown slurm action '" + action + "' (submit, status)");
 }

@@ -55,7 +55,7 @@ Subcommand toolchains_subcommand() {
   CommandSpec spec{"toolchains", "cudiff toolchains [--nvcc PATH] [--clang PATH] [--json]",
                    "Show the compilers cudiff found, their exact versions, and the GPUs.\n"
                    "Exit status 2 when either compiler is missing or unusable.",
-                   toolchain_options()};
+                   shared_options({Flag::nvcc, Flag::clang}, Defaults{})};
   spec.options.push_back({"--json", "", "print JSON instead of a table"});
   return {spec, run_toolchains};
 }

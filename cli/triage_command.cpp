@@ -1,7 +1,6 @@
 // `cudiff triage ACTION`: list, show, mark, note, export, merge and report over the triage
 // database; `synthetic` writes generated findings (for tests and benchmarks).
 #include "cli/commands.h"
-#include "cli/reduce.h"
 #include "common/common.h"
 #include "triage/triage.h"
 
@@ -11,6 +10,15 @@
 namespace cudiff::cli {
 namespace {
 
+/// triage's own defaults for the shared flags.
+Defaults defaults() {
+  Defaults d;
+  d.db = "cudiff.db";
+  d.db_created = false;
+  d.json = "list, show: print JSON";
+  d.known = "apply a known-differences file first (new buckets that match become known)";
+  return d;
+}
 
 std::string day_time(double seconds) {
   if (seconds <= 0) return "-";
@@ -22,7 +30,7 @@ std::string day_time(double seconds) {
   return buffer;
 }
 
-std::filesystem::path db_path(const ParsedArgs& args) { return args.value("--db").value_or("cudiff.db"); }
+std::filesystem::path db_path(const ParsedArgs& args) { return *read_db(args, defaults()); }
 
 /// An existing database (upgraded in place when older), with --known applied.
 triage::Database open_existing(const ParsedArgs& args) {
@@ -207,7 +215,7 @@ int run_triage(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   if (action == "report") return report(args, out);
   if (action == "snapshot") return snapshot(args, out);
   if (action == "synthetic") return synthetic(args, out);
-  if (action == "reduce") return triage_reduce(args, out, err);  // cli/triage_reduce.cpp
+  if (action == "reduce") return triage_reduce(args, out, err);  // cli/reduce_command.cpp
   throw_usage("unknown triage action '" + action + "' (list, show, mark, note, export, merge, snapshot, report, reduce)");
 }
 
@@ -228,16 +236,18 @@ Subcommand triage_subcommand() {
       "page. reduce shrinks the bucket's best reproducer while it keeps the bucket's signature\n"
       "(as cudiff reduce does) and stores the result as its best reproducer when smaller.\n"
       "`synthetic COUNT` writes generated findings (tests and benchmarks).",
-      {{"--db", "FILE", "the triage database (default cudiff.db)"},
-       {"--status", "STATUS", "list: only buckets with this status"},
-       {"--kind", "KIND", "list: only buckets of this finding kind"},
-       {"--json", "", "list, show: print JSON"},
-       {"--html", "FILE", "report: write the HTML report here"},
-       {"--known", "FILE", "apply a known-differences file first (new buckets that match become known)"},
-       {"--buckets", "N", "synthetic: spread the findings over N buckets (default 100)"},
-       {"--batch", "N", "synthetic: findings per transaction (default 1)"}}};
+      shared_options({Flag::db}, defaults())};
+  for (auto& option : std::vector<OptionSpec>{
+           {"--status", "STATUS", "list: only buckets with this status"},
+           {"--kind", "KIND", "list: only buckets of this finding kind"}})
+    spec.options.push_back(option);
+  spec.options.push_back(shared_option(Flag::json, defaults()));
+  spec.options.push_back({"--html", "FILE", "report: write the HTML report here"});
+  spec.options.push_back(shared_option(Flag::known, defaults()));
+  spec.options.push_back({"--buckets", "N", "synthetic: spread the findings over N buckets (default 100)"});
+  spec.options.push_back({"--batch", "N", "synthetic: findings per transaction (default 1)"});
   for (auto& option : reduce_options()) spec.options.push_back(option);  // reduce: --jobs, --schedule...
-  for (auto& option : toolchain_options()) spec.options.push_back(option);
+  for (auto& option : shared_options({Flag::nvcc, Flag::clang}, defaults())) spec.options.push_back(option);
   return {spec, run_triage};
 }
 

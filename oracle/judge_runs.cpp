@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <set>
 
 namespace cudiff::oracle::detail {
 namespace {
@@ -129,12 +130,38 @@ object group_details(const Group& group, const Group& reference) {
   return entry;
 }
 
+/// The kernel a `checksum <kernel> <hex>` line is about; empty for any other line.
+std::string checksum_kernel(const std::string& line) {
+  const std::vector<std::string> words = split(std::string(trim(line)), ' ');
+  return words.size() == 3 && words[0] == "checksum" ? words[1] : std::string();
+}
+
+/// The kernels of the checksum lines where each group's output first departs from the first
+/// group's: which tests of a batch a run mismatch is about, read from the program's output
+/// protocol (a campaign maps them to its tests through the batch's sidecar).
+array differing_kernels(const std::vector<Group>& groups) {
+  std::set<std::string> kernels;
+  const auto& reference = groups[0].front()->output_lines;
+  for (std::size_t g = 1; g < groups.size(); ++g) {
+    const auto& lines = groups[g].front()->output_lines;
+    const auto index = first_differing(reference, lines);
+    if (!index) continue;
+    for (const auto* side : {&reference, &lines})
+      if (*index < side->size())
+        if (std::string kernel = checksum_kernel((*side)[*index]); !kernel.empty()) kernels.insert(kernel);
+  }
+  array names;
+  for (const std::string& kernel : kernels) names.push_back(boost::json::value(kernel));
+  return names;
+}
+
 Finding mismatch_finding(const std::vector<RunObservation>& runs,
                          const std::vector<Group>& groups) {
   const auto [aspect, summary] = first_difference(groups[0], groups[1]);
   array group_entries;
   for (const Group& group : groups) group_entries.push_back(group_details(group, groups[0]));
-  object details{{"first_difference", aspect}, {"groups", std::move(group_entries)}};
+  object details{{"first_difference", aspect}, {"groups", std::move(group_entries)},
+                 {"differing_kernels", differing_kernels(groups)}};
   std::vector<std::string> truncated;
   for (const RunObservation& run : runs) {
     if (run.output_truncated) truncated.push_back(run.config);

@@ -5,7 +5,7 @@
 // triage database.
 #include "support/test_support.h"
 
-#include "cli/check.h"
+#include "pipeline/pipeline.h"
 #include "generator/generator.h"
 #include "triage/triage.h"
 
@@ -22,17 +22,15 @@ std::vector<std::uint64_t> seeds_for(std::size_t rule_index) {
   return {1 + rule_index % 6, 1 + (rule_index + 2) % 6, 1 + (rule_index + 4) % 6};
 }
 
-cli::CheckRun check_source(const std::string& name, const std::string& source, const boost::json::object& sidecar,
-                           const std::filesystem::path& dir) {
-  cli::CheckRequest request;
-  request.file = dir / (name + ".cu");
-  write_file(request.file, source);
-  write_file(dir / (name + ".json"), pretty_json(sidecar));
+pipeline::CheckRun check_source(const std::string& name, const std::string& source, const boost::json::object& sidecar,
+                                const std::filesystem::path& dir) {
+  pipeline::CheckRequest request;
+  request.input = pipeline::TestInput{name + ".cu", source, std::nullopt, sidecar, {}, {}};
   request.mode = runners::Mode::object;
   request.configs = runners::default_configs();
   request.compile_limits.wall_seconds = 180;
   static const runners::Toolchain toolchain = runners::Toolchain::from(runners::discover_toolchain({}));
-  return cli::check_file(request, toolchain, runners::GpuDiscovery{}, dir / (name + "_build"));
+  return pipeline::check_test(request, toolchain, runners::GpuDiscovery{}, dir / (name + "_build"));
 }
 
 const triage::KnownDifferences& known_differences() {
@@ -48,10 +46,10 @@ TEST_P(EveryViolationTemplate, IsRejectedByACompilerOrIsAKnownDifference) {
   TempDir dir("cudiff-edge-e2e");
   for (std::uint64_t seed : seeds_for(GetParam())) {
     const generator::TestCase test = generator::generate_edge(generator::Policy::defaults(), seed, generator::Size::small, rule.id);
-    const cli::CheckRun run = check_source(test.name, test.source, test.sidecar, dir.path());
+    const pipeline::CheckRun run = check_source(test.name, test.source, test.sidecar, dir.path());
     ASSERT_TRUE(run.expected && run.expected->reject) << "the sidecar says the program must be rejected";
     bool rejected = false;
-    for (const cli::ConfigCheck& config : run.configs)
+    for (const pipeline::ConfigCheck& config : run.configs)
       rejected = rejected || config.observation.outcome == oracle::CompileOutcome::rejected;
     if (rejected) continue;
     // Accepted by both: only a recorded known difference may excuse it.
@@ -78,8 +76,8 @@ TEST(EdgeE2E, TheProgramsTheTemplatesArePlantedIntoAreAcceptedByBoth) {
   TempDir dir("cudiff-edge-e2e");
   for (std::uint64_t seed = 1; seed <= 6; ++seed) {
     const generator::TestCase test = generator::generate_program(generator::Policy::defaults(), seed, generator::Size::small);
-    const cli::CheckRun run = check_source(test.name, test.source, test.sidecar, dir.path());
-    for (const cli::ConfigCheck& config : run.configs)
+    const pipeline::CheckRun run = check_source(test.name, test.source, test.sidecar, dir.path());
+    for (const pipeline::ConfigCheck& config : run.configs)
       EXPECT_EQ(config.observation.outcome, oracle::CompileOutcome::accepted)
           << "seed " << seed << ", " << config.compile.config.name << ": " << run.verdict.headline();
     EXPECT_TRUE(run.verdict.agree()) << run.verdict.headline();

@@ -2,7 +2,7 @@
 // built-in signature test, a C-Reduce-style script, and bad input.
 #include "support/test_support.h"
 
-#include "cli/reduce.h"
+#include "pipeline/pipeline.h"
 #include "common/common.h"
 
 #include <gtest/gtest.h>
@@ -152,7 +152,7 @@ TEST(ReduceE2E, TheUndefinedBehaviourGateFlagsWhatMemcheckCannotSee) {
   const auto toolchain = cudiff::runners::Toolchain::from(cudiff::runners::discover_toolchain({}));
   const cudiff::runners::Limits limits;
   auto gate = [&](const std::string& text) {
-    return cudiff::cli::undefined_behaviour_warning(toolchain, text, "k.cu", "sm_90", limits);
+    return cudiff::pipeline::undefined_behaviour_warning(toolchain, text, "k.cu", "sm_90", limits);
   };
   const std::string clean = "__device__ int pick(int x) { return x > 0 ? 1 : 2; }\n"
                             "__global__ void k(int* out) { int v = pick(out[0]); out[1] = v << 3; }\n";

@@ -5,9 +5,9 @@
 /// Input: any bytes, parsed as JSON with the non-throwing boost::json::parse, and also read
 /// as source text. Contracts: expectation_from_sidecar, expectation_from_source and
 /// parse_layout_probes never throw (oracle/oracle.h); fuzz_params_from_json throws only
-/// Error(environment) (cli/fuzz.h); Policy::load and parse_schedule only Error(usage)
+/// Error(environment) (campaign/campaign.h); Policy::load and parse_schedule only Error(usage)
 /// (generator/generator.h, reducer/reducer.h). Anything else escaping is a bug.
-#include "cli/fuzz.h"
+#include "campaign/campaign.h"
 #include "generator/generator.h"
 #include "oracle/oracle.h"
 #include "reducer/reducer.h"
@@ -48,6 +48,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     static_cast<void>(boost::json::serialize(oracle::to_json(*expected)));
   std::vector<std::string> problems;
   static_cast<void>(oracle::parse_layout_probes(json, problems));
-  expect_only(ErrorKind::environment, [&] { static_cast<void>(cli::fuzz_params_from_json(json)); });
+  expect_only(ErrorKind::environment, [&] { static_cast<void>(campaign::fuzz_params_from_json(json)); });
   return 0;
 }

@@ -1,6 +1,7 @@
 // Guided generation without compilers: ByteRng (libFuzzer's bytes as decisions), programs from
-// any bytes, the PTX feature reader, and the features of a check (cli/guided.h).
-#include "cli/guided.h"
+// any bytes, the PTX feature reader, and the features of a check (campaign/campaign.h).
+#include "campaign/campaign.h"
+#include "cli/commands.h"
 #include "common/rng.h"
 #include "generator/generator.h"
 #include "oracle/oracle.h"
@@ -145,9 +146,9 @@ $L__BB0_2:
 }
 
 TEST(CheckFeatures, NameOutcomesDiagnosticsPtxAndTheVerdict) {
-  cli::CheckRun run;
+  pipeline::CheckRun run;
   for (auto [config, compiler] : {std::pair{"nvcc-O3", runners::CompilerKind::nvcc}, std::pair{"clang-O3", runners::CompilerKind::clang}}) {
-    cli::ConfigCheck check;
+    pipeline::ConfigCheck check;
     check.observation.config = config;
     check.observation.compiler = compiler;
     run.configs.push_back(check);
@@ -170,7 +171,7 @@ TEST(CheckFeatures, NameOutcomesDiagnosticsPtxAndTheVerdict) {
   ptx.instructions = {{"add.s32", 9}};
   ptx.directives = {{"space .shared", 1}};
 
-  const cli::Features features = cli::check_features(run, {{"nvcc-O3", ptx}}, {signature});
+  const campaign::Features features = campaign::check_features(run, {{"nvcc-O3", ptx}}, {signature});
   EXPECT_EQ(features.at("outcome nvcc-O3 accepted"), 1u);
   EXPECT_EQ(features.at("outcome clang-O3 rejected"), 1u);
   EXPECT_EQ(features.at("diag nvcc-O3 frontend warning 68-D"), 2u);  // counts are kept
@@ -181,7 +182,7 @@ TEST(CheckFeatures, NameOutcomesDiagnosticsPtxAndTheVerdict) {
   EXPECT_EQ(features.at("bucket 0123456789abcdef0123456789abcdef"), 1u);
   EXPECT_EQ(features.count("verdict agree"), 0u);
 
-  cli::GuidedTotals totals;
+  campaign::GuidedTotals totals;
   totals.add(features);
   EXPECT_EQ(totals.diagnostic_ids, (std::set<std::string>{"frontend warning 68-D",
                                                           "frontend error no matching function for call to '<name>'"}));

@@ -1,7 +1,6 @@
 // Campaign shards: --shard parsing, what a Slurm array task's environment means, how the
 // seeds are split, the stored parameters, and options after "--".
 #include "cli/commands.h"
-#include "cli/fuzz.h"
 #include "common/common.h"
 #include "runners/runners.h"
 
@@ -12,6 +11,8 @@
 
 namespace cudiff::cli {
 namespace {
+
+using namespace cudiff::campaign;
 
 Environment environment(std::map<std::string, std::string> values) {
   return [values = std::move(values)](const std::string& name) -> std::optional<std::string> {

@@ -1,17 +1,15 @@
-// `cudiff check --db FILE [--known FILE]`: the check's findings go into the triage database,
-// as a campaign of its own (kind "check", one test); known differences are labelled.
-#include "cli/check.h"
-#include "triage/triage.h"
+// pipeline: a check's findings filed in the triage database, as a campaign of its own (kind
+// "check", one test), known differences labelled; and what a report keeps of a check.
+#include "pipeline/pipeline.h"
 
 #include <chrono>
 #include <unistd.h>
 
-namespace cudiff::cli {
+namespace cudiff::pipeline {
 namespace {
 
 /// Output kept per stream in the database: enough for a bug report, bounded for a campaign.
 constexpr std::size_t stored_output_chars = 64 * 1024;
-
 
 std::string capped(const std::string& text) {
   return text.size() <= stored_output_chars ? text : text.substr(0, stored_output_chars) + "\n... (cut)";
@@ -104,6 +102,13 @@ boost::json::object outputs_json(const CheckRun& run) {
                              {"configs", std::move(configs)}};
 }
 
+std::vector<triage::Signature> signatures_of(const CheckRun& run) {
+  std::vector<triage::Signature> signatures;
+  for (const oracle::Finding& finding : run.verdict.findings)
+    signatures.push_back(triage::signature_of(finding, crash_output(run, finding)));
+  return signatures;
+}
+
 std::string crash_output(const CheckRun& run, const oracle::Finding& finding) {
   if (finding.kind != oracle::FindingKind::crash || finding.configs.empty()) return {};
   for (const ConfigCheck& check : run.configs)
@@ -111,19 +116,15 @@ std::string crash_output(const CheckRun& run, const oracle::Finding& finding) {
   return {};
 }
 
-std::vector<OptionSpec> check_record_options() {
-  return {{"--db", "FILE", "record the findings in this triage database (created if missing; see cudiff triage)"},
-          {"--known", "FILE", "known-differences file: matching findings are labelled known (still exit 1)"}};
-}
-
-CheckRecorder open_check_recorder(const ParsedArgs& args) {
+CheckRecorder open_check_recorder(const std::optional<std::filesystem::path>& db,
+                                  const std::optional<std::filesystem::path>& known) {
   CheckRecorder recorder;
-  if (auto known_path = args.value("--known")) {
-    recorder.known = triage::KnownDifferences::load(*known_path);
+  if (known) {
+    recorder.known = triage::KnownDifferences::load(*known);
     recorder.active = true;
   }
-  if (auto db_path = args.value("--db")) {
-    recorder.db = triage::Database::open(*db_path);
+  if (db) {
+    recorder.db = triage::Database::open(*db);
     recorder.active = true;
   }
   return recorder;
@@ -132,16 +133,14 @@ CheckRecorder open_check_recorder(const ParsedArgs& args) {
 void record_check(CheckRecorder& recorder, CheckRun& run) {
   if (!recorder.active) return;
   const triage::KnownDifferences& known = recorder.known;
-  std::vector<triage::Signature> signatures;
-  for (const oracle::Finding& finding : run.verdict.findings)
-    signatures.push_back(triage::signature_of(finding, crash_output(run, finding)));
+  const std::vector<triage::Signature> signatures = signatures_of(run);
 
   std::vector<std::optional<triage::Recorded>> recorded(signatures.size());
   if (recorder.db) {
     triage::Database& db = *recorder.db;
     const double now = unix_seconds();
     const triage::Campaign campaign = campaign_of(run, now);
-    const std::string source = read_file(run.file);
+    const std::string source = read_file(run.file);  // what the compilers compiled
     const boost::json::object outputs = outputs_json(run);
     // One transaction: a check is recorded whole or not at all.
     db.transaction([&] {
@@ -160,4 +159,4 @@ void record_check(CheckRecorder& recorder, CheckRun& run) {
     label(run.verdict.findings[i], signatures[i], known.match(signatures[i]), recorded[i], run.notes);
 }
 
-} // namespace cudiff::cli
+} // namespace cudiff::pipeline

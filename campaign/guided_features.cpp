@@ -1,12 +1,12 @@
-// guided_features: what a check shows of the compilers' behaviour, as named features for
-// libFuzzer (cli/guided.h). Only what the compilers did counts, never what cudiff did with it,
+// campaign: guided features — what a check shows of the compilers' behaviour, as named
+// features for libFuzzer. Only what the compilers did counts, never what cudiff did with it,
 // and nothing that varies between two runs of the same program (times, paths, temporary names),
 // or libFuzzer would keep inputs for noise.
-#include "cli/guided.h"
+#include "campaign/campaign.h"
 
 #include <set>
 
-namespace cudiff::cli {
+namespace cudiff::campaign {
 namespace {
 
 void add(Features& features, std::string name, std::uint32_t count = 1) {
@@ -16,10 +16,10 @@ void add(Features& features, std::string name, std::uint32_t count = 1) {
 
 } // namespace
 
-Features check_features(const CheckRun& run, const std::map<std::string, oracle::PtxFeatures>& ptx,
+Features check_features(const pipeline::CheckRun& run, const std::map<std::string, oracle::PtxFeatures>& ptx,
                         const std::vector<triage::Signature>& signatures) {
   Features features;
-  for (const ConfigCheck& config : run.configs) {
+  for (const pipeline::ConfigCheck& config : run.configs) {
     const oracle::CompileObservation& observed = config.observation;
     add(features, "outcome " + observed.config + " " + oracle::to_string(observed.outcome));
     // Counts matter here (libFuzzer buckets a counter's value: 1, 2, 3, 4-7, 8-15, ...): a
@@ -62,4 +62,4 @@ void GuidedTotals::add(const Features& features) {
   }
 }
 
-} // namespace cudiff::cli
+} // namespace cudiff::campaign

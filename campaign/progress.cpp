@@ -1,11 +1,11 @@
-// fuzz_progress: the campaign's live line — tests, rates, findings, how busy the workers and
+// campaign: progress — the campaign's live line — tests, rates, findings, how busy the workers and
 // the GPUs are, and the time left.
-#include "cli/fuzz.h"
+#include "campaign/campaign.h"
 
 #include <chrono>
 #include <cstdio>
 
-namespace cudiff::cli {
+namespace cudiff::campaign {
 namespace {
 
 double monotonic_seconds() {
@@ -68,4 +68,4 @@ std::string FuzzProgress::line() const {
   return text;
 }
 
-} // namespace cudiff::cli
+} // namespace cudiff::campaign

@@ -1,14 +1,14 @@
-// `cudiff reduce`: one reduction from start to end — the original's signature, the cheapest
-// mode that still shows it, the reducer with progress on stderr, and the full-mode check of
-// the result (stepping back when the cheap mode let it drift).
-#include "cli/reduce.h"
+// pipeline: one reduction from start to end — the original's signature, the cheapest mode
+// that still shows it, the reducer with progress on stderr, and the full-mode check of the
+// result (stepping back when the cheap mode let it drift).
+#include "pipeline/pipeline.h"
 
 #include <algorithm>
 #include <memory>
 #include <ostream>
 #include <unistd.h>
 
-namespace cudiff::cli {
+namespace cudiff::pipeline {
 namespace {
 
 bool compile_time(oracle::FindingKind kind) {
@@ -232,4 +232,4 @@ ReduceOutcome reduce_source(const ReduceRequest& request, const runners::Toolcha
   return outcome;
 }
 
-} // namespace cudiff::cli
+} // namespace cudiff::pipeline

@@ -1,7 +1,7 @@
-// fuzz_params: a campaign's parameters as the JSON kept in the database for --resume.
-#include "cli/fuzz.h"
+// campaign: a campaign's parameters as the JSON kept in the database for --resume.
+#include "campaign/campaign.h"
 
-namespace cudiff::cli {
+namespace cudiff::campaign {
 namespace {
 
 const boost::json::value& field(const boost::json::object& object, const char* name) {
@@ -69,4 +69,13 @@ FuzzParams fuzz_params_from_json(const boost::json::value& json) try {
   damaged(error.what());
 }
 
-} // namespace cudiff::cli
+pipeline::CheckRequest campaign_check_request(const FuzzParams& params) {
+  pipeline::CheckRequest request;
+  request.mode = params.mode;
+  request.configs = runners::parse_configs(join(params.configs, ","));
+  request.compile_limits = pipeline::limits(pipeline::kProgramCompileSeconds);
+  request.run_limits = pipeline::limits(pipeline::kRunSeconds);
+  return request;
+}
+
+} // namespace cudiff::campaign

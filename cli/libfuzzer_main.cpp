@@ -1,7 +1,7 @@
-// cudiff-libfuzzer: the libFuzzer entry points of guided generation (cli/guided.h). Built with
+// cudiff-libfuzzer: the libFuzzer entry points of guided generation (campaign::GuidedSession). Built with
 // `-fsanitize=fuzzer` at link time only: cudiff's own code carries no coverage instrumentation,
 // so the only coverage libFuzzer sees is what the compilers did, through the extra counters.
-#include "cli/guided.h"
+#include "cli/commands.h"
 
 #include <cstdlib>
 #include <iostream>
@@ -13,7 +13,7 @@ namespace {
 // reads cannot be passed in, so they are the two globals of this file (docs/architecture.md allows none
 // elsewhere). The counters must be a non-static array in this section, or the linker drops it.
 constexpr std::size_t kCounters = 1u << 16;
-std::unique_ptr<cudiff::cli::GuidedSession> session;
+std::unique_ptr<cudiff::campaign::GuidedSession> session;
 
 } // namespace
 
@@ -31,7 +31,7 @@ extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
       std::cout << cli::render_help(spec);
       std::exit(0);
     }
-    session = std::make_unique<cli::GuidedSession>(cli::guided_options(args), std::cerr);
+    session = std::make_unique<campaign::GuidedSession>(cli::guided_options(args), std::cerr);
     if (args.has("--baseline-seeds")) std::exit(session->run_baseline());
   } catch (const Error& error) {
     std::cerr << "cudiff-libfuzzer: " << error.what() << "\n";
@@ -42,7 +42,7 @@ extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace cudiff;
-  cli::GuidedResult result;
+  campaign::GuidedResult result;
   try {
     result = session->test_bytes(std::string_view(reinterpret_cast<const char*>(data), size));
   } catch (const Error& error) {

@@ -10,9 +10,9 @@ foreach(script campaign merge)
   endif()
 endforeach()
 file(WRITE "${OUTPUT}.new"
-  "// Generated from scripts/slurm/*.sbatch by cli/embed_slurm_scripts.cmake: do not edit.\n"
-  "#pragma once\n\nnamespace cudiff::cli::embedded {\n\n"
+  "// Generated from scripts/slurm/*.sbatch by campaign/embed_slurm_scripts.cmake: do not edit.\n"
+  "#pragma once\n\nnamespace cudiff::campaign::embedded {\n\n"
   "inline constexpr char campaign_sbatch[] = R\"cudiff_script(${campaign})cudiff_script\";\n\n"
   "inline constexpr char merge_sbatch[] = R\"cudiff_script(${merge})cudiff_script\";\n\n"
-  "} // namespace cudiff::cli::embedded\n")
+  "} // namespace cudiff::campaign::embedded\n")
 file(COPY_FILE "${OUTPUT}.new" "${OUTPUT}" ONLY_IF_DIFFERENT)

@@ -1,14 +1,13 @@
-// guided: one process's share of a guided campaign (cli/guided.h) — generate the program an
-// input names, check it like a campaign's test, file its findings (one transaction per
-// program: libFuzzer's -fork and -jobs children all write the same database), and hand back
-// the features the compilers showed.
-#include "cli/guided.h"
-#include "cli/commands.h"
+// campaign: guided generation — one process's share of a guided campaign: generate the
+// program an input names, check it like a campaign's test, file its findings (one transaction
+// per program: libFuzzer's -fork and -jobs children all write the same database), and hand
+// back the features the compilers showed.
+#include "campaign/campaign.h"
 
 #include <fstream>
 #include <ostream>
 
-namespace cudiff::cli {
+namespace cudiff::campaign {
 namespace {
 
 double seconds_between(std::chrono::steady_clock::time_point from, std::chrono::steady_clock::time_point to) {
@@ -28,69 +27,6 @@ std::string hex_of(std::string_view bytes) {
 
 } // namespace
 
-CommandSpec guided_spec() {
-  CommandSpec spec{
-      "cudiff-libfuzzer",
-      "cudiff-libfuzzer [libFuzzer flags and corpus directories] [--db=FILE] [--known=FILE] [--size=SIZE]\n"
-      "                 [--policy=FILE] [--config=LIST] [--mode=MODE] [--gpus=none] [--features-log=FILE]\n"
-      "                 [--baseline-seeds=FIRST [--baseline-time=DURATION | --baseline-tests=N]]",
-      "Guided generation: libFuzzer's input bytes drive the generator; every program is built\n"
-      "with both compilers (and run, with a GPU), judged, and its findings filed in the triage\n"
-      "database; what the compilers did (diagnostic ids, PTX instruction kinds, the verdict) is\n"
-      "libFuzzer's coverage. cudiff's own flags start with \"--\" (libFuzzer ignores those);\n"
-      "everything else is libFuzzer's (-help=1 lists them): -max_total_time=S, -runs=N,\n"
-      "-fork=N, -jobs=N, corpus directories. `cudiff fuzz --engine libfuzzer` starts it.",
-      {{"--db", "FILE", "triage database (default cudiff.db; created if missing)"},
-       {"--campaign", "ID", "file into this existing campaign (set by cudiff fuzz --engine libfuzzer)"},
-       {"--known", "FILE", "known-differences file: matching buckets are marked known"},
-       {"--size", "SIZE", "small (default), medium, large"},
-       {"--policy", "FILE", "generator policy (see cudiff generate --dump-policy)"},
-       {"--config", "LIST", "configs (default nvcc-O3,clang-O3)"},
-       {"--mode", "MODE", "syntax, ptx, object, binary or run (default: run with a GPU, else binary)"},
-       {"--gpus", "none", "compile-only even where a GPU is present"},
-       {"--features-log", "FILE", "append one JSON line per program: time, features, findings (bench/guided)"},
-       {"--baseline-seeds", "FIRST", "no libFuzzer: check seeds FIRST, FIRST+1, ... (the unguided baseline)"},
-       {"--baseline-time", "DURATION", "how long the baseline runs (90s, 15m, 8h)"},
-       {"--baseline-tests", "N", "how many seeds the baseline checks"},
-       {"--quiet", "", "no progress lines"}}};
-  for (auto& option : toolchain_options()) spec.options.push_back(option);
-  return spec;
-}
-
-GuidedOptions guided_options(const ParsedArgs& args) {
-  GuidedOptions options;
-  if (auto db = args.value("--db")) options.db_path = *db;
-  options.campaign = args.value("--campaign");
-  if (auto known = args.value("--known")) options.known = triage::KnownDifferences::load(*known);
-  options.size = generator::parse_size(args.value("--size").value_or("small"));
-  if (auto path = args.value("--policy")) {
-    try {
-      options.policy = generator::Policy::load(read_file(*path));
-    } catch (const Error& error) {
-      if (error.kind() == ErrorKind::usage) throw_usage(*path + ": " + error.what());
-      throw;
-    }
-  }
-  if (auto configs = args.value("--config")) options.configs = runners::parse_configs(*configs);
-  if (auto mode = args.value("--mode")) {
-    options.mode = runners::parse_mode(*mode);
-    if (!options.mode) throw_usage("unknown mode '" + *mode + "' (syntax, ptx, object, binary, run)");
-  }
-  if (auto gpus = args.value("--gpus")) {
-    if (*gpus != "none" && *gpus != "all") throw_usage("--gpus takes none or all here, got '" + *gpus + "'");
-    options.no_gpu = *gpus == "none";
-  }
-  if (auto log = args.value("--features-log")) options.features_log = *log;
-  options.search = toolchain_search(args);
-  options.quiet = args.has("--quiet");
-  options.baseline_first_seed = args.unsigned_number("--baseline-seeds");
-  if (auto time = args.value("--baseline-time")) options.baseline_seconds = parse_duration(*time, "--baseline-time");
-  options.baseline_tests = args.unsigned_number("--baseline-tests");
-  if (!options.baseline_first_seed && (args.has("--baseline-time") || args.has("--baseline-tests")))
-    throw_usage("--baseline-time and --baseline-tests go with --baseline-seeds");
-  return options;
-}
-
 bool guided_runs(const GuidedOptions& options, const runners::GpuDiscovery& gpus) {
   return !options.no_gpu && !gpus.gpus.empty() && (!options.mode || *options.mode == runners::Mode::run);
 }
@@ -101,7 +37,7 @@ triage::Campaign new_guided_campaign(const std::string& kind, const GuidedOption
   triage::Campaign campaign;
   campaign.id = triage::unique_key();
   campaign.kind = kind;
-  campaign.host = host_name();
+  campaign.host = pipeline::host_name();
   campaign.started = unix_seconds();
   campaign.cudiff_version = CUDIFF_VERSION;
   campaign.nvcc_version = toolchain.nvcc.version;
@@ -125,10 +61,8 @@ GuidedSession::GuidedSession(GuidedOptions options, std::ostream& log)
   if (gpus_.gpus.size() > 1) gpus_.gpus.resize(1);  // one process, one GPU: -fork children share it
   request_.mode = options_.mode;
   request_.configs = options_.configs;
-  request_.compile_limits.wall_seconds = 120;
-  request_.compile_limits.memory_bytes = 16ull << 30;
-  request_.run_limits.wall_seconds = 60;
-  request_.run_limits.memory_bytes = 16ull << 30;
+  request_.compile_limits = pipeline::limits(pipeline::kProgramCompileSeconds);
+  request_.run_limits = pipeline::limits(pipeline::kRunSeconds);
 
   const bool runs = guided_runs(options_, gpus_);
   if (options_.campaign) {
@@ -165,11 +99,11 @@ GuidedResult GuidedSession::test_seed(std::uint64_t seed) {
   return test(generator::generate_program(options_.policy, seed, options_.size), std::to_string(seed), {});
 }
 
-std::map<std::string, oracle::PtxFeatures> GuidedSession::emitted_ptx(const CheckRun& run, const std::filesystem::path& dir) {
+std::map<std::string, oracle::PtxFeatures> GuidedSession::emitted_ptx(const pipeline::CheckRun& run, const std::filesystem::path& dir) {
   // The layout check already compiled PTX for generated programs with layout probes; the
   // others get a PTX compile of their own (about a quarter of the time of the build).
   std::map<std::string, oracle::PtxFeatures> emitted;
-  for (const ConfigCheck& check : run.configs) {
+  for (const pipeline::ConfigCheck& check : run.configs) {
     if (check.observation.outcome != oracle::CompileOutcome::accepted) continue;
     const runners::Config& config = check.compile.config;
     std::filesystem::path ptx = dir / config.name / (run.file.stem().string() + ".ptx");
@@ -190,16 +124,10 @@ GuidedResult GuidedSession::test(const generator::TestCase& program, const std::
   const auto start = std::chrono::steady_clock::now();
   const std::filesystem::path dir = workdir_.path() / program.name;
   std::filesystem::create_directories(dir);
-  const std::filesystem::path file = dir / (program.name + ".cu");
-  write_file(file, program.source);
-  write_file(dir / (program.name + ".json"), pretty_json(program.sidecar));
-
-  CheckRequest request = request_;
-  request.file = file;
-  const CheckRun run = check_file(request, toolchain_, gpus_, dir);
-  std::vector<triage::Signature> signatures;
-  for (const oracle::Finding& finding : run.verdict.findings)
-    signatures.push_back(triage::signature_of(finding, crash_output(run, finding)));
+  pipeline::CheckRequest request = request_;
+  request.input = pipeline::TestInput{program.name + ".cu", program.source, std::nullopt, program.sidecar, {}, {}};
+  const pipeline::CheckRun run = pipeline::check_test(request, toolchain_, gpus_, dir);
+  const std::vector<triage::Signature> signatures = pipeline::signatures_of(run);
 
   GuidedResult result;
   result.name = program.name;
@@ -220,13 +148,14 @@ GuidedResult GuidedSession::test(const generator::TestCase& program, const std::
 }
 
 void GuidedSession::file_program(const generator::TestCase& program, const std::string& seed_text, std::string_view input,
-                                 const CheckRun& run, const std::vector<triage::Signature>& signatures, GuidedResult& result) {
+                                 const pipeline::CheckRun& run, const std::vector<triage::Signature>& signatures,
+                                 GuidedResult& result) {
   const double now = unix_seconds();
   std::vector<std::string> configs;
   for (const runners::Config& config : options_.configs) configs.push_back(config.name);
   boost::json::object outputs;
   if (!run.verdict.agree()) {
-    outputs = outputs_json(run);
+    outputs = pipeline::outputs_json(run);
     if (!input.empty()) outputs["input"] = boost::json::object{{"bytes", input.size()}, {"hex", hex_of(input)}};
   }
   db_.transaction([&] {
@@ -303,4 +232,4 @@ int GuidedSession::run_baseline() {
   return 0;
 }
 
-} // namespace cudiff::cli
+} // namespace cudiff::campaign

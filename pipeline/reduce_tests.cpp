@@ -1,12 +1,13 @@
-// `cudiff reduce`: the interestingness tests — a user's C-Reduce-style script, or the
+// pipeline: the reducer's interestingness tests — a person's C-Reduce-style script, or the
 // built-in "same triage signature" test with its prefilter and its sanitizer gate.
-#include "cli/reduce.h"
+#include "pipeline/pipeline.h"
 
+#include <algorithm>
 #include <future>
 
 #include <unistd.h>
 
-namespace cudiff::cli {
+namespace cudiff::pipeline {
 namespace {
 
 /// Errors of one compile, as the judge collects them for the rejecting side.
@@ -44,13 +45,6 @@ std::optional<std::string> undefined_behaviour_warning(const runners::Toolchain&
     if (diagnostic.severity == oracle::Severity::error || diagnostic.severity == oracle::Severity::fatal)
       return diagnostic.message;
   return "clang -fsyntax-only: " + oracle::to_string(observation.outcome);
-}
-
-std::vector<triage::Signature> signatures_of(const CheckRun& run) {
-  std::vector<triage::Signature> signatures;
-  for (const oracle::Finding& finding : run.verdict.findings)
-    signatures.push_back(triage::signature_of(finding, crash_output(run, finding)));
-  return signatures;
 }
 
 // ---- ScriptTest -------------------------------------------------------------------------
@@ -128,12 +122,16 @@ CheckRun SignatureTest::check(const std::string& text, const std::filesystem::pa
 }
 
 CheckRun SignatureTest::check(const std::string& text, const std::filesystem::path& dir, CheckRequest request) const {
-  request.file = dir / file_name_;
-  write_file(request.file, text);
-  if (sidecar_) write_file(std::filesystem::path(request.file).replace_extension(".json"), read_file(*sidecar_));
+  // Written beside (not into) the build directory, as `cudiff check` would see the file.
+  const std::filesystem::path file = dir / file_name_;
+  write_file(file, text);
+  request.input.name = file_name_;
+  request.input.source = text;
+  request.input.file = file;
+  request.input.sidecar = sidecar_;
   const std::filesystem::path workdir = dir / "build";
   std::filesystem::create_directories(workdir);
-  return check_file(request, toolchain_, gpus_, workdir);
+  return check_test(request, toolchain_, gpus_, workdir);
 }
 
 std::optional<ConfigCheck> SignatureTest::prefilter(const std::filesystem::path& file, const std::filesystem::path& dir,
@@ -160,7 +158,7 @@ bool SignatureTest::operator()(const std::string& candidate) const {
   CheckRun run;
   if (prefilter_) {
     const std::filesystem::path file = dir.path() / file_name_;
-    write_file(file, candidate);
+    write_file(file, candidate);  // check() below writes the same text there again
     std::optional<ConfigCheck> first = prefilter(file, dir.path(), candidate);
     if (!first) return false;
     // The other configs are built as check_file builds them, and the prefilter's compile
@@ -241,4 +239,4 @@ bool SignatureTest::sanitizer_clean(const CheckRun& run, const std::string& cand
   return true;
 }
 
-} // namespace cudiff::cli
+} // namespace cudiff::pipeline

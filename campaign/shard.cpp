@@ -1,12 +1,12 @@
-// fuzz_shard: one campaign split over several databases (Slurm array tasks, or any hosts).
+// campaign: shards — one campaign split over several databases (Slurm array tasks, or any hosts).
 // Every shard derives the same campaign id and first seed from the campaign's name and takes
 // every count-th batch of the seed sequence, so shards never test the same seed and their
 // databases merge into the one campaign (`cudiff triage merge`).
-#include "cli/fuzz.h"
+#include "campaign/campaign.h"
 
 #include <cstdlib>
 
-namespace cudiff::cli {
+namespace cudiff::campaign {
 namespace {
 
 /// A decimal number, all of `text`; nothing otherwise.
@@ -91,4 +91,4 @@ std::optional<std::uint64_t> shard_test_count(const FuzzParams& params) {
   return seeds;
 }
 
-} // namespace cudiff::cli
+} // namespace cudiff::campaign

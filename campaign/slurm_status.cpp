@@ -1,15 +1,12 @@
-// slurm_watch: where a Slurm campaign stands (squeue for the jobs, the campaign directory for
-// the shards copied out and the merge's status) and, once merged, what it found.
-#include "cli/slurm.h"
-#include "common/common.h"
-#include "runners/runners.h"
-#include "triage/triage.h"
+// campaign: Slurm status — where a Slurm campaign stands (squeue for the jobs, the campaign
+// directory for the shards copied out and the merge's status) and, once merged, what it found.
+#include "campaign/campaign.h"
 
 #include <chrono>
 #include <ostream>
 #include <thread>
 
-namespace cudiff::cli {
+namespace cudiff::campaign {
 namespace {
 
 /// The jobs' tasks still in the queue, by state.
@@ -109,67 +106,37 @@ SlurmCampaign read_slurm_campaign(const std::filesystem::path& directory) {
   }
 }
 
-int print_slurm_status(const SlurmCampaign& campaign, bool json, std::ostream& out, std::ostream& err) {
-  const QueueState queue = read_queue(campaign);
-  const auto merged = merge_status(campaign);
-  boost::json::object result = to_json(campaign);
-  result["tasks_pending"] = queue.pending;
-  result["tasks_running"] = queue.running;
-  const std::uint64_t copied = shards_copied(campaign);
-  result["shards_copied"] = copied;
-  result["merge_state"] = queue.merge.empty() ? (merged ? "ended" : "gone") : queue.merge;
-  if (merged) result["merge_status"] = *merged;
-
-  const std::filesystem::path db_path = campaign.directory / "campaign.db";
-  std::optional<triage::Campaign> merged_campaign;
-  triage::Totals totals;
-  std::int64_t new_buckets = 0;
-  std::error_code ec;
-  if (merged && std::filesystem::exists(db_path, ec)) {
-    // Read-only: the merged file sits on the shared filesystem, in rollback-journal mode.
-    const triage::Database db = triage::Database::open(db_path, triage::OpenOptions{.create = false, .read_only = true});
-    totals = db.totals();
-    triage::BucketQuery fresh;
-    fresh.status = triage::Status::fresh;
-    new_buckets = static_cast<std::int64_t>(db.buckets(fresh).size());
-    for (const auto& stored : db.campaigns())
-      if (stored.kind == "fuzz") merged_campaign = stored;
-    result["database"] = db_path.string();
-    result["report"] = (campaign.directory / "report.html").string();
-    result["tests"] = merged_campaign ? merged_campaign->tests : 0;
-    result["findings"] = totals.findings;
-    result["buckets"] = totals.buckets;
-    result["new_buckets"] = new_buckets;
-  }
-  if (json) {
-    out << pretty_json(result);
-  } else {
-    TextTable table({"array job", "shards", "running", "pending", "copied out", "merge", "tests", "findings", "buckets"});
-    table.add_row({campaign.array_job, std::to_string(campaign.shards), std::to_string(queue.running),
-                   std::to_string(queue.pending), std::to_string(copied),
-                   std::string(result["merge_state"].as_string()),
-                   merged_campaign ? std::to_string(merged_campaign->tests) : "-",
-                   merged_campaign ? std::to_string(totals.findings) : "-",
-                   merged_campaign ? std::to_string(totals.buckets) + " (" + std::to_string(new_buckets) + " new)" : "-"});
-    out << table.render();
-    if (merged_campaign)
-      out << "database: " << db_path.string() << "\nreport: " << (campaign.directory / "report.html").string() << "\n";
-  }
-  if (merged && *merged != 0) {
-    err << "cudiff: the merge job ended with status " << *merged << ": see "
-        << (campaign.directory / "logs" / "merge.out").string() << "\n";
-    return 2;
-  }
-  if (!merged && queue.empty()) {
-    err << "cudiff: the jobs left the queue but the merge job wrote no merge.status: see "
-        << (campaign.directory / "logs" / "merge.out").string() << "\n";
-    return 2;
-  }
-  return 0;
+std::string SlurmStatus::merge_state() const {
+  if (!merge_queue_state.empty()) return merge_queue_state;
+  return merge_status ? "ended" : "gone";
 }
 
-int wait_for_slurm_campaign(const SlurmCampaign& campaign, double poll_seconds, bool json, std::ostream& out,
-                            std::ostream& err) {
+SlurmStatus slurm_status(const SlurmCampaign& campaign) {
+  SlurmStatus status;
+  status.campaign = campaign;
+  const QueueState queue = read_queue(campaign);
+  status.pending = queue.pending;
+  status.running = queue.running;
+  status.other = queue.other;
+  status.merge_queue_state = queue.merge;
+  status.copied_out = shards_copied(campaign);
+  status.merge_status = merge_status(campaign);
+  std::error_code ec;
+  if (status.merge_status && std::filesystem::exists(status.database(), ec)) {
+    // Read-only: the merged file sits on the shared filesystem, in rollback-journal mode.
+    const triage::Database db =
+        triage::Database::open(status.database(), triage::OpenOptions{.create = false, .read_only = true});
+    status.totals = db.totals();
+    triage::BucketQuery fresh;
+    fresh.status = triage::Status::fresh;
+    status.new_buckets = static_cast<std::int64_t>(db.buckets(fresh).size());
+    for (const auto& stored : db.campaigns())
+      if (stored.kind == "fuzz") status.merged = stored;
+  }
+  return status;
+}
+
+SlurmStatus wait_for_slurm_campaign(const SlurmCampaign& campaign, double poll_seconds, std::ostream& err) {
   const auto started = std::chrono::steady_clock::now();
   std::string last_state;
   double last_printed = 0;
@@ -187,7 +154,7 @@ int wait_for_slurm_campaign(const SlurmCampaign& campaign, double poll_seconds, 
     }
     std::this_thread::sleep_for(std::chrono::duration<double>(poll_seconds));
   }
-  return print_slurm_status(campaign, json, out, err);
+  return slurm_status(campaign);
 }
 
-} // namespace cudiff::cli
+} // namespace cudiff::campaign

@@ -1,10 +1,8 @@
-// `cudiff rules --measure`: plants every E rule's violation (and its fixed form) into one
-// generated program, builds every V rule's probe, compiles each with every config in object
-// mode, and judges each against what the rules say (the spec oracle). The result is the
-// conformance table, kept in a JSON file that plain `cudiff rules` shows.
-#include "cli/check.h"
-#include "cli/commands.h"
-#include "cli/rules.h"
+// campaign: the conformance measurement (`cudiff rules --measure`) — plants every E rule's
+// violation (and its fixed form) into one generated program, builds every V rule's probe,
+// compiles each with every config in object mode, and judges each against what the rules say
+// (the spec oracle). The result is the conformance table's data, kept in a JSON file.
+#include "campaign/campaign.h"
 
 #include <atomic>
 #include <map>
@@ -13,7 +11,7 @@
 #include <ostream>
 #include <thread>
 
-namespace cudiff::cli {
+namespace cudiff::campaign {
 namespace {
 
 /// One program to measure, before it is compiled.
@@ -61,17 +59,18 @@ std::vector<Planned> plan(const generator::Policy& policy, std::uint64_t seed, g
   return planned;
 }
 
-MeasuredItem measure_one(const Planned& planned, const CheckRequest& base, const runners::Toolchain& toolchain,
-                         const triage::KnownDifferences& known, const std::filesystem::path& dir) {
+MeasuredItem measure_one(const Planned& planned, const pipeline::CheckRequest& base,
+                         const runners::Toolchain& toolchain, const triage::KnownDifferences& known,
+                         const std::filesystem::path& dir) {
   std::filesystem::create_directories(dir);
-  CheckRequest request = base;
-  request.file = dir / ("measure_" + planned.rule + "_" + planned.variant + ".cu");
-  write_file(request.file, planned.source);
+  pipeline::CheckRequest request = base;
+  request.input.name = "measure_" + planned.rule + "_" + planned.variant + ".cu";
+  request.input.source = planned.source;
   request.expected = planned.expected;
-  const CheckRun run = check_file(request, toolchain, runners::GpuDiscovery{}, dir / "build");
+  const pipeline::CheckRun run = pipeline::check_test(request, toolchain, runners::GpuDiscovery{}, dir);
 
   MeasuredItem item{planned.rule, planned.variant, planned.expected.reject, planned.expected.line, {}, {}, {}, {}};
-  for (const ConfigCheck& check : run.configs) {
+  for (const pipeline::ConfigCheck& check : run.configs) {
     MeasuredCompile compile{check.compile.config.name, oracle::to_string(check.observation.outcome), {}, {}, 0, false};
     if (const oracle::Diagnostic* error = check.observation.first_error()) {
       compile.first_error = error->message;
@@ -87,49 +86,12 @@ MeasuredItem measure_one(const Planned& planned, const CheckRequest& base, const
     const oracle::Finding& finding = run.verdict.findings.front();
     item.finding = finding.summary;
     item.finding_kind = oracle::to_string(finding.kind);
-    if (const triage::KnownDifference* match = known.match(triage::signature_of(finding, crash_output(run, finding))))
+    if (const triage::KnownDifference* match = known.match(triage::signature_of(finding, pipeline::crash_output(run, finding))))
       item.known_reason = match->reason;
   }
   std::error_code ec;
   std::filesystem::remove_all(dir, ec);
   return item;
-}
-
-std::string cell(const MeasuredItem& item, std::string_view compiler) {
-  std::string verdict = item.verdict_of(compiler);
-  if (verdict != "reject") return verdict.empty() ? "-" : verdict;
-  for (const MeasuredCompile& compile : item.compiles)
-    if (compile.config.starts_with(compiler))
-      return compile.at_planted_line ? "reject (line)" : "reject (elsewhere)";
-  return verdict;
-}
-
-std::string status_of(const MeasuredItem& item) {
-  if (item.finding.empty()) return "as the guide says";
-  return item.finding_kind + (item.known_reason.empty() ? "" : " (known)");
-}
-
-std::string first_diagnostic(const MeasuredItem& item) {
-  for (const MeasuredCompile& compile : item.compiles)
-    if (!compile.first_error.empty()) return compile.config + ": " + compile.first_error;
-  return "-";
-}
-
-void print_table(const Measurement& measurement, std::ostream& out) {
-  TextTable table({"rule", "program", "nvcc", "clang", "verdict", "first diagnostic"});
-  std::size_t as_expected = 0, known = 0;
-  std::map<std::string, std::size_t> by_kind;
-  for (const MeasuredItem& item : measurement.items) {
-    table.add_row({item.rule, item.variant, cell(item, "nvcc"), cell(item, "clang"), status_of(item),
-                   shorten_utf8(first_diagnostic(item), 70)});
-    if (item.finding.empty()) ++as_expected;
-    else if (!item.known_reason.empty()) ++known;
-    else ++by_kind[item.finding_kind];
-  }
-  out << table.render() << "\n" << measurement.items.size() << " programs: " << as_expected << " as the guide says, "
-      << known << " known differences";
-  for (const auto& [kind, count] : by_kind) out << ", " << count << " " << kind;
-  out << "\n";
 }
 
 } // namespace
@@ -143,10 +105,6 @@ std::string MeasuredItem::verdict_of(std::string_view compiler) const {
     return "hang";
   }
   return {};
-}
-
-std::filesystem::path measurement_path(const ParsedArgs& args) {
-  return args.value("--results").value_or("cudiff-conformance.json");
 }
 
 boost::json::value to_json(const Measurement& measurement) {
@@ -224,36 +182,24 @@ Measurement measurement_from_json(const boost::json::value& json, const std::str
   return m;
 }
 
-int run_rules_measure(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
-  const std::filesystem::path path = measurement_path(args);
-  std::error_code ec;
-  const std::filesystem::path parent = std::filesystem::absolute(path).parent_path();
-  if (!std::filesystem::is_directory(parent, ec)) throw_environment("cannot write " + path.string() + ": no directory " + parent.string());
-  const std::uint64_t seed = args.unsigned_number("--seed").value_or(1);
-  const generator::Size size = generator::parse_size(args.value("--size").value_or("small"));
-  const std::size_t jobs = args.unsigned_number("--jobs").value_or(std::max(1u, std::thread::hardware_concurrency() / 2));
-  if (jobs == 0) throw_usage("--jobs must be at least 1");
-  triage::KnownDifferences known;
-  if (auto file = args.value("--known")) known = triage::KnownDifferences::load(*file);
-  const std::vector<Planned> planned = plan(generator::Policy::defaults(), seed, size, args.value("--rule"));
-  const runners::Toolchain toolchain = runners::Toolchain::from(runners::discover_toolchain(toolchain_search(args)));
-
-  CheckRequest request;
-  request.mode = runners::Mode::object;
-  request.configs = args.has("--config") ? runners::parse_configs(*args.value("--config")) : runners::default_configs();
-  request.compile_limits.wall_seconds = args.positive_number("--timeout").value_or(120);
-  request.compile_limits.memory_bytes = 16ull << 30;
+Measurement measure_conformance(const MeasureRequest& request, std::ostream& err) {
+  if (request.jobs == 0) throw_usage("--jobs must be at least 1");
+  const std::vector<Planned> planned = plan(generator::Policy::defaults(), request.seed, request.size, request.rule);
+  pipeline::CheckRequest check;
+  check.mode = runners::Mode::object;
+  check.configs = request.configs;
+  check.compile_limits = pipeline::limits(request.compile_seconds);
 
   Measurement measurement;
   measurement.measured_at = unix_seconds();
-  measurement.nvcc_version = toolchain.nvcc.version;
-  measurement.clang_version = toolchain.clang.version;
-  measurement.seed = seed;
-  measurement.size = generator::to_string(size);
-  for (const runners::Config& config : request.configs) measurement.configs.push_back(config.name);
+  measurement.nvcc_version = request.toolchain.nvcc.version;
+  measurement.clang_version = request.toolchain.clang.version;
+  measurement.seed = request.seed;
+  measurement.size = generator::to_string(request.size);
+  for (const runners::Config& config : check.configs) measurement.configs.push_back(config.name);
   measurement.items.resize(planned.size());
 
-  // Workers take programs in order; each builds with every config at once (check_file).
+  // Workers take programs in order; each builds with every config at once (check_test).
   TempDir temp("cudiff-rules");
   std::atomic<std::size_t> next{0}, done{0};
   std::mutex progress_mutex;
@@ -262,7 +208,7 @@ int run_rules_measure(const ParsedArgs& args, std::ostream& out, std::ostream& e
   auto work = [&] {
     for (std::size_t i = next++; i < planned.size(); i = next++) {
       try {
-        measurement.items[i] = measure_one(planned[i], request, toolchain, known, temp.path() / std::to_string(i));
+        measurement.items[i] = measure_one(planned[i], check, request.toolchain, request.known, temp.path() / std::to_string(i));
       } catch (const std::exception& error) {
         std::lock_guard lock(progress_mutex);
         if (failure.empty()) failure = planned[i].rule + " (" + planned[i].variant + "): " + error.what();
@@ -280,18 +226,10 @@ int run_rules_measure(const ParsedArgs& args, std::ostream& out, std::ostream& e
     }
   };
   std::vector<std::thread> workers;
-  for (std::size_t w = 0; w < std::min(jobs, planned.size()); ++w) workers.emplace_back(work);
+  for (std::size_t w = 0; w < std::min(request.jobs, planned.size()); ++w) workers.emplace_back(work);
   for (std::thread& worker : workers) worker.join();
   if (!failure.empty()) throw_environment("rules --measure stopped: " + failure);
-
-  write_file(path, pretty_json(to_json(measurement)));
-  if (args.has("--json")) {
-    out << pretty_json(to_json(measurement));
-    return 0;
-  }
-  print_table(measurement, out);
-  out << "written to " << path.string() << " (cudiff rules shows it beside the catalog)\n";
-  return 0;
+  return measurement;
 }
 
-} // namespace cudiff::cli
+} // namespace cudiff::campaign

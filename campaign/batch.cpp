@@ -1,0 +1,156 @@
+// campaign: one batch — generate, check, and pin each finding on one test. A discrepancy in a
+// batch is never filed as it is: the test responsible is isolated (isolation.cpp) and must
+// show the same signature when checked alone (docs/architecture.md, "Speed").
+#include "campaign/campaign.h"
+
+#include <chrono>
+
+namespace cudiff::campaign {
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+/// The seeds of a batch whose tests own `kernel` (a checksum line's name) or the layout probe
+/// `type`, from the batch's sidecar: its "tests", one sidecar per seed.
+std::set<std::uint64_t> seeds_owning(const boost::json::object& batch_sidecar, const std::string& field,
+                                     const std::string& key, const std::string& name) {
+  std::set<std::uint64_t> seeds;
+  const auto* tests = batch_sidecar.if_contains("tests");
+  if (tests == nullptr || !tests->is_array()) return seeds;
+  for (const auto& test : tests->as_array()) {
+    const auto* items = test.as_object().if_contains(field);
+    if (items == nullptr || !items->is_array()) continue;
+    for (const auto& item : items->as_array())
+      if (const auto* value = item.as_object().if_contains(key); value && value->is_string() && value->as_string() == name)
+        seeds.insert(boost::json::value_to<std::uint64_t>(test.as_object().at("seed")));
+  }
+  return seeds;
+}
+
+/// The seeds a finding names: the tests whose kernels print the differing checksum lines (run
+/// findings) or whose type's layout differs (layout findings).
+std::set<std::uint64_t> named_seeds(const oracle::Finding& finding, const boost::json::object& batch_sidecar) {
+  std::set<std::uint64_t> seeds;
+  if (finding.kind == oracle::FindingKind::run_mismatch) {
+    if (const auto* kernels = finding.details.if_contains("differing_kernels"); kernels && kernels->is_array())
+      for (const auto& kernel : kernels->as_array())
+        if (kernel.is_string()) seeds.merge(seeds_owning(batch_sidecar, "kernels", "name", std::string(kernel.as_string())));
+  } else if (finding.kind == oracle::FindingKind::layout_mismatch) {
+    if (const auto* type = finding.details.if_contains("type"); type && type->is_string())
+      seeds = seeds_owning(batch_sidecar, "layout_probes", "type", std::string(type->as_string()));
+  }
+  return seeds;
+}
+
+/// One generated test checked: its findings, their keys, and what a report keeps of it.
+SeedsCheck check_test(const FuzzContext& context, const generator::TestCase& test, pipeline::CheckRequest request,
+                      const runners::GpuDiscovery& gpu, const std::filesystem::path& workdir, BatchOutcome& stats) {
+  const std::filesystem::path dir = workdir / test.name;
+  std::filesystem::create_directories(dir);
+  request.input = pipeline::TestInput{test.name + ".cu", test.source, std::nullopt, test.sidecar, {}, {}};
+  const pipeline::CheckRun run = pipeline::check_test(request, context.toolchain, gpu, dir);
+  SeedsCheck checked;
+  checked.findings = run.verdict.findings;
+  checked.signatures = pipeline::signatures_of(run);
+  for (const oracle::Finding& finding : checked.findings) checked.named_seeds.push_back(named_seeds(finding, test.sidecar));
+  checked.source_name = test.name + ".cu";
+  checked.source = test.source;
+  if (!checked.agree()) checked.outputs = pipeline::outputs_json(run);
+  stats.checks += 1;
+  stats.compiles += run.configs.size();
+  for (const pipeline::ConfigCheck& config : run.configs)
+    if (config.run) stats.gpu_seconds += config.run->seconds;
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);  // outputs are in `checked`; artifacts are not kept
+  return checked;
+}
+
+SeedsCheck check_seeds(const FuzzContext& context, const std::vector<std::uint64_t>& seeds,
+                       const runners::GpuDiscovery& gpu, const std::filesystem::path& workdir, BatchOutcome& stats) {
+  pipeline::CheckRequest request = context.check;
+  // A batch is K programs: a compile may take longer than one program's before it is a hang.
+  const double scale = 1.0 + 0.25 * static_cast<double>(seeds.size() - 1);
+  request.compile_limits.wall_seconds *= scale;
+  request.run_limits.wall_seconds *= scale;
+  return check_test(context, generator::generate_batch(context.policy, seeds, context.size), request, gpu, workdir,
+                    stats);
+}
+
+/// The violation fragment alone, as small a reproducer as a person could write: kept when it
+/// shows the same signature as the whole edge program.
+std::optional<SeedsCheck> fragment_alone(const FuzzContext& context, const std::string& rule_id,
+                                         const triage::Signature& signature, const runners::GpuDiscovery& gpu,
+                                         const std::filesystem::path& workdir, BatchOutcome& stats) {
+  pipeline::CheckRequest request = context.check;
+  request.mode = runners::Mode::object;
+  SeedsCheck alone = check_test(context, generator::violation_alone(rule_id), request, gpu, workdir, stats);
+  for (const triage::Signature& found : alone.signatures)
+    if (found.key == signature.key) return alone;
+  return std::nullopt;
+}
+
+/// An edge program, checked alone in object mode: nothing runs (a must-reject program has no
+/// defined output), and a rejection in any stage up to the device assembler counts.
+SeedOutcome check_edge_seed(const FuzzContext& context, std::uint64_t seed, const runners::GpuDiscovery& gpu,
+                            const std::filesystem::path& workdir, BatchOutcome& stats) {
+  const generator::TestCase test = generator::generate_edge(context.policy, seed, context.size);
+  pipeline::CheckRequest request = context.check;
+  request.mode = runners::Mode::object;
+  SeedsCheck checked = check_test(context, test, request, gpu, workdir, stats);
+  SeedOutcome outcome;
+  outcome.seed = seed;
+  outcome.edge = true;
+  if (checked.agree()) return outcome;
+  outcome.discrepancy = true;
+  outcome.findings = checked.findings;
+  outcome.signatures = checked.signatures;
+  outcome.source_name = checked.source_name;
+  outcome.source = checked.source;
+  outcome.outputs = checked.outputs;
+  if (outcome.findings.size() == 1 && outcome.findings.front().kind == oracle::FindingKind::missed_diagnostic) {
+    const std::string rule(test.sidecar.at("edge").as_object().at("rule").as_string());
+    if (std::optional<SeedsCheck> alone = fragment_alone(context, rule, outcome.signatures.front(), gpu, workdir, stats)) {
+      outcome.source_name = alone->source_name;
+      outcome.source = alone->source;
+      outcome.outputs = alone->outputs;
+    }
+  }
+  return outcome;
+}
+
+} // namespace
+
+BatchOutcome check_batch(const FuzzContext& context, const std::vector<std::uint64_t>& all_seeds,
+                         const runners::GpuDiscovery& gpu, const std::filesystem::path& workdir) {
+  const auto start = std::chrono::steady_clock::now();
+  BatchOutcome outcome;
+  std::vector<std::uint64_t> seeds;
+  std::map<std::uint64_t, SeedOutcome> pinned;
+  for (std::uint64_t seed : all_seeds) {
+    if (generator::is_edge_seed(context.policy, seed)) pinned[seed] = check_edge_seed(context, seed, gpu, workdir, outcome);
+    else seeds.push_back(seed);
+  }
+  const SeedsCheck checked = seeds.empty() ? SeedsCheck{} : check_seeds(context, seeds, gpu, workdir, outcome);
+  if (!checked.agree()) {
+    const CheckSeeds check = [&](const std::vector<std::uint64_t>& part) {
+      return check_seeds(context, part, gpu, workdir, outcome);
+    };
+    pinned.merge(isolate_findings(seeds, checked, check, outcome.notes));
+  }
+  for (std::uint64_t seed : all_seeds) {
+    auto found = pinned.find(seed);
+    if (found != pinned.end()) {
+      outcome.seeds.push_back(std::move(found->second));
+    } else {
+      SeedOutcome agree;
+      agree.seed = seed;
+      outcome.seeds.push_back(std::move(agree));
+    }
+  }
+  outcome.seconds = seconds_since(start);
+  return outcome;
+}
+
+} // namespace cudiff::campaign

@@ -1,0 +1,526 @@
+// campaign: many tests — batches of generated programs checked on a worker pool, each
+// discrepancy pinned on one test, filed by one writer, resumable; shards of one campaign over
+// many databases (Slurm job arrays); the guided (libFuzzer) engine; the conformance
+// measurement of the rules catalog.
+//
+// Contract: run_campaign writes the database in one transaction per batch, so a campaign
+// killed at any moment resumes without losing or repeating a test; a batch's discrepancy is
+// never filed as it is: the test responsible is isolated and must show the same signature
+// when checked alone (docs/architecture.md, "Speed"). Nothing here parses a command line:
+// cli/ turns options into the request structs below and prints what comes back.
+#pragma once
+
+#include "generator/generator.h"
+#include "pipeline/pipeline.h"
+
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <iosfwd>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace cudiff::campaign {
+
+// ---- shards and named campaigns ----------------------------------------------------------
+
+/// This database's part of a campaign split over `count` databases (Slurm array tasks, or
+/// any set of hosts): batch b of the campaign's seed sequence belongs to shard b mod count.
+/// Interleaving whole batches (not ranges) keeps every shard busy under a --time budget, and
+/// the shards together test exactly the programs, batched exactly as, one unsharded campaign
+/// with the same seed would.
+struct Shard {
+  std::uint64_t index = 0, count = 1;  ///< index < count
+  std::string text() const { return std::to_string(index) + "/" + std::to_string(count); }
+  bool operator==(const Shard&) const = default;
+};
+/// "I/N" with 0 <= I < N; throws Error(usage) naming --shard for anything else.
+Shard parse_shard(const std::string& text);
+
+/// What a Slurm array task's environment says: the task's shard (array indices must form a
+/// range with one step, e.g. 0-7 or 1-15:2) and a campaign name every task of the array
+/// shares ("slurm-<cluster>-<array job id>"). Nothing outside an array job; Error(usage)
+/// when the variables do not fit together.
+struct SlurmArrayTask {
+  Shard shard;
+  std::string campaign_name;
+};
+using Environment = std::function<std::optional<std::string>(const std::string& name)>;
+std::optional<SlurmArrayTask> slurm_array_task(const Environment& environment);
+/// The process environment, for slurm_array_task.
+Environment process_environment();
+
+/// A named campaign's id, the same on every host: shards of one campaign merge into one.
+std::string named_campaign_id(const std::string& name);
+/// A named campaign's default first seed, the same on every host.
+std::uint64_t named_campaign_seed(const std::string& name);
+
+// ---- parameters ----------------------------------------------------------------------------
+
+/// What a campaign was asked to do; stored in the database (campaign_params) for --resume.
+struct FuzzParams {
+  std::uint64_t first_seed = 0;
+  std::uint64_t batch = 8;             ///< seeds per translation unit
+  std::optional<std::uint64_t> tests;  ///< stop after this many seeds
+  double time_budget = 0;              ///< seconds; 0: none (then `tests` is set)
+  generator::Size size = generator::Size::small;
+  std::string policy;                  ///< Policy::dump() text
+  std::vector<std::string> configs;    ///< config names
+  std::optional<runners::Mode> mode;   ///< none: run with a GPU, else binary
+  bool reduce = true;
+  bool reduce_in_parallel = false;  ///< reduce each new bucket while fuzzing goes on
+  double elapsed = 0;               ///< seconds spent before the last resume
+  std::string name;                 ///< a named campaign's name (id: named_campaign_id)
+  Shard shard;                      ///< this database's part of the campaign
+};
+boost::json::object fuzz_params_json(const FuzzParams& params);
+/// Throws Error(environment) naming what is missing in a stored record.
+FuzzParams fuzz_params_from_json(const boost::json::value& json);
+
+/// The first seed of this shard's k-th batch (k = 0, 1, ...).
+std::uint64_t shard_batch_start(const FuzzParams& params, std::uint64_t k);
+/// How many of the campaign's `tests` seeds this shard tests; nothing for a --time campaign.
+std::optional<std::uint64_t> shard_test_count(const FuzzParams& params);
+
+/// The limits of one generated program's check in a campaign (pipeline's limits section).
+pipeline::CheckRequest campaign_check_request(const FuzzParams& params);
+
+// ---- one batch -----------------------------------------------------------------------------
+
+/// One seed's verdict after isolation, and the findings it is charged with.
+struct SeedOutcome {
+  std::uint64_t seed = 0;
+  bool edge = false;  ///< an edge program (one planted E-rule violation), checked alone
+  bool discrepancy = false;
+  std::vector<oracle::Finding> findings;
+  std::vector<triage::Signature> signatures;
+  std::string source_name, source;  ///< the seed alone (a batch of one): the reproducer
+  boost::json::object outputs;      ///< its check's commands and outputs
+};
+
+/// A checked batch: every seed's outcome, and what the splitting cost.
+struct BatchOutcome {
+  std::vector<SeedOutcome> seeds;
+  std::size_t checks = 0;    ///< checks made (the batch itself, halves, single seeds)
+  std::size_t compiles = 0;  ///< compiler invocations among them
+  double seconds = 0;
+  double gpu_seconds = 0;          ///< time the binaries ran
+  std::vector<std::string> notes;  ///< e.g. a batch symptom no single test shows
+};
+
+/// What every worker shares (read-only while the campaign runs).
+struct FuzzContext {
+  generator::Policy policy;
+  generator::Size size = generator::Size::small;
+  pipeline::CheckRequest check;  ///< configs, mode, limits (the test is set per batch)
+  runners::Toolchain toolchain;
+  std::filesystem::path workdir;
+};
+
+/// Generates the batch, checks it, and when it shows a discrepancy isolates each finding
+/// (isolate_findings) on one seed. Seeds whose test is an edge program
+/// (generator::is_edge_seed) are never batched: each is checked alone in object mode against
+/// its expected rejection; a missed diagnostic is filed with the violation fragment alone as
+/// its reproducer when that shows the same signature. `gpu` (one GPU, or none) is where
+/// binaries run.
+BatchOutcome check_batch(const FuzzContext& context, const std::vector<std::uint64_t>& seeds,
+                         const runners::GpuDiscovery& gpu, const std::filesystem::path& workdir);
+
+/// One check of some seeds (the whole batch, a half, one seed): its findings and their keys.
+struct SeedsCheck {
+  std::vector<oracle::Finding> findings;
+  std::vector<triage::Signature> signatures;
+  /// For each finding, the seeds whose tests it names (run and layout findings name the
+  /// kernels and probes that differ; the batch's sidecar says whose they are); empty when the
+  /// finding names none (a compile-time finding is about the whole translation unit).
+  std::vector<std::set<std::uint64_t>> named_seeds;
+  std::string source_name, source;  ///< what was checked: the reproducer when it is one seed
+  boost::json::object outputs;
+  bool agree() const { return findings.empty(); }
+};
+using CheckSeeds = std::function<SeedsCheck(const std::vector<std::uint64_t>& seeds)>;
+
+/// Pins the findings of `checked` (the check of `seeds`) on single seeds: findings that all
+/// name their seeds (run, layout) send those seeds straight to a check alone; otherwise the
+/// seeds are halved and each half that still disagrees is split again. A seed alone is charged
+/// only with findings whose key the batch showed. Notes say what could not be pinned.
+std::map<std::uint64_t, SeedOutcome> isolate_findings(const std::vector<std::uint64_t>& seeds, const SeedsCheck& checked,
+                                                      const CheckSeeds& check, std::vector<std::string>& notes);
+
+// ---- the loop --------------------------------------------------------------------------------
+
+/// Hands out batches of untested seeds: batch b is seeds [first + bK, first + (b+1)K), less
+/// those already committed (a resumed campaign), up to the campaign's end; a shard takes the
+/// campaign's batches b = index, index + count, ... Safe to call from every worker.
+class BatchSource {
+public:
+  /// `elapsed` says how long the campaign has run (for its time budget).
+  BatchSource(const FuzzParams& params, std::set<std::uint64_t> done, std::function<double()> elapsed);
+  /// The next batch, or nothing when the campaign is over (or stopping).
+  std::vector<std::uint64_t> take();
+  void stop();
+
+private:
+  const FuzzParams& params_;
+  std::set<std::uint64_t> done_;
+  std::function<double()> elapsed_;
+  std::mutex mutex_;
+  std::uint64_t next_ = 0;
+  bool stopping_ = false;
+};
+
+/// New buckets reduced one at a time on a thread of its own while the campaign goes on
+/// (--reduce-in-parallel). `reduce` does one bucket and returns the line to print.
+class BackgroundReducer {
+public:
+  using Reduce = std::function<std::string(const std::string& key)>;
+  explicit BackgroundReducer(Reduce reduce);
+  ~BackgroundReducer();
+  BackgroundReducer(const BackgroundReducer&) = delete;
+  BackgroundReducer& operator=(const BackgroundReducer&) = delete;
+  void add(const std::string& key);
+  /// Waits for the reductions still queued; returns their lines, in the order they finished.
+  std::vector<std::string> finish();
+
+private:
+  void loop();
+  Reduce reduce_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<std::string> keys_;
+  std::vector<std::string> lines_;
+  bool closing_ = false;
+  std::thread thread_;
+};
+
+/// The live line and the end summary's figures.
+class FuzzProgress {
+public:
+  FuzzProgress(std::uint64_t done_before, double elapsed_before, std::optional<std::uint64_t> target, double time_budget,
+               std::size_t gpus, std::size_t workers);
+  void add(const BatchOutcome& outcome, std::size_t findings, std::size_t new_buckets);
+  /// "tests 96/500 (19%), 3.1 tests/s, 0.8 compiles/s, findings 2 (1 new bucket), CPU 97%,
+  /// GPU 12%, ETA 2m10s"; compile-only campaigns (no GPUs) say so.
+  std::string line() const;
+  double elapsed() const;
+  std::uint64_t tests() const;
+  std::uint64_t findings() const { return findings_; }
+  std::uint64_t new_buckets() const { return new_buckets_; }
+
+private:
+  std::uint64_t done_before_, tests_ = 0, compiles_ = 0, findings_ = 0, new_buckets_ = 0;
+  double elapsed_before_, busy_seconds_ = 0, gpu_seconds_ = 0;
+  std::optional<std::uint64_t> target_;
+  double time_budget_;
+  std::size_t gpus_;  ///< 0: compile-only
+  std::size_t workers_;
+  double started_;
+};
+
+/// What a campaign is asked to do (cudiff fuzz).
+struct CampaignSetup {
+  std::filesystem::path db_path;
+  triage::KnownDifferences known;
+  bool quiet = false, resume = false;
+  bool no_reduce = false;  ///< overrides a resumed campaign's stored choice
+  std::optional<std::filesystem::path> report;
+  FuzzParams params;  ///< a new campaign's (ignored with resume: read from the database)
+  runners::Toolchain toolchain;
+  runners::GpuDiscovery gpus;  ///< the GPUs to use (none: compile-only)
+  std::size_t jobs = 1;
+};
+
+/// How a campaign ended.
+struct CampaignSummary {
+  std::string campaign_id;
+  FuzzParams params;
+  std::filesystem::path db_path, report;
+  std::int64_t tests = 0, findings = 0;
+  std::vector<std::string> new_buckets;   ///< their keys
+  std::vector<std::string> reductions;    ///< one line per bucket reduced
+  std::vector<std::string> notes;
+  double seconds = 0;
+  bool compile_only = false;
+  bool already_finished = false;  ///< a named campaign's command ran again after it had ended
+};
+
+/// Runs (or resumes) the campaign in its named steps: open or resume the campaign row, start
+/// the workers, commit each batch as it comes, close the campaign, reduce the new buckets and
+/// write the report. Progress lines go to `err` (none when quiet).
+CampaignSummary run_campaign(const CampaignSetup& setup, std::ostream& err);
+
+/// The bucket's reproducer reduced by `cudiff triage reduce KEY --db DB --jobs N` in a child
+/// process (pipeline::kBucketReductionSeconds at most), so a reduction that fails or is
+/// killed costs that bucket's reduction only. Returns the line to print.
+std::string reduce_bucket_in_child(const std::filesystem::path& db_path, const std::string& key, std::size_t jobs);
+
+/// The cores this process may use: its CPU affinity, capped by SLURM_CPUS_PER_TASK.
+std::size_t usable_cores();
+/// Half the usable cores (each batch builds with two compilers at once), at least one.
+std::size_t default_fuzz_jobs();
+
+// ---- guided generation (libFuzzer) ---------------------------------------------------------
+// libFuzzer's input bytes drive the generator's decisions (ByteRng), each program is checked
+// and filed like a campaign's test, and what the compilers did with it (diagnostic ids, PTX
+// instruction kinds and directives, outcomes, the verdict) comes back as features that
+// libFuzzer counts as coverage, so it keeps and mutates the inputs that made a compiler do
+// something new. cudiff-libfuzzer (cli/libfuzzer_main.cpp) is the process libFuzzer drives.
+
+struct GuidedOptions {
+  std::filesystem::path db_path = "cudiff.db";
+  std::optional<std::string> campaign;  ///< join this campaign (set by `cudiff fuzz --engine libfuzzer`)
+  triage::KnownDifferences known;
+  generator::Size size = generator::Size::small;
+  generator::Policy policy = generator::Policy::defaults();
+  std::vector<runners::Config> configs = runners::default_configs();
+  std::optional<runners::Mode> mode;  ///< none: run with a GPU, else binary (compile-only)
+  bool no_gpu = false;                ///< --gpus none
+  std::optional<std::filesystem::path> features_log;  ///< one JSON line per program (bench/guided)
+  runners::ToolchainSearch search;
+  bool quiet = false;
+  /// The unguided baseline (bench/guided): seeds from here, one program each, no libFuzzer.
+  std::optional<std::uint64_t> baseline_first_seed;
+  double baseline_seconds = 0;  ///< 0: no time limit
+  std::optional<std::uint64_t> baseline_tests;
+};
+
+/// Whether programs run on a GPU: one is present, --gpus none was not given, and the mode is
+/// run or unset.
+bool guided_runs(const GuidedOptions& options, const runners::GpuDiscovery& gpus);
+/// A new campaign row of `kind` ("guided", "baseline"): this host, the compilers' versions,
+/// the configs, the first GPU when programs run, the mode.
+triage::Campaign new_guided_campaign(const std::string& kind, const GuidedOptions& options,
+                                     const runners::Toolchain& toolchain, const runners::GpuDiscovery& gpus);
+
+/// What the compilers did with one program, as named features with counts. The names:
+/// "outcome <config> <accepted|rejected|crashed|hung>", "diag <config> <tool> <severity> <id>",
+/// "run <config> <status>", "ptx <config> <instruction kind>", "ptx <config> directive <.name>",
+/// "ptx <config> space <.name>", "verdict agree", "finding <kind> <side>", "bucket <key>".
+using Features = std::map<std::string, std::uint32_t>;
+
+/// The features of a finished check, with the PTX each accepted config emitted (by config name)
+/// and the signatures of its findings. Pure.
+Features check_features(const pipeline::CheckRun& run, const std::map<std::string, oracle::PtxFeatures>& ptx,
+                        const std::vector<triage::Signature>& signatures);
+
+/// One program's result.
+struct GuidedResult {
+  std::string name;  ///< "cudiff_in_<hash>" or "cudiff_<seed>"
+  Features features;
+  std::string headline;  ///< the verdict's
+  std::size_t findings = 0;
+  std::vector<std::string> new_buckets;
+  double seconds = 0;
+  std::string generator_error;  ///< the generator threw (a cudiff bug): nothing was compiled
+};
+
+/// Distinct things seen so far by one session (its progress line, and the bench's curves).
+struct GuidedTotals {
+  std::uint64_t programs = 0, findings = 0, new_buckets = 0, generator_errors = 0;
+  std::set<std::string> diagnostic_ids;  ///< "<tool> <severity> <id>", whichever config printed it
+  std::set<std::string> ptx_kinds;       ///< instruction kinds, whichever config emitted them
+  std::set<std::string> buckets;
+  /// Adds one program's features.
+  void add(const Features& features);
+};
+
+/// One process's share of a guided campaign: the database, the compilers, a scratch directory.
+class GuidedSession {
+public:
+  /// Opens the database (a new campaign of kind "guided", or joins options.campaign), finds
+  /// the compilers and GPUs. Throws Error with one line when any of them is unusable.
+  GuidedSession(GuidedOptions options, std::ostream& log);
+  GuidedSession(const GuidedSession&) = delete;
+  GuidedSession& operator=(const GuidedSession&) = delete;
+
+  /// The program `bytes` name, checked, filed, and its features.
+  GuidedResult test_bytes(std::string_view bytes);
+  /// The program of `seed` (a SeededRng, as `cudiff generate --seed` makes it): the baseline.
+  GuidedResult test_seed(std::uint64_t seed);
+  /// The baseline: test_seed from options.baseline_first_seed until its time or test count is
+  /// used up. Returns the process exit status.
+  int run_baseline();
+
+  const GuidedTotals& totals() const { return totals_; }
+  const std::string& campaign_id() const { return campaign_.id; }
+  /// "guided 7a3c...: 40 programs, 3 findings (2 new buckets), 0.31 programs/s, 57 diagnostic ids, 212 PTX kinds"
+  std::string progress_line() const;
+
+private:
+  GuidedResult test(const generator::TestCase& program, const std::string& seed_text, std::string_view input);
+  std::map<std::string, oracle::PtxFeatures> emitted_ptx(const pipeline::CheckRun& run, const std::filesystem::path& dir);
+  void file_program(const generator::TestCase& program, const std::string& seed_text, std::string_view input,
+                    const pipeline::CheckRun& run, const std::vector<triage::Signature>& signatures,
+                    GuidedResult& result);
+  void log_features(const GuidedResult& result);
+  void note_progress();
+
+  GuidedOptions options_;
+  std::ostream& log_;
+  triage::Database db_;
+  triage::Campaign campaign_;
+  runners::Toolchain toolchain_;
+  runners::GpuDiscovery gpus_;
+  pipeline::CheckRequest request_;
+  TempDir workdir_;
+  GuidedTotals totals_;
+  std::chrono::steady_clock::time_point started_, last_line_;
+};
+
+/// A guided campaign run by cudiff-libfuzzer (`cudiff fuzz --engine libfuzzer`).
+struct LibFuzzerCampaign {
+  std::filesystem::path libfuzzer_binary;  ///< cudiff-libfuzzer
+  /// cudiff-libfuzzer's own "--name=value" flags (db, known, size, policy, configs, mode,
+  /// gpus, compilers), already checked by the caller.
+  std::vector<std::string> flags;
+  GuidedOptions options;  ///< the same, parsed
+  std::filesystem::path corpus = "corpus/guided/live";
+  bool corpus_given = false;  ///< else corpus/guided/seeds is read too
+  double time_budget = 0;     ///< seconds; 0: `tests` programs
+  std::uint64_t tests = 200;
+  std::optional<std::uint64_t> seed;
+  std::uint64_t jobs = 1;  ///< libFuzzer -fork
+  std::vector<std::string> libfuzzer_flags;
+  bool quiet = false, reduce = true;
+  std::optional<std::filesystem::path> report;
+};
+
+struct LibFuzzerSummary {
+  triage::Campaign campaign;
+  std::vector<std::string> new_buckets, reductions;
+  double seconds = 0;
+  bool runs = false;         ///< programs ran on a GPU
+  bool interrupted = false;  ///< Ctrl-C
+  std::string status;        ///< libFuzzer's exit ("exit 0", "signal 9")
+  bool clean = false;        ///< libFuzzer used up its budget or was interrupted
+  std::filesystem::path corpus, report;
+};
+
+/// Creates the campaign, starts cudiff-libfuzzer with the campaign's options as its flags,
+/// shows progress from the database on `err` while it runs (every 30 s), then reduces the new
+/// buckets and writes the report. Ctrl-C stops libFuzzer, and the campaign is still closed.
+LibFuzzerSummary run_libfuzzer_campaign(const LibFuzzerCampaign& request, std::ostream& err);
+
+// ---- the conformance measurement of the rules catalog (cudiff rules --measure) ------------
+// What each compiler does with every E rule's violation (and its fixed form) and every V
+// rule's probe, and the file it is kept in, which plain `cudiff rules` shows beside the catalog.
+
+/// What one config did with one measured program.
+struct MeasuredCompile {
+  std::string config;
+  std::string outcome;      ///< "accepted", "rejected", "crashed", "hung"
+  std::string first_error;  ///< the first error's message ("" when accepted)
+  std::string tool;         ///< which stage printed it (frontend, ptxas...)
+  int line = 0;             ///< its line
+  bool at_planted_line = false;
+};
+
+/// One measured program: a rule's violation, its fixed form, or its probe.
+struct MeasuredItem {
+  std::string rule;
+  std::string variant;  ///< "violation", "fixed", "probe"
+  bool must_reject = false;
+  int planted_line = 0;
+  std::vector<MeasuredCompile> compiles;
+  std::string finding;       ///< the oracle's verdict: "" when as expected, else its summary
+  std::string finding_kind;  ///< missed_diagnostic, false_rejection, crash, hang...
+  std::string known_reason;  ///< when the finding is a recorded known difference
+  /// "nvcc" or "clang": the verdict of that compiler's first config ("accept", "reject",
+  /// "crash", "hang").
+  std::string verdict_of(std::string_view compiler) const;
+};
+
+struct Measurement {
+  double measured_at = 0;
+  std::string nvcc_version, clang_version;
+  std::uint64_t seed = 0;
+  std::string size;
+  std::vector<std::string> configs;
+  std::vector<MeasuredItem> items;
+};
+
+boost::json::value to_json(const Measurement& measurement);
+/// Throws Error(usage) with one line for a file that is not a measurement.
+Measurement measurement_from_json(const boost::json::value& json, const std::string& origin);
+
+struct MeasureRequest {
+  std::uint64_t seed = 1;  ///< the program the violations are planted in
+  generator::Size size = generator::Size::small;
+  std::optional<std::string> rule;  ///< only this rule
+  std::vector<runners::Config> configs = runners::default_configs();
+  double compile_seconds = pipeline::kProgramCompileSeconds;
+  std::size_t jobs = 1;
+  triage::KnownDifferences known;
+  runners::Toolchain toolchain;
+};
+/// Measures every planned program on `jobs` workers (each builds with every config at once),
+/// printing a progress line to `err` every 20 programs. Throws Error(environment) when a
+/// worker fails, Error(usage) for a rule with neither a violation template nor a probe.
+Measurement measure_conformance(const MeasureRequest& request, std::ostream& err);
+
+// ---- Slurm ---------------------------------------------------------------------------------
+// A campaign as a Slurm job array: the job scripts and the fuzz options are written into the
+// campaign's shared directory and the array (one `cudiff fuzz` shard per task) and the merge
+// job that runs after it are submitted; the jobs are then followed through squeue and the
+// shard databases copied out.
+
+/// A submitted campaign, as DIR/jobs.json records it.
+struct SlurmCampaign {
+  std::filesystem::path directory;   ///< absolute; on a filesystem every node sees
+  std::string array_job, merge_job;  ///< Slurm job ids
+  std::uint64_t shards = 0;
+};
+boost::json::object to_json(const SlurmCampaign& campaign);
+/// Reads DIR/jobs.json; throws Error(usage) when DIR holds no submitted campaign.
+SlurmCampaign read_slurm_campaign(const std::filesystem::path& directory);
+
+/// What `cudiff slurm submit` asks for.
+struct SlurmSubmitRequest {
+  SlurmCampaign campaign;         ///< its directory (absolute) and shard count; no jobs yet
+  std::filesystem::path cudiff;   ///< the binary every node runs
+  std::optional<std::uint64_t> gpus_per_task, cpus_per_task;
+  std::optional<std::string> partition, time_limit;
+  std::vector<std::string> sbatch_flags;  ///< for both jobs
+  std::vector<std::string> fuzz_options;  ///< checked by the caller as `cudiff fuzz` would
+  double fuzz_time_budget = 0;            ///< the fuzz options' --time, for the default time limit
+};
+/// The two sbatch command lines; the merge job's dependency names ARRAY_JOB until it is known.
+struct SlurmSubmission {
+  runners::Command array, merge;
+};
+SlurmSubmission slurm_submission(const SlurmSubmitRequest& request);
+/// Writes the campaign's directory (job scripts, fuzz.args, shards/, logs/), submits the array
+/// and then the merge job, and records both in DIR/jobs.json. Throws Error(usage) when DIR
+/// holds a submitted campaign already, Error(environment) with sbatch's one-line reason when
+/// it refuses (a refused merge job says how to submit it by hand).
+SlurmCampaign submit_slurm_campaign(const SlurmSubmitRequest& request);
+
+/// Where a submitted campaign stands: squeue for the jobs, the directory for the shards copied
+/// out and the merge's status, and once merged what it found.
+struct SlurmStatus {
+  SlurmCampaign campaign;
+  std::uint64_t pending = 0, running = 0, other = 0;  ///< array tasks in the queue
+  std::string merge_queue_state;  ///< the merge job's state in the queue; empty once it left
+  std::uint64_t copied_out = 0;   ///< shard databases in DIR/shards
+  std::optional<int> merge_status;  ///< DIR/merge.status, once the merge job ended
+  std::optional<triage::Campaign> merged;  ///< the merged fuzz campaign
+  triage::Totals totals;
+  std::int64_t new_buckets = 0;
+  bool queue_empty() const { return pending + running + other == 0 && merge_queue_state.empty(); }
+  /// The merge job's state: its queue state, else "ended" (it wrote merge.status) or "gone".
+  std::string merge_state() const;
+  std::filesystem::path database() const { return campaign.directory / "campaign.db"; }
+  std::filesystem::path report() const { return campaign.directory / "report.html"; }
+};
+SlurmStatus slurm_status(const SlurmCampaign& campaign);
+/// Follows the campaign until its jobs have left the queue, with a line on `err` when
+/// something changed (at least once a minute), then its status.
+SlurmStatus wait_for_slurm_campaign(const SlurmCampaign& campaign, double poll_seconds, std::ostream& err);
+
+} // namespace cudiff::campaign

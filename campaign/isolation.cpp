@@ -1,0 +1,89 @@
+// campaign: isolation — a batch's findings pinned on single seeds. Findings that name their
+// tests (run and layout findings, through the batch's sidecar) send those seeds straight to a
+// check alone; otherwise the batch is halved until each finding sits on one seed, which must
+// show the same signature alone (docs/architecture.md, "Speed").
+#include "campaign/campaign.h"
+
+namespace cudiff::campaign {
+namespace {
+
+class Isolator {
+public:
+  Isolator(const CheckSeeds& check, std::set<std::string> batch_keys, std::vector<std::string>& notes)
+      : check_(check), batch_keys_(std::move(batch_keys)), notes_(notes) {}
+
+  std::map<std::uint64_t, SeedOutcome> pinned;
+
+  void isolate(const std::vector<std::uint64_t>& seeds, const SeedsCheck& checked) {
+    if (seeds.size() == 1) return pin(seeds.front(), checked);
+    // Run and layout findings name their tests: check those alone, no halving needed.
+    std::set<std::uint64_t> named;
+    bool all_named = true;
+    for (std::size_t i = 0; i < checked.findings.size(); ++i) {
+      const oracle::FindingKind kind = checked.findings[i].kind;
+      const bool labelled_kind =
+          kind == oracle::FindingKind::run_mismatch || kind == oracle::FindingKind::layout_mismatch;
+      std::set<std::uint64_t> in_batch;
+      if (i < checked.named_seeds.size())
+        for (std::uint64_t seed : checked.named_seeds[i])
+          if (std::find(seeds.begin(), seeds.end(), seed) != seeds.end()) in_batch.insert(seed);
+      if (!labelled_kind || in_batch.empty()) all_named = false;
+      named.insert(in_batch.begin(), in_batch.end());
+    }
+    if (all_named) {
+      for (std::uint64_t seed : named) pin(seed, check_({seed}));
+      return;
+    }
+    const std::size_t half = seeds.size() / 2;
+    bool any = false;
+    for (auto part : {std::vector<std::uint64_t>(seeds.begin(), seeds.begin() + static_cast<std::ptrdiff_t>(half)),
+                      std::vector<std::uint64_t>(seeds.begin() + static_cast<std::ptrdiff_t>(half), seeds.end())}) {
+      const SeedsCheck checked_part = check_(part);
+      if (checked_part.agree()) continue;
+      any = true;
+      isolate(part, checked_part);
+    }
+    if (!any)
+      notes_.push_back("seeds " + std::to_string(seeds.front()) + ".." + std::to_string(seeds.back()) +
+                       " disagree together but no half does: not filed");
+  }
+
+private:
+  /// `checked` is the seed alone: its findings with a key the batch showed are filed on it.
+  void pin(std::uint64_t seed, const SeedsCheck& checked) {
+    SeedOutcome outcome;
+    outcome.seed = seed;
+    for (std::size_t i = 0; i < checked.findings.size(); ++i) {
+      if (!batch_keys_.count(checked.signatures[i].key)) {
+        notes_.push_back("seed " + std::to_string(seed) + " alone shows " + checked.signatures[i].title +
+                         ", which its batch did not: not filed");
+        continue;
+      }
+      outcome.findings.push_back(checked.findings[i]);
+      outcome.signatures.push_back(checked.signatures[i]);
+    }
+    if (outcome.findings.empty()) return;
+    outcome.discrepancy = true;
+    outcome.source_name = checked.source_name;
+    outcome.source = checked.source;
+    outcome.outputs = checked.outputs;
+    pinned[seed] = std::move(outcome);
+  }
+
+  const CheckSeeds& check_;
+  std::set<std::string> batch_keys_;
+  std::vector<std::string>& notes_;
+};
+
+} // namespace
+
+std::map<std::uint64_t, SeedOutcome> isolate_findings(const std::vector<std::uint64_t>& seeds, const SeedsCheck& checked,
+                                                      const CheckSeeds& check, std::vector<std::string>& notes) {
+  std::set<std::string> keys;
+  for (const triage::Signature& signature : checked.signatures) keys.insert(signature.key);
+  Isolator isolator(check, std::move(keys), notes);
+  isolator.isolate(seeds, checked);
+  return std::move(isolator.pinned);
+}
+
+} // namespace cudiff::campaign

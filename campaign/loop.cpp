@@ -1,0 +1,352 @@
+// campaign: the loop. Worker threads check batches; this thread alone writes the database,
+// one transaction per batch (its tests, its findings, the campaign's counts and elapsed time),
+// so whatever a kill -9 interrupts was never committed and is simply redone. The steps, in
+// order: open_or_resume, start_workers, commit (per batch), close, reduce and report.
+#include "campaign/campaign.h"
+
+#include <cstdlib>
+#include <ostream>
+#include <sched.h>
+#include <unistd.h>
+
+namespace cudiff::campaign {
+namespace {
+
+/// What workers hand to the writer.
+struct Finished {
+  std::optional<BatchOutcome> outcome;
+  std::string error;  ///< a worker's Error: the campaign stops after committing what it has
+};
+
+class ResultQueue {
+public:
+  void push(Finished item) {
+    {
+      std::lock_guard lock(mutex_);
+      items_.push_back(std::move(item));
+    }
+    ready_.notify_one();
+  }
+  void worker_done() {
+    {
+      std::lock_guard lock(mutex_);
+      ++workers_done_;
+    }
+    ready_.notify_one();
+  }
+  /// The next result; nothing when every worker is done and the queue is empty. Wakes at
+  /// least every `tick` seconds (with nothing) so the progress line stays live.
+  std::optional<Finished> pop(std::size_t workers, double tick, bool& timed_out) {
+    std::unique_lock lock(mutex_);
+    timed_out = !ready_.wait_for(lock, std::chrono::duration<double>(tick),
+                                 [&] { return !items_.empty() || workers_done_ == workers; });
+    if (items_.empty()) return std::nullopt;
+    Finished item = std::move(items_.front());
+    items_.pop_front();
+    return item;
+  }
+
+private:
+  std::mutex mutex_;
+  std::condition_variable ready_;
+  std::deque<Finished> items_;
+  std::size_t workers_done_ = 0;
+};
+
+std::string gpus_text(const runners::GpuDiscovery& gpus) {
+  std::vector<std::string> names;
+  for (const auto& gpu : gpus.gpus) names.push_back(gpu.describe());
+  return join(names, ", ");
+}
+
+/// A stored campaign's parameters.
+FuzzParams stored_params(const triage::Database& db, const triage::Campaign& campaign, const std::string& text) {
+  boost::json::value json;
+  try {
+    json = boost::json::parse(text);
+  } catch (const std::exception&) {
+    throw_environment("campaign " + campaign.id.substr(0, 12) + " in " + db.path().string() +
+                      " has unreadable parameters; it cannot be resumed");
+  }
+  return fuzz_params_from_json(json);
+}
+
+/// The unfinished fuzz campaign of the database (the latest), with its parameters.
+std::pair<triage::Campaign, FuzzParams> unfinished_campaign(const triage::Database& db) {
+  const auto campaigns = db.campaigns();
+  for (auto it = campaigns.rbegin(); it != campaigns.rend(); ++it) {
+    if (it->kind != "fuzz" || it->ended > 0) continue;
+    if (const auto params = db.campaign_params(it->id)) return {*it, stored_params(db, *it, *params)};
+  }
+  throw_environment("no unfinished fuzz campaign in " + db.path().string() + " to resume");
+}
+
+/// The named campaign when the database has it already: its command ran here before (a
+/// requeued Slurm task, a rerun), and it goes on with the stored parameters, which must be
+/// for the same shard.
+std::optional<std::pair<triage::Campaign, FuzzParams>> stored_named_campaign(const triage::Database& db,
+                                                                             const FuzzParams& wanted) {
+  if (wanted.name.empty()) return std::nullopt;
+  const auto campaign = db.campaign(named_campaign_id(wanted.name));
+  if (!campaign) return std::nullopt;
+  const auto params = db.campaign_params(campaign->id);
+  if (campaign->kind != "fuzz" || !params)
+    throw_usage(db.path().string() + " has a campaign named '" + wanted.name + "' that is not a fuzz campaign");
+  FuzzParams stored = stored_params(db, *campaign, *params);
+  if (stored.shard != wanted.shard)
+    throw_usage(db.path().string() + " holds shard " + stored.shard.text() + " of campaign '" + wanted.name +
+                "', not shard " + wanted.shard.text());
+  return std::pair{*campaign, std::move(stored)};
+}
+
+/// The campaign being run: its row, its parameters, and what the database holds of it.
+struct OpenCampaign {
+  triage::Campaign row;
+  FuzzParams params;
+  bool resuming = false;
+  bool compile_only = false;
+  std::set<std::uint64_t> done;  ///< seeds committed before this start
+};
+
+/// Step 1: a new campaign row (committed at once, with its parameters), or the one to resume
+/// (--resume, or a named campaign whose command ran here before).
+OpenCampaign open_or_resume(triage::Database& db, const CampaignSetup& setup) {
+  OpenCampaign open;
+  open.resuming = setup.resume;
+  if (setup.resume) {
+    std::tie(open.row, open.params) = unfinished_campaign(db);
+  } else if (auto stored = stored_named_campaign(db, setup.params)) {
+    std::tie(open.row, open.params) = std::move(*stored);
+    open.resuming = true;
+  } else {
+    FuzzParams& params = open.params = setup.params;
+    triage::Campaign& campaign = open.row;
+    campaign.id = params.name.empty() ? triage::unique_key() : named_campaign_id(params.name);
+    campaign.kind = "fuzz";
+    campaign.host = pipeline::host_name();
+    campaign.started = unix_seconds();
+    campaign.cudiff_version = CUDIFF_VERSION;
+    campaign.nvcc_version = setup.toolchain.nvcc.version;
+    campaign.clang_version = setup.toolchain.clang.version;
+    campaign.configs = params.configs;
+    const bool no_runs = setup.gpus.gpus.empty() || (params.mode && *params.mode != runners::Mode::run);
+    campaign.gpus = no_runs ? "" : gpus_text(setup.gpus);
+    campaign.mode = runners::to_string(params.mode.value_or(no_runs ? runners::Mode::binary : runners::Mode::run));
+    db.transaction([&] {
+      db.put_campaign(campaign);
+      db.put_campaign_params(campaign.id, boost::json::serialize(fuzz_params_json(params)));
+    });
+  }
+  if (open.resuming && setup.no_reduce) open.params.reduce = false;
+  // A resumed campaign runs with the GPUs of this start (they may differ from the first's).
+  open.compile_only = setup.gpus.gpus.empty() || (open.params.mode && *open.params.mode != runners::Mode::run);
+  for (const std::string& seed : db.tested_seeds(open.row.id)) open.done.insert(std::stoull(seed));
+  return open;
+}
+
+std::string start_line(const CampaignSetup& setup, const OpenCampaign& open) {
+  const FuzzParams& params = open.params;
+  const std::string named =
+      params.name.empty() ? ""
+                          : " ('" + params.name + "'" + (params.shard.count > 1 ? ", shard " + params.shard.text() : "") +
+                                ")";
+  return std::string(open.resuming ? "resuming" : "campaign") + " " + open.row.id.substr(0, 12) + named + " in " +
+         setup.db_path.string() + ": " +
+         (open.compile_only ? "compile-only (" +
+                                  (setup.gpus.gpus.empty() ? "no GPU: " + setup.gpus.note
+                                                           : "mode " + runners::to_string(*params.mode)) +
+                                  ")"
+                            : "GPUs " + gpus_text(setup.gpus)) +
+         ", " + std::to_string(setup.jobs) + " worker" + (setup.jobs == 1 ? "" : "s") + ", batches of " +
+         std::to_string(params.batch) + ", seeds from " + std::to_string(params.first_seed) + ", configs " +
+         join(params.configs, ",") +
+         (open.done.empty() ? "" : ", " + std::to_string(open.done.size()) + " tests already done") + "\n";
+}
+
+/// Step 2: one thread per job, each taking batches from `source` until it runs dry; binaries
+/// run on one GPU per worker, round robin (none when compile-only).
+std::vector<std::thread> start_workers(const CampaignSetup& setup, const OpenCampaign& open, const FuzzContext& context,
+                                       BatchSource& source, ResultQueue& queue) {
+  std::vector<std::thread> workers;
+  for (std::size_t w = 0; w < setup.jobs; ++w) {
+    runners::GpuDiscovery gpu;
+    if (!open.compile_only) gpu.gpus.push_back(setup.gpus.gpus[w % setup.gpus.gpus.size()]);
+    else gpu.note = setup.gpus.gpus.empty() ? setup.gpus.note : "compile-only mode";
+    workers.emplace_back([&, gpu, w] {
+      const auto dir = context.workdir / ("worker" + std::to_string(w));
+      for (auto seeds = source.take(); !seeds.empty(); seeds = source.take()) {
+        try {
+          queue.push(Finished{check_batch(context, seeds, gpu, dir), ""});
+        } catch (const std::exception& error) {
+          queue.push(Finished{std::nullopt, error.what()});
+          source.stop();
+        }
+      }
+      queue.worker_done();
+    });
+  }
+  return workers;
+}
+
+/// Step 3: one batch's tests and findings, the campaign's counts and its elapsed time, in one
+/// transaction. Returns the keys of the buckets it opened.
+std::vector<std::string> commit(triage::Database& db, const CampaignSetup& setup, OpenCampaign& open,
+                                const std::string& policy_hash, const BatchOutcome& outcome, FuzzProgress& progress) {
+  std::size_t findings = 0;
+  std::vector<std::string> fresh;
+  const double now = unix_seconds();
+  triage::Campaign& campaign = open.row;
+  db.transaction([&] {
+    for (const SeedOutcome& seed : outcome.seeds) {
+      const std::string seed_text = std::to_string(seed.seed);
+      triage::Test test{triage::content_key(campaign.id + "/" + seed_text), campaign.id,
+                        (seed.edge ? "cudiff_edge_" : "cudiff_") + seed_text, seed_text, policy_hash,
+                        open.params.configs, seed.discrepancy ? "discrepancy" : "agree", now,
+                        outcome.seconds / static_cast<double>(outcome.seeds.size())};
+      db.add_test(test);
+      for (std::size_t i = 0; i < seed.findings.size(); ++i) {
+        triage::NewFinding finding{triage::content_key(campaign.id + "/" + seed_text + "/" + std::to_string(i)),
+                                   campaign.id, test.id, now, seed.findings[i], seed.signatures[i], seed.source_name,
+                                   seed.source, seed.outputs};
+        const triage::Recorded recorded = db.add_finding(finding, setup.known.match(seed.signatures[i]));
+        ++findings;
+        if (recorded.new_bucket) fresh.push_back(recorded.bucket.key);
+      }
+    }
+    progress.add(outcome, findings, fresh.size());
+    campaign.tests = static_cast<std::int64_t>(progress.tests());
+    campaign.findings = db.campaign_finding_count(campaign.id);
+    db.put_campaign(campaign);
+    open.params.elapsed = progress.elapsed();
+    db.put_campaign_params(campaign.id, boost::json::serialize(fuzz_params_json(open.params)));
+  });
+  return fresh;
+}
+
+/// Step 4: the campaign's end time and final elapsed time.
+void close(triage::Database& db, OpenCampaign& open, const FuzzProgress& progress) {
+  open.row.ended = unix_seconds();
+  open.params.elapsed = progress.elapsed();
+  db.transaction([&] {
+    db.put_campaign(open.row);
+    db.put_campaign_params(open.row.id, boost::json::serialize(fuzz_params_json(open.params)));
+  });
+}
+
+} // namespace
+
+std::string reduce_bucket_in_child(const std::filesystem::path& db_path, const std::string& key, std::size_t jobs) {
+  std::error_code ec;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) return "reduce " + key.substr(0, 12) + ": cannot find the cudiff binary (" + ec.message() + ")";
+  runners::Command command;
+  command.argv = {self.string(), "triage", "reduce", key, "--db", db_path.string(), "--jobs", std::to_string(jobs)};
+  command.limits.wall_seconds = pipeline::kBucketReductionSeconds;
+  const runners::SubprocessResult result = runners::run_subprocess(command);
+  const auto lines = split(trim(result.out.text.empty() ? result.err.text : result.out.text), '\n');
+  return "reduce " + key.substr(0, 12) + ": " +
+         (result.timed_out ? "stopped at " + std::to_string(static_cast<int>(pipeline::kBucketReductionSeconds / 60)) + " minutes"
+          : lines.empty()  ? result.status_text()
+                           : lines.back());
+}
+
+std::size_t usable_cores() {
+  // The cores this process may run on (a Slurm task, taskset, a container's cpuset), not the
+  // machine's: a task given 8 of a node's 128 cores must not start 64 workers.
+  std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (::sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) cores = static_cast<std::size_t>(CPU_COUNT(&set));
+  // Without CPU binding Slurm still says how many cores the task was given.
+  if (const char* given = std::getenv("SLURM_CPUS_PER_TASK")) {
+    char* end = nullptr;
+    const unsigned long value = std::strtoul(given, &end, 10);
+    if (end != given && *end == '\0' && value > 0) cores = std::min<std::size_t>(cores, value);
+  }
+  return cores;
+}
+
+std::size_t default_fuzz_jobs() { return std::max<std::size_t>(1, usable_cores() / 2); }
+
+CampaignSummary run_campaign(const CampaignSetup& setup, std::ostream& err) {
+  triage::Database db = triage::Database::open(setup.db_path);  // a bad database fails here
+  OpenCampaign open = open_or_resume(db, setup);
+  CampaignSummary summary;
+  summary.campaign_id = open.row.id;
+  summary.db_path = setup.db_path;
+  summary.compile_only = open.compile_only;
+  if (open.resuming && !setup.resume && open.row.ended > 0) {
+    summary.already_finished = true;
+    summary.params = open.params;
+    summary.tests = open.row.tests;
+    summary.findings = open.row.findings;
+    return summary;
+  }
+
+  TempDir workdir("cudiff-fuzz");
+  const FuzzContext context{generator::Policy::load(open.params.policy), open.params.size,
+                            campaign_check_request(open.params), setup.toolchain, workdir.path()};
+  FuzzProgress progress(open.done.size(), open.params.elapsed, shard_test_count(open.params), open.params.time_budget,
+                        open.compile_only ? 0 : setup.gpus.gpus.size(), setup.jobs);
+  BatchSource source(open.params, open.done, [&progress] { return progress.elapsed(); });
+  if (!setup.quiet) err << start_line(setup, open);
+
+  std::optional<BackgroundReducer> background;
+  const std::size_t reduce_jobs = setup.jobs * 2;
+  if (open.params.reduce && open.params.reduce_in_parallel)
+    background.emplace([&](const std::string& key) { return reduce_bucket_in_child(setup.db_path, key, reduce_jobs); });
+  ResultQueue queue;
+  std::vector<std::thread> workers = start_workers(setup, open, context, source, queue);
+
+  const bool live = !setup.quiet && ::isatty(2) == 1;
+  const std::string policy_hash = context.policy.hash();
+  std::string worker_error;
+  double last_line = 0;
+  for (;;) {
+    bool idle = false;
+    std::optional<Finished> item = queue.pop(workers.size(), 1.0, idle);
+    if (!item) {
+      if (!idle) break;  // every worker done, nothing left
+    } else if (!item->outcome) {
+      worker_error = item->error;
+    } else {
+      const std::vector<std::string> fresh = commit(db, setup, open, policy_hash, *item->outcome, progress);
+      summary.new_buckets.insert(summary.new_buckets.end(), fresh.begin(), fresh.end());
+      summary.notes.insert(summary.notes.end(), item->outcome->notes.begin(), item->outcome->notes.end());
+      if (background)
+        for (const std::string& key : fresh) background->add(key);  // handed over once committed
+    }
+    if (setup.quiet) continue;
+    const double now = unix_seconds();
+    if (live) {
+      err << "\r\033[K" << progress.line() << std::flush;
+    } else if (item && item->outcome && now - last_line >= 10) {
+      err << progress.line() << "\n";
+      last_line = now;
+    }
+  }
+  for (std::thread& worker : workers) worker.join();
+  if (live) err << "\n";
+  if (!worker_error.empty())
+    throw_environment("campaign " + open.row.id.substr(0, 12) + " stopped: " + worker_error + " (resume with --resume)");
+
+  close(db, open, progress);
+  // Step 5: the new buckets' reproducers reduced (each in a child process), the report.
+  if (background) {
+    if (!setup.quiet && !summary.new_buckets.empty()) err << "waiting for the reductions still running\n";
+    summary.reductions = background->finish();
+  } else if (open.params.reduce) {
+    for (const std::string& key : summary.new_buckets)
+      summary.reductions.push_back(reduce_bucket_in_child(setup.db_path, key, reduce_jobs));
+  }
+  summary.report = setup.report.value_or(setup.db_path.parent_path() / (setup.db_path.stem().string() + "-report.html"));
+  write_file(summary.report, triage::render_html_report(db, unix_seconds()));
+
+  summary.params = open.params;
+  summary.tests = open.row.tests;
+  summary.findings = open.row.findings;
+  summary.seconds = progress.elapsed();
+  return summary;
+}
+
+} // namespace cudiff::campaign

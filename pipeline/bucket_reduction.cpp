@@ -1,0 +1,96 @@
+// pipeline: a bucket's best reproducer reduced with the built-in test (its own key) and
+// stored as the bucket's best reproducer when it is smaller (`cudiff triage reduce`).
+#include "pipeline/pipeline.h"
+
+namespace cudiff::pipeline {
+namespace {
+
+/// The final check's outputs as `cudiff check --db` stores them (so `triage export` reads a
+/// reduced reproducer like any other), marked as a reduction.
+boost::json::object reduced_outputs(const CheckRun& run) {
+  boost::json::object outputs = outputs_json(run);
+  outputs["reduced"] = true;
+  return outputs;
+}
+
+} // namespace
+
+BucketReduction reduce_bucket(triage::Database& db, const std::string& id, ReduceRequest request,
+                              const runners::Toolchain& toolchain, const runners::GpuDiscovery& gpus, std::ostream& err) {
+  BucketReduction reduction;
+  const triage::Bucket bucket = db.bucket(id);
+  reduction.bucket = bucket;
+  const auto finding = db.finding(bucket.best_finding);
+  if (!finding || finding->source.empty())
+    throw_environment("bucket " + std::to_string(bucket.id) + " has no stored reproducer to reduce");
+  const auto campaign = db.campaign(finding->campaign_id);
+
+  TempDir dir("cudiff-triage-reduce");
+  const std::string name = finding->source_name.empty() ? "reproducer.cu" : finding->source_name;
+  request.file = dir.path() / name;
+  request.source = finding->source;
+  request.key = bucket.key;
+  if (campaign) request.check.mode = runners::parse_mode(campaign->mode);
+  // The stored reproducer has no sidecar: a false rejection was judged against a generated
+  // program's "must accept", so its candidates are too. (A missed diagnostic's reproducer
+  // carries its `// expected-error: ID` line, which the reduction keeps.)
+  if (bucket.kind == oracle::to_string(oracle::FindingKind::false_rejection)) request.check.expected = oracle::Expectation{};
+  request.check.configs = campaign && !campaign->configs.empty() ? runners::parse_configs(join(campaign->configs, ","))
+                                                                 : runners::default_configs();
+  request.check.compile_limits = limits(kFileCompileSeconds);
+  request.check.run_limits = limits(kRunSeconds);
+
+  if (bucket.kind == oracle::to_string(oracle::FindingKind::run_mismatch) && gpus.gpus.empty())
+    throw_environment("bucket " + std::to_string(bucket.id) + " is a run mismatch: reducing it needs a GPU (" +
+                      gpus.note + ")");
+  const double started = unix_seconds();
+  reduction.request = request;
+  reduction.outcome = reduce_source(request, toolchain, gpus, err);
+  reduction.original_bytes = finding->source.size();
+  const std::string& reduced = reduction.outcome.result.text;
+  if (reduced.size() >= finding->source.size()) return reduction;
+
+  // The final check in the full mode gives the finding, its outputs, and one more proof.
+  CheckRequest full = request.check;
+  if (!full.mode) full.mode = gpus.gpus.empty() ? runners::Mode::binary : runners::Mode::run;
+  TempDir check_dir("cudiff-triage-reduce");
+  const CheckRun run =
+      SignatureTest(*reduction.outcome.target, full, toolchain, gpus, request).check(reduced, check_dir.path());
+  const std::vector<triage::Signature> signatures = signatures_of(run);
+  std::size_t index = signatures.size();
+  for (std::size_t i = 0; i < signatures.size(); ++i)
+    if (signatures[i].key == bucket.key) index = i;
+  if (index == signatures.size())
+    throw_environment("the reduced reproducer did not show bucket " + std::to_string(bucket.id) + "'s signature again");
+
+  triage::Campaign campaign_row;
+  campaign_row.id = triage::unique_key();
+  campaign_row.kind = "reduce";
+  campaign_row.host = host_name();
+  campaign_row.started = started;
+  campaign_row.ended = unix_seconds();
+  campaign_row.cudiff_version = CUDIFF_VERSION;
+  campaign_row.nvcc_version = toolchain.nvcc.version;
+  campaign_row.clang_version = toolchain.clang.version;
+  for (const auto& config : request.check.configs) campaign_row.configs.push_back(config.name);
+  campaign_row.mode = runners::to_string(run.mode);
+  campaign_row.tests = 1;
+  campaign_row.findings = 1;
+  const triage::Test test{triage::content_key(campaign_row.id + "/" + name), campaign_row.id, name, "", "",
+                          campaign_row.configs, "discrepancy", campaign_row.ended, campaign_row.ended - started};
+  const triage::NewFinding stored{triage::content_key(campaign_row.id + "/0"), campaign_row.id, test.id,
+                                  campaign_row.ended, run.verdict.findings[index], signatures[index], name, reduced,
+                                  reduced_outputs(run)};
+  triage::Bucket after;
+  db.transaction([&] {
+    db.put_campaign(campaign_row);
+    db.add_test(test);
+    after = db.add_reproducer(stored);
+  });
+  reduction.stored = true;
+  reduction.stored_finding = stored.id;
+  reduction.now_best = after.best_finding == stored.id;
+  return reduction;
+}
+
+} // namespace cudiff::pipeline

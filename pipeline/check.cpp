@@ -1,0 +1,167 @@
+// pipeline: one check — build every config in parallel, run the binaries, read the layout
+// views, judge. The wiring of runners and oracle for a single test case.
+#include "pipeline/pipeline.h"
+
+#include <cctype>
+#include <future>
+
+namespace cudiff::pipeline {
+namespace {
+
+/// Default: run when a GPU is present, else build a binary; a file without main() is
+/// checked as an object, since linking it would only show two identical link errors.
+runners::Mode choose_mode(const CheckRequest& options, const runners::GpuDiscovery& gpus,
+                          std::vector<std::string>& notes) {
+  runners::Mode mode = options.mode.value_or(gpus.gpus.empty() ? runners::Mode::binary : runners::Mode::run);
+  const bool links = mode == runners::Mode::binary || mode == runners::Mode::run;
+  if (links && !defines_main(options.input.source)) {
+    notes.push_back("no main(): checked as an object file");
+    return runners::Mode::object;
+  }
+  if (mode == runners::Mode::run && gpus.gpus.empty())
+    notes.push_back("no GPU (" + gpus.note + "): binaries were built but not run");
+  else if (!options.mode && gpus.gpus.empty())
+    notes.push_back("no GPU (" + gpus.note + "): binaries built, not run");
+  return mode;
+}
+
+ConfigCheck build_one(const runners::Toolchain& toolchain, const runners::Config& config, runners::Mode mode,
+                      const CheckRequest& options, const std::filesystem::path& file, const std::filesystem::path& workdir) {
+  ConfigCheck check;
+  check.compile = runners::compile(toolchain, config, mode, file, workdir, options.compile_limits);
+  if (check.compile.process.timed_out) {
+    runners::Limits longer = options.compile_limits;
+    longer.wall_seconds *= kHangConfirmationFactor;
+    runners::CompileResult retry = runners::compile(toolchain, config, mode, file, workdir, longer);
+    if (!retry.process.timed_out)
+      check.note = "passed its " + format_seconds(options.compile_limits.wall_seconds) +
+                   " limit, finished in " + format_seconds(retry.process.wall_seconds) + " with a longer one";
+    check.compile = std::move(retry);
+  }
+  check.observation = oracle::observe_compile(check.compile);
+  return check;
+}
+
+/// Compiles run in parallel (one thread per config): each is a separate process tree, and
+/// nvcc spends most of a second in start-up that would otherwise be serialized.
+std::vector<ConfigCheck> build_all(const runners::Toolchain& toolchain, const CheckRequest& options,
+                                   runners::Mode mode, const std::filesystem::path& file,
+                                   const std::filesystem::path& workdir) {
+  std::vector<std::future<ConfigCheck>> pending;
+  for (const auto& config : options.configs)
+    pending.push_back(std::async(std::launch::async, build_one, std::cref(toolchain), std::cref(config), mode,
+                                 std::cref(options), std::cref(file), std::cref(workdir)));
+  std::vector<ConfigCheck> checks;
+  for (auto& future : pending) checks.push_back(future.get());
+  return checks;
+}
+
+/// Runs each built binary in turn on the first GPU: one GPU worker, as in a campaign.
+void run_all(std::vector<ConfigCheck>& checks, const CheckRequest& options, const runners::GpuDiscovery& gpus,
+             const std::filesystem::path& workdir) {
+  for (ConfigCheck& check : checks) {
+    if (check.observation.outcome != oracle::CompileOutcome::accepted || check.compile.artifact.empty()) continue;
+    check.run_process = runners::execute(check.compile.artifact, options.run_limits, gpus.gpus.front().visible_device,
+                                         workdir / check.compile.config.name);
+    check.run = oracle::observe_run(check.compile.config.name, *check.run_process);
+  }
+}
+
+/// The source with comments and string/char literals blanked, so only code is searched.
+std::string code_only(std::string_view source) {
+  std::string code(source);
+  for (std::size_t i = 0; i < code.size(); ++i) {
+    if (code.compare(i, 2, "//") == 0) {
+      while (i < code.size() && code[i] != '\n') code[i++] = ' ';
+    } else if (code.compare(i, 2, "/*") == 0) {
+      std::size_t end = code.find("*/", i + 2);
+      end = end == std::string::npos ? code.size() : end + 2;
+      for (; i < end; ++i)
+        if (code[i] != '\n') code[i] = ' ';
+      --i;
+    } else if (code[i] == '"' || code[i] == '\'') {
+      const char quote = code[i];
+      for (++i; i < code.size() && code[i] != quote && code[i] != '\n'; ++i) {
+        if (code[i] == '\\' && i + 1 < code.size()) code[i++] = ' ';
+        code[i] = ' ';
+      }
+    }
+  }
+  return code;
+}
+
+bool identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+} // namespace
+
+runners::Limits limits(double seconds) {
+  runners::Limits limits;
+  limits.wall_seconds = seconds;
+  limits.memory_bytes = kMemoryLimitBytes;
+  return limits;
+}
+
+bool defines_main(std::string_view source) {
+  const std::string code = code_only(source);
+  for (std::size_t at = code.find("main"); at != std::string::npos; at = code.find("main", at + 4)) {
+    if (at > 0 && (identifier_char(code[at - 1]) || code[at - 1] == '.' || code[at - 1] == ':' ||
+                   code[at - 1] == '>'))
+      continue;  // part of a longer name, a member, or a qualified name
+    std::size_t next = code.find_first_not_of(" \t\r\n", at + 4);
+    if (next == std::string::npos || code[next] != '(') continue;
+    // A definition: the parameter list is followed by a body before any ';'.
+    std::size_t close = code.find(')', next);
+    if (close == std::string::npos) return false;
+    std::size_t body = code.find_first_of("{;", close);
+    if (body != std::string::npos && code[body] == '{') return true;
+  }
+  return false;
+}
+
+TestInput file_input(const std::filesystem::path& file) {
+  std::error_code ec;
+  if (!std::filesystem::exists(file, ec)) throw_environment("no such file: " + file.string());
+  if (std::filesystem::is_directory(file, ec)) throw_environment(file.string() + " is a directory, not a CUDA file");
+  TestInput input;
+  input.name = file.filename().string();
+  input.source = read_file(file);  // unreadable files fail here, with the reason
+  input.file = file;
+  const std::filesystem::path sidecar = std::filesystem::path(file).replace_extension(".json");
+  if (!std::filesystem::is_regular_file(sidecar, ec)) return input;
+  input.sidecar_path = sidecar;
+  boost::system::error_code parse_error;
+  boost::json::value json = boost::json::parse(read_file(sidecar), parse_error);
+  if (parse_error) input.sidecar_error = parse_error.message();
+  else input.sidecar = std::move(json);
+  return input;
+}
+
+CheckRun check_test(const CheckRequest& request, const runners::Toolchain& toolchain, const runners::GpuDiscovery& gpus,
+                    const std::filesystem::path& workdir) {
+  CheckRun run;
+  if (request.input.file) {
+    run.file = *request.input.file;
+  } else {
+    // Only the compilers need a file: the generated source is written for them, nothing else.
+    run.file = workdir / request.input.name;
+    write_file(run.file, request.input.source);
+  }
+  run.toolchain = toolchain;
+  run.gpus = gpus;
+  run.mode = choose_mode(request, run.gpus, run.notes);
+  run.configs = build_all(run.toolchain, request, run.mode, run.file, workdir);
+  if (run.mode == runners::Mode::run && !run.gpus.gpus.empty()) run_all(run.configs, request, run.gpus, workdir);
+
+  oracle::Observations observations;
+  for (const ConfigCheck& check : run.configs) {
+    observations.compiles.push_back(check.observation);
+    if (check.run) observations.runs.push_back(*check.run);
+  }
+  run.layout = check_layout(run, request.input, request.compile_limits, request.run_limits, workdir, observations);
+  run.expected = expectation_of(request);
+  observations.expected = run.expected;
+  run.verdict = oracle::judge(observations, oracle::JudgeOptions{request.warnings});
+  return run;
+}
+
+} // namespace cudiff::pipeline

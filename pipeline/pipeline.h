@@ -1,0 +1,295 @@
+// pipeline: one test case through every config — build, run, observe, layout views, judge,
+// record — and the reducer's test that a candidate still shows the same finding.
+//
+// Contract: a check takes the test case in memory (source, name, sidecar); the only files it
+// writes are the ones the compilers read and what they produce, under a work directory the
+// caller owns. A check records nothing and prints nothing unless asked (record_check), and is
+// safe to run from several threads at once with different work directories. Every limit a
+// compile or a run gets is declared in the "limits" section below, nowhere else.
+#pragma once
+
+#include "oracle/oracle.h"
+#include "reducer/reducer.h"
+#include "runners/runners.h"
+#include "triage/triage.h"
+
+#include <filesystem>
+#include <iosfwd>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace cudiff::pipeline {
+
+// ---- limits ------------------------------------------------------------------------------
+
+/// Host memory for every compile and every run: a compiler or a generated program that wants
+/// more is stopped, and that is its result.
+inline constexpr std::uint64_t kMemoryLimitBytes = 16ull << 30;
+/// A compile of a person's file (check, reduce, triage reduce): a large file may take minutes.
+inline constexpr double kFileCompileSeconds = 300;
+/// A compile of one generated program in a campaign, guided fuzzing or the conformance
+/// measurement (a batch of K programs gets 1 + (K - 1) / 4 times as long).
+inline constexpr double kProgramCompileSeconds = 120;
+/// One run of a built program.
+inline constexpr double kRunSeconds = 60;
+/// One run of a C-Reduce-style test script.
+inline constexpr double kScriptSeconds = 120;
+/// One bucket's reduction in a child process at the end of (or alongside) a campaign.
+inline constexpr double kBucketReductionSeconds = 15 * 60;
+/// A compile past its limit is confirmed once with this many times the limit before it is
+/// called a hang (docs/architecture.md, "Oracles" 4): a slow machine must not produce hangs.
+inline constexpr double kHangConfirmationFactor = 3.0;
+
+/// `seconds` of wall clock and kMemoryLimitBytes.
+runners::Limits limits(double seconds);
+
+// ---- one check -----------------------------------------------------------------------------
+
+/// A test case as the pipeline takes it: in memory. A generated program is written for the
+/// compilers into the work directory under `name`; a person's file (`file` set) is compiled
+/// where it is, so that its own includes resolve and the commands a report shows are the ones
+/// a person re-runs.
+struct TestInput {
+  std::string name;    ///< file name, e.g. "cudiff_batch_000000000001_8.cu"
+  std::string source;
+  std::optional<std::filesystem::path> file;  ///< on disk already: compiled in place
+  /// The sidecar (generated programs; `<stem>.json` beside a person's file), if there is one.
+  std::optional<boost::json::value> sidecar;
+  std::filesystem::path sidecar_path;  ///< where a person's sidecar file is, for notes; else empty
+  std::string sidecar_error;           ///< why that file could not be read as JSON
+};
+
+/// A person's file (and its sidecar `<stem>.json`, if there is one) as a TestInput. Throws
+/// Error(environment) for a file that does not exist, is a directory or cannot be read.
+TestInput file_input(const std::filesystem::path& file);
+
+/// Everything one config went through: build, classification, and the run if there was one.
+struct ConfigCheck {
+  runners::CompileResult compile;
+  oracle::CompileObservation observation;
+  std::optional<runners::SubprocessResult> run_process;
+  std::optional<oracle::RunObservation> run;
+  std::string note;  ///< e.g. why a slow compile is not a hang
+};
+
+/// The layout part of a check, when the sidecar lists "layout_probes": the probes and the host
+/// and device views of every config (docs/architecture.md, "Oracles" 5).
+struct LayoutCheck {
+  std::filesystem::path sidecar;  ///< the sidecar's file (a person's) or name (a generated test)
+  std::vector<oracle::LayoutProbe> probes;
+  std::vector<oracle::LayoutView> views;  ///< per config: device (from PTX), then host (--layout)
+  std::vector<std::string> notes;         ///< what could not be read, and why
+};
+
+struct CheckRun {
+  std::filesystem::path file;  ///< what the compilers compiled
+  runners::Mode mode = runners::Mode::binary;
+  std::vector<std::string> notes;  ///< how the mode was chosen, why nothing ran...
+  runners::Toolchain toolchain;
+  runners::GpuDiscovery gpus;
+  std::vector<ConfigCheck> configs;
+  std::optional<LayoutCheck> layout;            ///< set when the sidecar lists layout probes
+  std::optional<oracle::Expectation> expected;  ///< what the verdict was judged against
+  oracle::Verdict verdict;
+};
+
+/// What to check: one test case, how far to build it, with which configs and limits.
+struct CheckRequest {
+  TestInput input;
+  std::optional<runners::Mode> mode;  ///< none: run with a GPU, else binary (object without main)
+  std::vector<runners::Config> configs;
+  bool warnings = false;  ///< warnings only one compiler emits are findings
+  runners::Limits compile_limits = limits(kFileCompileSeconds);
+  runners::Limits run_limits = limits(kRunSeconds);
+  /// What the test must do (the spec oracle); none: read from the sidecar's "expected_verdict"
+  /// and "edge", else from a `// expected-error: ID` comment, else nothing is expected.
+  std::optional<oracle::Expectation> expected;
+};
+
+/// Builds the test with every config in parallel (a compile past its limit is retried once
+/// with a longer one before it is called a hang), runs the binaries on the first GPU in mode
+/// run, reads the layout views when the sidecar lists probes, and judges. Artifacts go under
+/// `workdir`, which the caller owns (they stay there for the caller, e.g. a sanitizer run).
+CheckRun check_test(const CheckRequest& request, const runners::Toolchain& toolchain, const runners::GpuDiscovery& gpus,
+                    const std::filesystem::path& workdir);
+
+/// For a test whose sidecar lists layout probes (else nothing): the device views, read from
+/// each accepted config's PTX (the artifact in ptx mode, else a PTX compile into `workdir`),
+/// and the host views, from each built binary run as `BINARY --layout` (which touches no CUDA
+/// API, so no GPU is needed). Adds the probes and views to `observations`.
+std::optional<LayoutCheck> check_layout(const CheckRun& run, const TestInput& input,
+                                        const runners::Limits& compile_limits, const runners::Limits& run_limits,
+                                        const std::filesystem::path& workdir, oracle::Observations& observations);
+
+/// The expectation of a test: `request.expected` if set, else its sidecar's, else its
+/// `// expected-error: ID` comment's; none for a plain file.
+std::optional<oracle::Expectation> expectation_of(const CheckRequest& request);
+
+/// True when the source defines main(); otherwise it is checked as an object file rather
+/// than reported as two failed links. A text scan with comments removed: good enough to
+/// choose a mode, and a wrong guess only shows as a link error on both sides.
+bool defines_main(std::string_view source);
+
+/// What a bug report needs of a check: commands, what each compiler and program printed
+/// (outputs capped at 64 KiB per stream), versions, the GPU note.
+boost::json::object outputs_json(const CheckRun& run);
+/// The stderr of the compile a crash finding is about (its stack frames refine the key).
+std::string crash_output(const CheckRun& run, const oracle::Finding& finding);
+/// The signatures of every finding of a check (a crash's key includes its stderr).
+std::vector<triage::Signature> signatures_of(const CheckRun& run);
+std::string host_name();
+
+// ---- recording a check ---------------------------------------------------------------------
+
+/// Where a check's findings go: a database and known differences, opened before anything is
+/// compiled, so a bad file fails at once and costs no compile.
+struct CheckRecorder {
+  std::optional<triage::Database> db;
+  triage::KnownDifferences known;
+  bool active = false;  ///< a database or a known-differences file was given
+};
+/// Throws Error(environment) with one line for a database or known-differences file that
+/// cannot be used; the files are left untouched.
+CheckRecorder open_check_recorder(const std::optional<std::filesystem::path>& db,
+                                  const std::optional<std::filesystem::path>& known);
+/// With a database: records the check as a campaign of its own (kind "check", one test, its
+/// findings), in one transaction. With known differences: findings matching one are labelled
+/// known (summary prefix, details "triage"); they are still findings. Adds one note per
+/// finding naming its bucket.
+void record_check(CheckRecorder& recorder, CheckRun& run);
+
+// ---- reduction -----------------------------------------------------------------------------
+
+/// What the built-in test must keep: one finding's signature.
+struct ReduceTarget {
+  std::string key;  ///< the triage key every accepted candidate must show again
+  std::string title;
+  oracle::FindingKind kind = oracle::FindingKind::compile_status_mismatch;
+};
+
+struct ReduceRequest {
+  std::filesystem::path file;  ///< the original's name: candidates are written under it
+  std::string source;          ///< the original's text
+  /// Given to every candidate (layout probes, the expectation).
+  std::optional<boost::json::value> sidecar;
+  std::optional<std::filesystem::path> test_script;  ///< C-Reduce-style; else the built-in test
+  CheckRequest check;  ///< mode (none: check's default), configs, warnings, limits
+  std::optional<std::string> key;  ///< built-in test: keep this key (or prefix); none: the first finding
+  std::size_t jobs = 1;
+  reducer::Schedule schedule = reducer::default_schedule();
+  bool format = true;
+  double script_timeout_seconds = kScriptSeconds;
+  double time_limit_seconds = 0;  ///< 0: none
+  std::optional<std::filesystem::path> out;  ///< rewritten with every improvement
+};
+
+/// How a reduction went, for the report.
+struct ReduceOutcome {
+  reducer::Result result;
+  std::optional<ReduceTarget> target;      ///< none with a test script
+  std::optional<runners::Mode> test_mode;  ///< the mode candidates were checked in
+  std::optional<runners::Mode> full_mode;  ///< the mode the original showed it in
+  bool confirmed = false;  ///< the result shows the target in the full mode (or the script said yes)
+  std::vector<std::string> notes;
+};
+
+/// Reduces request.source. With the built-in test: checks the original in the full mode,
+/// picks the target finding (exit 2 via Error when there is none), finds the cheapest mode
+/// that still shows it (syntax, then ptx, for compile-time kinds), reduces with a prefilter
+/// (the cheapest config alone first) and confirms the result in the full mode, stepping back
+/// to the last accepted text that passes there if needed. A run mismatch needs a GPU, and
+/// every accepted candidate must be clean under every compute-sanitizer tool on both binaries.
+/// Progress goes to `err`.
+ReduceOutcome reduce_source(const ReduceRequest& request, const runners::Toolchain& toolchain,
+                            const runners::GpuDiscovery& gpus, std::ostream& err);
+
+/// C-Reduce's protocol: the candidate is written under the original's file name into a fresh
+/// directory, and the script runs there with no arguments; exit 0 means interesting.
+class ScriptTest {
+public:
+  /// Throws Error(environment) when the script does not exist or is not executable.
+  ScriptTest(const std::filesystem::path& script, std::string file_name, double timeout_seconds);
+  bool operator()(const std::string& candidate) const;
+
+private:
+  std::filesystem::path script_;
+  std::string file_name_;
+  double timeout_seconds_;
+};
+
+/// The built-in test: the candidate is checked as `cudiff check` would (same configs, the
+/// given mode) and must show a finding with the target's key.
+class SignatureTest {
+public:
+  SignatureTest(ReduceTarget target, CheckRequest check, const runners::Toolchain& toolchain,
+                const runners::GpuDiscovery& gpus, const ReduceRequest& request);
+  /// A necessary condition checked first on one config alone (the fastest in `original`):
+  /// its outcome must be the original's, and a rejecting config may only give errors the
+  /// target's rejecting side gave. Most candidates fail it, at the cost of one compile.
+  void use_prefilter(const CheckRun& original);
+  /// The run-mismatch gate: compute-sanitizer (memcheck, initcheck, racecheck, synccheck) must
+  /// be clean on both compilers' binaries. Throws Error(environment) when it is missing.
+  void use_sanitizer_gate();
+  /// undefined_behaviour_warning() for a candidate, with this test's clang arch and limits.
+  std::optional<std::string> ub_warning(const std::string& candidate) const;
+  bool operator()(const std::string& candidate) const;
+  /// `text` written under the original's name into `dir`, and checked (with the sidecar).
+  CheckRun check(const std::string& text, const std::filesystem::path& dir) const;
+
+private:
+  struct Prefilter {
+    runners::Config config;
+    oracle::CompileOutcome outcome = oracle::CompileOutcome::accepted;
+    std::set<std::string> allowed_error_ids;
+  };
+  /// The prefilter config's compile, when it passes; none when the candidate fails it.
+  std::optional<ConfigCheck> prefilter(const std::filesystem::path& file, const std::filesystem::path& dir,
+                                       const std::string& text) const;
+  CheckRun check(const std::string& text, const std::filesystem::path& dir, CheckRequest request) const;
+  bool sanitizer_clean(const CheckRun& run, const std::string& candidate) const;
+
+  ReduceTarget target_;
+  CheckRequest check_;
+  const runners::Toolchain& toolchain_;
+  const runners::GpuDiscovery& gpus_;
+  std::string file_name_;
+  std::optional<boost::json::value> sidecar_;
+  std::optional<Prefilter> prefilter_;
+  std::optional<std::filesystem::path> sanitizer_;
+};
+
+/// The run-mismatch gate's cheap half, checked before anything is built: clang's front end
+/// must accept `text` (written as `file_name`) with the warnings that signal undefined
+/// behaviour made errors: a missing return, an uninitialized variable, a constant
+/// out-of-bounds index or shift, an unsequenced modification, ... memcheck sees none of
+/// these, and deleting a `return` or an initializer is exactly the edit a reducer makes.
+/// The first error, or none when the text is clean.
+std::optional<std::string> undefined_behaviour_warning(const runners::Toolchain& toolchain, const std::string& text,
+                                                       const std::string& file_name, const std::string& arch,
+                                                       const runners::Limits& limits);
+
+// ---- a bucket's reproducer, reduced and stored ------------------------------------------
+
+/// What `reduce_bucket` did.
+struct BucketReduction {
+  triage::Bucket bucket;
+  std::size_t original_bytes = 0;
+  bool stored = false;             ///< a smaller reproducer was stored
+  std::string stored_finding;      ///< its finding id
+  bool now_best = false;           ///< it became the bucket's best reproducer
+  ReduceRequest request;           ///< as the reduction ran (file, configs, mode...)
+  ReduceOutcome outcome;
+};
+
+/// Reduces the best reproducer of the bucket `id` (key, key prefix or number) in the database
+/// with the built-in test (its own key, the configs and mode of the campaign that found it)
+/// and stores the result as a finding of a campaign of kind "reduce" when it is smaller and
+/// shows the key again in the full mode. `request` brings jobs, time limit, schedule and
+/// format; the rest is filled here. Throws Error(environment) when there is nothing to reduce,
+/// or a run mismatch and no GPU.
+BucketReduction reduce_bucket(triage::Database& db, const std::string& id, ReduceRequest request,
+                              const runners::Toolchain& toolchain, const runners::GpuDiscovery& gpus, std::ostream& err);
+
+} // namespace cudiff::pipeline
