@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Campaign throughput (issue 6): the batched pipeline against the naive one (one test per
+# Campaign throughput: the batched pipeline against the naive one (one test per
 # compile and per process, one after another) in the same run, the marginal compile cost of one
 # test inside a batch against each compiler's floor (an empty file), and the campaign's memory
 # over time (sampled VmRSS of the cudiff process).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark of the generator (issue 3): generates N consecutive seeds, checks each with both
+# Benchmark of the generator: generates N consecutive seeds, checks each with both
 # compilers, and prints the acceptance share, every disagreement, the construct coverage,
 # generation speed and mean program size (bench/summarize_generated.py).
 #

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Reducer benchmark (docs/reducer.md, issue 5): cudiff reduce --test, C-Vise and C-Reduce on
+# Reducer benchmark (docs/reducer.md): cudiff reduce --test, C-Vise and C-Reduce on
 # every case of bench/reduce/, one after another, with the same C-Reduce-style test script and
 # the same number of jobs, each run capped. The final size (C tokens, bench/count_tokens.py)
 # and wall time of every run go to a CSV; bench/summarize_reduce.py turns it into the Markdown

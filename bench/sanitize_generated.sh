@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs both compilers' binaries of N generated programs under compute-sanitizer (memcheck,
-# racecheck, initcheck, synccheck) on a GPU host and counts the reports (issue 3 target: 0).
+# racecheck, initcheck, synccheck) on a GPU host and counts the reports (target: 0).
 #
 #   bench/sanitize_generated.sh [N=50] [FIRST_SEED=0] [JOBS=8] [OUT=/tmp/cudiff-sanitize]
 # Environment: POLICY=FILE generates with that policy (e.g. every construct switched on).

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Guided (libFuzzer) against plain seeded generation, in the same time budget on the same
-# machine (issue 8). The arms run at once, with the same number of processes each, every
+# machine. The arms run at once, with the same number of processes each, every
 # process checking one program at a time with both compilers, compile-only, so they share the
 # cores evenly; the only difference is who picks the programs: libFuzzer, steered by what the
 # compilers did, or seeds in order.
