@@ -254,6 +254,23 @@ TEST(JudgeRun, MismatchOnOutputLineNamesTheFirstDifferingLine) {
   EXPECT_FALSE(finding.details.contains("output_truncated"));
 }
 
+TEST(JudgeRun, MismatchNamesTheKernelsOfTheFirstDifferingChecksumLines) {
+  // Three groups departing at different lines: each group's first differing line counts.
+  const Verdict verdict =
+      judge(accepted_pair({run("nvcc-O3", {"checksum s1/k0 0x1", "checksum s2/k0 0x2", "checksum s3/k0 0x3"}),
+                           run("clang-O3", {"checksum s1/k0 0x1", "checksum s2/k0 0x7", "checksum s3/k0 0x3"}),
+                           run("nvcc-O0", {"checksum s1/k0 0x1", "checksum s2/k0 0x2", "CUDA error cudaMemcpy: x"})}),
+            JudgeOptions{});
+  ASSERT_EQ(verdict.findings.size(), 1u);
+  EXPECT_EQ(strings(verdict.findings[0].details.at("differing_kernels")),
+            (std::vector<std::string>{"s2/k0", "s3/k0"}));
+  // An exit-code-only difference names no kernel.
+  const Verdict exit_only = judge(accepted_pair({run("nvcc-O3", {"checksum k 0x1"}, 0), run("clang-O3", {"checksum k 0x1"}, 3)}),
+                                  JudgeOptions{});
+  ASSERT_EQ(exit_only.findings.size(), 1u);
+  EXPECT_TRUE(exit_only.findings[0].details.at("differing_kernels").as_array().empty());
+}
+
 TEST(JudgeRun, MissingLineAndTruncationAreReported) {
   RunObservation shorter = run("clang-O3", {"a"});
   shorter.output_truncated = true;
