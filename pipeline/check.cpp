@@ -143,6 +143,8 @@ CheckRun check_test(const CheckRequest& request, const runners::Toolchain& toolc
     run.file = *request.input.file;
   } else {
     // Only the compilers need a file: the generated source is written for them, nothing else.
+    std::error_code ec;
+    std::filesystem::create_directories(workdir, ec);  // a failure shows in write_file, with its reason
     run.file = workdir / request.input.name;
     write_file(run.file, request.input.source);
   }
