@@ -205,7 +205,7 @@ public:
   FuzzProgress(std::uint64_t done_before, double elapsed_before, std::optional<std::uint64_t> target, double time_budget,
                std::size_t gpus, std::size_t workers);
   void add(const BatchOutcome& outcome, std::size_t findings, std::size_t new_buckets);
-  /// "tests 96/500 (19%), 3.1 tests/s, 0.8 compiles/s, findings 2 (1 new bucket), CPU 97%,
+  /// "tests 96/500 (19%), 3.1 tests/s, 0.8 compiles/s, findings 2 (1 new bucket), workers busy 97%,
   /// GPU 12%, ETA 2m10s"; compile-only campaigns (no GPUs) say so.
   std::string line() const;
   double elapsed() const;

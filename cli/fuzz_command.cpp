@@ -17,7 +17,6 @@ Defaults defaults() {
   d.seed = "first seed (default: a fresh one per campaign); libfuzzer: its -seed=S";
   d.quiet = "no progress line (cron, batch jobs); the summary is still printed";
   d.json = "print the summary as JSON";
-  d.compile_seconds = pipeline::kProgramCompileSeconds;
   return d;
 }
 

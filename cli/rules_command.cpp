@@ -1,6 +1,6 @@
 // `cudiff rules`: the CUDA C++ rules catalog and what cudiff covers of it — a violation
 // template for each compile-time-checkable E rule, a generator construct or probe for each V
-// rule, a scan for each textual U rule — and, once measured (rules_measure.cpp), what each
+// rule, a scan for each textual U rule — and, once measured (campaign::measure_conformance), what each
 // compiler does with them.
 #include "cli/commands.h"
 #include "generator/generator.h"
@@ -8,7 +8,6 @@
 #include <map>
 #include <set>
 #include <ostream>
-#include <thread>
 
 namespace cudiff::cli {
 namespace {
@@ -79,7 +78,7 @@ int run_rules_measure(const ParsedArgs& args, std::ostream& out, std::ostream& e
   campaign::MeasureRequest request;
   request.seed = args.unsigned_number("--seed").value_or(1);
   request.size = read_size(args);
-  request.jobs = args.unsigned_number("--jobs").value_or(std::max(1u, std::thread::hardware_concurrency() / 2));
+  request.jobs = args.unsigned_number("--jobs").value_or(campaign::default_fuzz_jobs());
   request.known = read_known(args);
   request.rule = args.value("--rule");
   request.configs = read_configs(args);

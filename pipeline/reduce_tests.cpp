@@ -136,7 +136,7 @@ CheckRun SignatureTest::check(const std::string& text, const std::filesystem::pa
 
 std::optional<ConfigCheck> SignatureTest::prefilter(const std::filesystem::path& file, const std::filesystem::path& dir,
                                                     const std::string& text) const {
-  // Built the way check_file builds: a file without main() as an object.
+  // Built the way check_test builds: a file without main() as an object.
   runners::Mode mode = check_.mode.value_or(runners::Mode::binary);
   if ((mode == runners::Mode::binary || mode == runners::Mode::run) && !defines_main(text)) mode = runners::Mode::object;
   const std::filesystem::path workdir = dir / "prefilter";
@@ -161,7 +161,7 @@ bool SignatureTest::operator()(const std::string& candidate) const {
     write_file(file, candidate);  // check() below writes the same text there again
     std::optional<ConfigCheck> first = prefilter(file, dir.path(), candidate);
     if (!first) return false;
-    // The other configs are built as check_file builds them, and the prefilter's compile
+    // The other configs are built as check_test builds them, and the prefilter's compile
     // takes its place among them: the verdict is the one `cudiff check` would give.
     CheckRequest rest = check_;
     std::erase(rest.configs, prefilter_->config);
