@@ -1,11 +1,12 @@
-// reducer: a C++/CUDA tokenizer good enough to cut text at token boundaries. It never
-// rejects input: a reducer sees broken programs all the time.
-#include "reducer/reducer.h"
+// cpp_lexer: the C++/CUDA tokenizer (common/cpp_lexer.h).
+#include "common/cpp_lexer.h"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
+#include <string>
 
-namespace cudiff::reducer {
+namespace cudiff::cpp {
 namespace {
 
 bool identifier_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '$'; }
@@ -16,6 +17,9 @@ bool digit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
 constexpr std::array<std::string_view, 27> multi_char_punctuation = {
     "<<<", ">>>", "<<=", ">>=", "...", "->*", "<=>", "::", "->", "++", "--", "<<", ">>", "<=",
     ">=",  "==",  "!=",  "&&",  "||",  "+=",  "-=",  "*=", "/=", "%=", "&=", "|=", "^="};
+/// Two more the preprocessor's reading keeps whole (LexOptions::preprocessor); none is a prefix
+/// of a three-character one, so trying them after the list above still finds the longest.
+constexpr std::array<std::string_view, 2> preprocessor_punctuation = {".*", "##"};
 
 /// A string literal's prefix: u8, u, U, L, optionally followed by R (raw).
 bool string_prefix(std::string_view word) {
@@ -25,15 +29,18 @@ bool string_prefix(std::string_view word) {
 
 class Lexer {
 public:
-  /// `at_line_start`: false for text that continues a line, where '#' starts no directive.
-  explicit Lexer(std::string_view text, bool at_line_start = true) : text_(text), at_line_start_(at_line_start) {}
+  Lexer(std::string_view text, const LexOptions& options)
+      : text_(text), at_line_start_(options.at_line_start), preprocessor_(options.preprocessor) {}
 
   std::vector<Token> run() {
     while (skip_space(), pos_ < text_.size()) {
       const std::size_t begin = pos_;
       const TokenKind kind = next(begin);
-      tokens_.push_back(Token{kind, begin, pos_});
-      at_line_start_ = false;
+      tokens_.push_back(Token{kind, begin, pos_, line_});
+      line_ += static_cast<int>(std::count(text_.begin() + static_cast<std::ptrdiff_t>(begin),
+                                           text_.begin() + static_cast<std::ptrdiff_t>(pos_), '\n'));
+      // To the preprocessor a comment is white space: '#' after one still starts a directive.
+      if (!(preprocessor_ && kind == TokenKind::comment)) at_line_start_ = false;
     }
     return std::move(tokens_);
   }
@@ -43,7 +50,10 @@ private:
 
   void skip_space() {
     while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) {
-      if (text_[pos_] == '\n') at_line_start_ = true;
+      if (text_[pos_] == '\n') {
+        at_line_start_ = true;
+        ++line_;
+      }
       ++pos_;
     }
   }
@@ -62,6 +72,12 @@ private:
         pos_ += p.size();
         return TokenKind::punctuation;
       }
+    if (preprocessor_)
+      for (std::string_view p : preprocessor_punctuation)
+        if (text_.substr(pos_, p.size()) == p) {
+          pos_ += p.size();
+          return TokenKind::punctuation;
+        }
     ++pos_;
     return TokenKind::punctuation;
   }
@@ -77,10 +93,20 @@ private:
     return TokenKind::comment;
   }
 
-  /// Up to the end of the line, across backslash continuations.
+  /// Up to the end of the line, across backslash continuations (and, to the preprocessor,
+  /// across comments: a block comment may end on a later line).
   TokenKind directive() {
     while (pos_ < text_.size() && text_[pos_] != '\n') {
-      if (text_[pos_] == '\\' && at(pos_ + 1) == '\n') ++pos_;
+      if (preprocessor_ && text_[pos_] == '/' && at(pos_ + 1) == '*') {
+        block_comment();
+        continue;
+      }
+      if (preprocessor_ && text_[pos_] == '/' && at(pos_ + 1) == '/') {
+        line_comment();
+        break;
+      }
+      if (preprocessor_ && text_[pos_] == '\\' && at(pos_ + 1) == '\r' && at(pos_ + 2) == '\n') pos_ += 2;
+      else if (text_[pos_] == '\\' && at(pos_ + 1) == '\n') ++pos_;
       ++pos_;
     }
     return TokenKind::directive;
@@ -114,10 +140,13 @@ private:
     return TokenKind::number;
   }
 
+  /// A "..." or '...' literal. One left open ends before its line's newline, so that a
+  /// directive on the next line is still one (`#if 0` text with an apostrophe, then `#endif`).
   TokenKind quoted(char quote, TokenKind kind) {
     ++pos_;
     while (pos_ < text_.size() && text_[pos_] != quote && text_[pos_] != '\n') pos_ += text_[pos_] == '\\' ? 2 : 1;
-    pos_ = std::min(pos_ + 1, text_.size());
+    if (pos_ < text_.size() && text_[pos_] == quote) ++pos_;
+    pos_ = std::min(pos_, text_.size());
     return kind;
   }
 
@@ -133,43 +162,14 @@ private:
 
   std::string_view text_;
   std::size_t pos_ = 0;
+  int line_ = 1;
   bool at_line_start_;
+  bool preprocessor_;
   std::vector<Token> tokens_;
 };
 
 } // namespace
 
-std::vector<Token> tokenize(std::string_view text) { return Lexer(text).run(); }
+std::vector<Token> tokenize(std::string_view text, const LexOptions& options) { return Lexer(text, options).run(); }
 
-std::size_t count_tokens(std::string_view text) {
-  std::size_t count = 0;
-  for (const Token& token : tokenize(text)) {
-    if (token.kind == TokenKind::comment) continue;
-    if (token.kind != TokenKind::directive) {
-      ++count;
-      continue;
-    }
-    // "#include <x>": '#' and then the tokens of the line, continuations joined.
-    std::string line(token.text(text).substr(1));
-    for (std::size_t at = line.find("\\\n"); at != std::string::npos; at = line.find("\\\n", at))
-      line.replace(at, 2, "  ");
-    // The rest of the line continues it: a '#' there is punctuation, not a directive. (Counting
-    // it with count_tokens again recursed once per leading '#', copying the line each time:
-    // "####..." took memory quadratic in its length.)
-    ++count;
-    for (const Token& inner : Lexer(line, false).run())
-      if (inner.kind != TokenKind::comment) ++count;
-  }
-  return count;
-}
-
-std::uint64_t text_hash(std::string_view text) {
-  std::uint64_t hash = 1469598103934665603ull;
-  for (unsigned char c : text) {
-    hash ^= c;
-    hash *= 1099511628211ull;
-  }
-  return hash;
-}
-
-} // namespace cudiff::reducer
+} // namespace cudiff::cpp
