@@ -5,6 +5,7 @@
 
 #include "cli/options.h"
 #include "generator/generator.h"
+#include "rules/rules.h"
 #include "triage/triage.h"
 
 #include <filesystem>

@@ -1,12 +1,11 @@
-// The CUDA C++ rules catalog (generator/rules/catalog.json, compiled in): parsing it, and
-// which rules the generator covers.
-#include "generator/generator.h"
+// rules: parsing the compiled-in catalog (rules/catalog.json) into Rule values.
+#include "rules/rules.h"
 
 #include "common/common.h"
 
 #include <boost/json.hpp>
 
-namespace cudiff::generator {
+namespace cudiff::rules {
 namespace detail {
 extern const std::string_view rule_catalog_json;
 }
@@ -53,7 +52,7 @@ std::optional<RuleKind> parse_rule_kind(std::string_view text) {
 std::vector<Rule> rule_catalog() {
   boost::system::error_code error;
   const boost::json::value json = boost::json::parse(detail::rule_catalog_json, error);
-  if (error || !json.is_array()) throw_environment("rules catalog: not a JSON array (generator/rules/catalog.json)");
+  if (error || !json.is_array()) throw_environment("rules catalog: not a JSON array (rules/catalog.json)");
   std::vector<Rule> rules;
   for (const boost::json::value& item : json.as_array()) {
     if (!item.is_object()) throw_environment("rules catalog: an entry is not an object");
@@ -82,11 +81,4 @@ std::vector<Rule> rule_catalog() {
   return rules;
 }
 
-std::map<std::string, std::vector<std::string>> constructs_by_rule() {
-  std::map<std::string, std::vector<std::string>> by_rule;
-  for (const ConstructInfo& construct : construct_catalog())
-    for (const std::string& id : construct.rule_ids) by_rule[id].push_back(construct.name);
-  return by_rule;
-}
-
-} // namespace cudiff::generator
+} // namespace cudiff::rules

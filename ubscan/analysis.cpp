@@ -1,9 +1,9 @@
-// undefined_scan_analysis: the queries the scan's checks share: which pass sees a token, what a
+// ubscan analysis: the queries the scan's checks share: which pass sees a token, what a
 // name means there (variables, classes, callees), calls and kernel launches, the statement,
 // call and cast around a token.
-#include "generator/undefined_scan_parts.h"
+#include "ubscan/parts.h"
 
-namespace cudiff::generator::undefined_scan {
+namespace cudiff::ubscan::detail {
 
 bool is_symbol_api(std::string_view name) {
   return in_list(name, {"cudaMemcpyToSymbol", "cudaMemcpyToSymbolAsync", "cudaMemcpyFromSymbol",
@@ -277,4 +277,4 @@ void Analysis::find_launches() {
   }
 }
 
-} // namespace cudiff::generator::undefined_scan
+} // namespace cudiff::ubscan::detail

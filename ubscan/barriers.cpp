@@ -1,8 +1,8 @@
-// undefined_scan_barriers: barrier and warp-synchronization checks: U-SYNC-DIVERGENT and
+// ubscan barriers: barrier and warp-synchronization checks: U-SYNC-DIVERGENT and
 // U-SYNCWARP-MASK (a barrier only where every thread of the block or warp reaches it).
-#include "generator/undefined_scan_parts.h"
+#include "ubscan/parts.h"
 
-namespace cudiff::generator::undefined_scan {
+namespace cudiff::ubscan::detail {
 
 // ============================================================================================
 // U-SYNC-DIVERGENT, U-SYNCWARP-MASK: barriers only where every thread of the block (warp)
@@ -247,4 +247,4 @@ void check_barriers(const Scan& s) {
       BarrierWalker(s, static_cast<int>(u), reached, calls_at).run();
 }
 
-} // namespace cudiff::generator::undefined_scan
+} // namespace cudiff::ubscan::detail

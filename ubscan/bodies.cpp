@@ -1,8 +1,8 @@
-// undefined_scan_bodies: the scan's parser inside function bodies: lambdas (units of their own),
+// ubscan bodies: the scan's parser inside function bodies: lambdas (units of their own),
 // which unit each token belongs to, local variables, and the name index the queries use.
-#include "generator/undefined_scan_parts.h"
+#include "ubscan/parts.h"
 
-namespace cudiff::generator::undefined_scan {
+namespace cudiff::ubscan::detail {
 
 // ---- lambdas ----
 
@@ -158,4 +158,4 @@ void Parser::index() {
       m_.variable_names.insert(std::string(m_.text(k + 2)));
 }
 
-} // namespace cudiff::generator::undefined_scan
+} // namespace cudiff::ubscan::detail

@@ -1,11 +1,11 @@
-// undefined_scan_constants: integer constant expressions over tokens (literals, operators, casts,
+// ubscan constants: integer constant expressions over tokens (literals, operators, casts,
 // sizeof, constants and macros) and the sizes and alignments of the types the scan knows.
-#include "generator/undefined_scan_parts.h"
+#include "ubscan/parts.h"
 
 #include <cctype>
 #include <climits>
 
-namespace cudiff::generator::undefined_scan {
+namespace cudiff::ubscan::detail {
 
 /// Sizes and alignments of the types a pointer into dynamic shared memory may have.
 std::optional<std::pair<int, int>> size_and_alignment(std::string_view type) {
@@ -195,4 +195,4 @@ std::optional<long long> Analysis::constant(std::size_t a, std::size_t b) const 
   return ConstantEvaluator(*this, m.tokens, 0).evaluate(a, b);
 }
 
-} // namespace cudiff::generator::undefined_scan
+} // namespace cudiff::ubscan::detail

@@ -1,10 +1,10 @@
-// undefined_scan_cross_space: checks on calls across execution spaces: U-XSPACE-HOST-FROM-DEV and
+// ubscan cross_space: checks on calls across execution spaces: U-XSPACE-HOST-FROM-DEV and
 // U-XSPACE-DEV-FROM-HOST, with the device library and intrinsics device code may call.
-#include "generator/undefined_scan_parts.h"
+#include "ubscan/parts.h"
 
 #include <cctype>
 
-namespace cudiff::generator::undefined_scan {
+namespace cudiff::ubscan::detail {
 
 // ============================================================================================
 // U-XSPACE-HOST-FROM-DEV, U-XSPACE-DEV-FROM-HOST: device code calls __device__ and
@@ -102,4 +102,4 @@ void check_cross_space_calls(const Scan& s) {
   }
 }
 
-} // namespace cudiff::generator::undefined_scan
+} // namespace cudiff::ubscan::detail

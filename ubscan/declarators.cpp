@@ -1,8 +1,8 @@
-// undefined_scan_declarators: the scan's parser on declarations: function declarators (name,
+// ubscan declarators: the scan's parser on declarations: function declarators (name,
 // execution space, attributes, parameters, body), variable declarators and their types.
-#include "generator/undefined_scan_parts.h"
+#include "ubscan/parts.h"
 
-namespace cudiff::generator::undefined_scan {
+namespace cudiff::ubscan::detail {
 
 // ---- functions and variables ----
 
@@ -388,4 +388,4 @@ void Parser::describe_shared_specifiers(std::size_t a, std::size_t specifiers_en
 }
 
 
-} // namespace cudiff::generator::undefined_scan
+} // namespace cudiff::ubscan::detail

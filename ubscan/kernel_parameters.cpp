@@ -1,9 +1,9 @@
-// undefined_scan_kernel_parameters: checks on what kernels take: U-GRIDCONST-MODIFY (no write
+// ubscan kernel_parameters: checks on what kernels take: U-GRIDCONST-MODIFY (no write
 // to a __grid_constant__ parameter) and U-KPARAM-MEMCPY/-MULTICOPY/-EARLY-DTOR (no class whose
 // copy or destruction runs user code passed by value), with the class traits they rest on.
-#include "generator/undefined_scan_parts.h"
+#include "ubscan/parts.h"
 
-namespace cudiff::generator::undefined_scan {
+namespace cudiff::ubscan::detail {
 
 // ============================================================================================
 // U-GRIDCONST-MODIFY: nothing writes a __grid_constant__ parameter or any part of it.
@@ -127,4 +127,4 @@ void check_kernel_parameters(const Scan& s, const ClassTraits& traits) {
     for (const auto& [first, last] : launch.args) report_kernel_copy(s, traits, argument_class(s.a, first, last), first);
 }
 
-} // namespace cudiff::generator::undefined_scan
+} // namespace cudiff::ubscan::detail

@@ -1,8 +1,8 @@
-// undefined_scan_lambdas: checks on extended lambdas and nvstd::function: U-THISCAP-HOSTPTR,
+// ubscan lambdas: checks on extended lambdas and nvstd::function: U-THISCAP-HOSTPTR,
 // U-EXTLAM-12-CAPTURE-COPY, R-EXTLAM-17-TRAITS, U-EXTLAM-DIAG-COVERAGE, U-NVFUNC-NO-TRANSFER.
-#include "generator/undefined_scan_parts.h"
+#include "ubscan/parts.h"
 
-namespace cudiff::generator::undefined_scan {
+namespace cudiff::ubscan::detail {
 
 // ============================================================================================
 // Extended lambdas: U-THISCAP-HOSTPTR, U-EXTLAM-12-CAPTURE-COPY, R-EXTLAM-17-TRAITS,
@@ -260,4 +260,4 @@ void check_nvstd_functions(const Scan& s) {
   }
 }
 
-} // namespace cudiff::generator::undefined_scan
+} // namespace cudiff::ubscan::detail

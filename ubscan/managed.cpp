@@ -1,9 +1,9 @@
-// undefined_scan_managed: checks on __managed__ memory and object lifetimes:
+// ubscan managed: checks on __managed__ memory and object lifetimes:
 // U-MANAGED-RUNTIME-STATE (no managed variable touched before the CUDA runtime starts or after
 // exit()) and U-MANAGED-COHERENCE (the host leaves managed memory alone while a kernel runs).
-#include "generator/undefined_scan_parts.h"
+#include "ubscan/parts.h"
 
-namespace cudiff::generator::undefined_scan {
+namespace cudiff::ubscan::detail {
 
 // ============================================================================================
 // U-MANAGED-RUNTIME-STATE: __managed__ variables are not touched before the CUDA runtime
@@ -155,4 +155,4 @@ void check_managed_coherence(const Scan& s) {
   }
 }
 
-} // namespace cudiff::generator::undefined_scan
+} // namespace cudiff::ubscan::detail

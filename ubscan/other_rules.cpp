@@ -1,9 +1,9 @@
-// undefined_scan_other_rules: the checks of no larger family: U-GNU-CONST-PURE-CONTRACT,
+// ubscan other_rules: the checks of no larger family: U-GNU-CONST-PURE-CONTRACT,
 // U-ARCH-NODIAG, U-CXX11-GC, U-CXX11-CONCURRENCY, U-CXX14-ALLOC, U-FLOAT128-CONSTEXPR and
 // U-MEM-OPT-CACHING.
-#include "generator/undefined_scan_parts.h"
+#include "ubscan/parts.h"
 
-namespace cudiff::generator::undefined_scan {
+namespace cudiff::ubscan::detail {
 
 // ============================================================================================
 // U-GNU-CONST-PURE-CONTRACT: a function declared __attribute__((pure)) writes no memory the
@@ -212,4 +212,4 @@ void check_spin_waits(const Scan& s) {
   }
 }
 
-} // namespace cudiff::generator::undefined_scan
+} // namespace cudiff::ubscan::detail

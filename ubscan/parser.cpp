@@ -1,10 +1,10 @@
-// undefined_scan_parser: the words the scan's parser knows, and the parser's outer layer: bracket
+// ubscan parser: the words the scan's parser knows, and the parser's outer layer: bracket
 // matching, namespaces, templates, aliases, enums and classes (with the special members that make
-// copies and destruction run user code). Declarators: undefined_scan_declarators.cpp; what bodies
-// hold: undefined_scan_bodies.cpp.
-#include "generator/undefined_scan_parts.h"
+// copies and destruction run user code). Declarators: declarators.cpp; what bodies
+// hold: bodies.cpp.
+#include "ubscan/parts.h"
 
-namespace cudiff::generator::undefined_scan {
+namespace cudiff::ubscan::detail {
 
 // ---- word lists ------------------------------------------------------------------------------
 
@@ -355,4 +355,4 @@ void Parser::finish_class(int index) {
 }
 
 
-} // namespace cudiff::generator::undefined_scan
+} // namespace cudiff::ubscan::detail

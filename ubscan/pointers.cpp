@@ -1,8 +1,8 @@
-// undefined_scan_pointers: checks on memory spaces and pointers crossing between host and device:
+// ubscan pointers: checks on memory spaces and pointers crossing between host and device:
 // U-PTR-DEVADDR-IN-HOST, U-PTR-DEREF-CROSS, U-FNPTR-KERNEL-CROSS and U-VIRT-CROSS-SPACE.
-#include "generator/undefined_scan_parts.h"
+#include "ubscan/parts.h"
 
-namespace cudiff::generator::undefined_scan {
+namespace cudiff::ubscan::detail {
 
 // ============================================================================================
 // U-PTR-DEVADDR-IN-HOST: host code never takes the address of a __device__, __constant__ or
@@ -268,4 +268,4 @@ void check_virtual_objects(const Scan& s, const ClassTraits& traits) {
   check_virtual_objects_in_managed_memory(s, traits);
 }
 
-} // namespace cudiff::generator::undefined_scan
+} // namespace cudiff::ubscan::detail

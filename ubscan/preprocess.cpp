@@ -1,15 +1,16 @@
-// undefined_scan_lexer: the undefined-behaviour scan's tokenizer and preprocessor model:
-// comments and directives dropped, #if 0 branches skipped, #define'd macros remembered, and for
-// each token which compilation pass sees it (#if branches on __CUDA_ARCH__).
-#include "generator/undefined_scan_parts.h"
+// preprocess: ubscan's preprocessor model over common's tokens: comments and directives dropped,
+// #if 0 branches skipped, #define'd macros remembered, and for each token which compilation pass
+// sees it (#if branches on __CUDA_ARCH__).
+#include "ubscan/model.h"
 
-#include <array>
+#include "common/cpp_lexer.h"
+
+#include <algorithm>
 #include <cctype>
 
-namespace cudiff::generator::undefined_scan {
+namespace cudiff::ubscan::detail {
 namespace {
 
-bool identifier_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '$'; }
 bool identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$'; }
 
 std::string without_spaces(std::string_view text) {
@@ -17,6 +18,34 @@ std::string without_spaces(std::string_view text) {
   for (char c : text)
     if (!std::isspace(static_cast<unsigned char>(c))) out += c;
   return out;
+}
+
+/// A directive's logical line after its '#': continuations joined and comments dropped, each a
+/// space, as the preprocessor reads it.
+std::string directive_text(std::string_view directive) {
+  std::string text;
+  std::size_t pos = 1;  // '#'
+  auto peek = [&](std::size_t ahead) { return pos + ahead < directive.size() ? directive[pos + ahead] : '\0'; };
+  while (pos < directive.size()) {
+    const char c = directive[pos];
+    if (c == '\\' && peek(1) == '\n') {
+      pos += 2;
+      text += ' ';
+    } else if (c == '\\' && peek(1) == '\r' && peek(2) == '\n') {
+      pos += 3;
+      text += ' ';
+    } else if (c == '/' && peek(1) == '*') {
+      const std::size_t end = directive.find("*/", pos + 2);
+      pos = end == std::string_view::npos ? directive.size() : end + 2;
+      text += ' ';
+    } else if (c == '/' && peek(1) == '/') {
+      break;
+    } else {
+      text += c;
+      ++pos;
+    }
+  }
+  return text;
 }
 
 /// One #if/#ifdef/#elif condition as far as the scan cares: a test of __CUDA_ARCH__ (which pass
@@ -55,30 +84,18 @@ ArchBranch other_pass(ArchBranch branch) {
                                            : ArchBranch::both;
 }
 
-class Lexer {
+class Preprocessor {
 public:
-  explicit Lexer(std::string_view source) : src_(source) {}
+  explicit Preprocessor(std::string_view source) : src_(source) {}
 
   Lexed run() {
-    bool line_start = true;
-    while (pos_ < src_.size()) {
-      const char c = src_[pos_];
-      if (c == '\n') {
-        ++line_;
-        ++pos_;
-        line_start = true;
-      } else if (std::isspace(static_cast<unsigned char>(c))) {
-        ++pos_;
-      } else if (c == '/' && peek(1) == '/') {
-        skip_line_comment();
-      } else if (c == '/' && peek(1) == '*') {
-        skip_block_comment();
-      } else if (c == '#' && line_start) {
-        directive();
-      } else {
-        line_start = false;
-        token();
+    for (const cpp::Token& token : cpp::tokenize(src_, cpp::LexOptions{.preprocessor = true})) {
+      if (token.kind == cpp::TokenKind::comment) continue;
+      if (token.kind == cpp::TokenKind::directive) {
+        directive(token.text(src_));
+        continue;
       }
+      if (live_) out_.tokens.push_back(Token{token.kind, token.text(src_), token.line, branch_, arch_});
     }
     return std::move(out_);
   }
@@ -90,52 +107,8 @@ private:
     Condition condition;
   };
 
-  char peek(std::size_t ahead) const { return pos_ + ahead < src_.size() ? src_[pos_ + ahead] : '\0'; }
-
-  void skip_line_comment() {
-    while (pos_ < src_.size() && src_[pos_] != '\n') ++pos_;
-  }
-
-  void skip_block_comment() {
-    pos_ += 2;
-    while (pos_ < src_.size() && !(src_[pos_] == '*' && peek(1) == '/')) {
-      if (src_[pos_] == '\n') ++line_;
-      ++pos_;
-    }
-    pos_ = std::min(src_.size(), pos_ + 2);
-  }
-
-  /// The directive's logical line (continuations joined, comments dropped), up to its newline.
-  std::string directive_text() {
-    std::string text;
-    ++pos_;  // '#'
-    while (pos_ < src_.size()) {
-      const char c = src_[pos_];
-      if (c == '\\' && peek(1) == '\n') {
-        pos_ += 2;
-        ++line_;
-        text += ' ';
-      } else if (c == '\\' && peek(1) == '\r' && peek(2) == '\n') {
-        pos_ += 3;
-        ++line_;
-        text += ' ';
-      } else if (c == '\n') {
-        break;
-      } else if (c == '/' && peek(1) == '*') {
-        skip_block_comment();
-        text += ' ';
-      } else if (c == '/' && peek(1) == '/') {
-        skip_line_comment();
-      } else {
-        text += c;
-        ++pos_;
-      }
-    }
-    return text;
-  }
-
-  void directive() {
-    const std::string text = directive_text();
+  void directive(std::string_view spelled) {
+    const std::string text = directive_text(spelled);
     std::size_t i = 0;
     while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
     std::size_t j = i;
@@ -195,92 +168,7 @@ private:
     }
   }
 
-  void token() {
-    const std::size_t start = pos_;
-    const int line = line_;
-    TokenKind kind = TokenKind::punctuation;
-    const char c = src_[pos_];
-    if (identifier_start(c)) {
-      while (pos_ < src_.size() && identifier_char(src_[pos_])) ++pos_;
-      const std::string_view word = src_.substr(start, pos_ - start);
-      kind = TokenKind::identifier;
-      if (pos_ < src_.size() && (src_[pos_] == '"' || src_[pos_] == '\'') && is_literal_prefix(word)) {
-        kind = src_[pos_] == '"' ? TokenKind::string : TokenKind::character;
-        if (word.back() == 'R' && src_[pos_] == '"') raw_string();
-        else quoted(src_[pos_]);
-      }
-    } else if (std::isdigit(static_cast<unsigned char>(c)) || (c == '.' && std::isdigit(static_cast<unsigned char>(peek(1))))) {
-      kind = TokenKind::number;
-      number();
-    } else if (c == '"' || c == '\'') {
-      kind = c == '"' ? TokenKind::string : TokenKind::character;
-      quoted(c);
-    } else {
-      punctuation();
-    }
-    if (!live_) return;
-    out_.tokens.push_back(Token{kind, src_.substr(start, pos_ - start), line, branch_, arch_});
-  }
-
-  static bool is_literal_prefix(std::string_view word) {
-    return word == "u8" || word == "u" || word == "U" || word == "L" || word == "R" || word == "u8R" || word == "uR" ||
-           word == "UR" || word == "LR";
-  }
-
-  void number() {
-    while (pos_ < src_.size()) {
-      const char c = src_[pos_];
-      const char before = pos_ > 0 ? src_[pos_ - 1] : '\0';
-      const bool exponent_sign = (c == '+' || c == '-') && (before == 'e' || before == 'E' || before == 'p' || before == 'P');
-      if (!identifier_char(c) && c != '.' && c != '\'' && !exponent_sign) break;
-      ++pos_;
-    }
-  }
-
-  /// A "..." or '...' literal; stops at an unescaped newline so broken input cannot run away.
-  void quoted(char quote) {
-    ++pos_;
-    while (pos_ < src_.size() && src_[pos_] != quote && src_[pos_] != '\n') {
-      if (src_[pos_] == '\\' && pos_ + 1 < src_.size()) ++pos_;
-      ++pos_;
-    }
-    if (pos_ < src_.size() && src_[pos_] == quote) ++pos_;
-  }
-
-  void raw_string() {
-    ++pos_;  // '"'
-    std::size_t open = pos_;
-    while (open < src_.size() && src_[open] != '(' && src_[open] != '\n') ++open;
-    const std::string close = ")" + std::string(src_.substr(pos_, open - pos_)) + "\"";
-    const std::size_t end = src_.find(close, open);
-    const std::size_t stop = end == std::string_view::npos ? src_.size() : end + close.size();
-    line_ += static_cast<int>(std::count(src_.begin() + static_cast<std::ptrdiff_t>(pos_),
-                                         src_.begin() + static_cast<std::ptrdiff_t>(stop), '\n'));
-    pos_ = stop;
-  }
-
-  void punctuation() {
-    static constexpr std::array<std::string_view, 7> three = {"<<<", ">>>", "<<=", ">>=", "->*", "...", "<=>"};
-    static constexpr std::array<std::string_view, 22> two = {"::", "->", "++", "--", "<<", ">>", "<=", ">=",
-                                                             "==", "!=", "&&", "||", "+=", "-=", "*=", "/=",
-                                                             "%=", "&=", "|=", "^=", ".*", "##"};
-    const std::string_view rest = src_.substr(pos_);
-    for (std::string_view p : three)
-      if (rest.starts_with(p)) {
-        pos_ += 3;
-        return;
-      }
-    for (std::string_view p : two)
-      if (rest.starts_with(p)) {
-        pos_ += 2;
-        return;
-      }
-    ++pos_;
-  }
-
   std::string_view src_;
-  std::size_t pos_ = 0;
-  int line_ = 1;
   std::vector<Frame> frames_;
   bool live_ = true;
   bool arch_ = false;
@@ -290,6 +178,6 @@ private:
 
 } // namespace
 
-Lexed lex(std::string_view source) { return Lexer(source).run(); }
+Lexed lex(std::string_view source) { return Preprocessor(source).run(); }
 
-} // namespace cudiff::generator::undefined_scan
+} // namespace cudiff::ubscan::detail

@@ -1,11 +1,11 @@
-// undefined_scan: finds, in a program's text, the U rules of the rules catalog that text can
-// show (undefined behaviour a generated program must never contain): barriers in divergent
-// code, writes to __grid_constant__ parameters, kernel parameters whose copies run user code,
-// device addresses used on the host, calls across execution spaces, misaligned carves of
-// dynamic shared memory... The scan is a lexer plus a light parse (namespaces, classes,
-// functions, lambdas, declarations), never a compile: each check is exact on what
-// generator/emit*.cpp writes and on valid probe fragments, and says nothing where the text
-// cannot tell.
+// ubscan scan: the entry points (ubscan/ubscan.h). Finds, in a program's text, the U rules of
+// the rules catalog that text can show (undefined behaviour a generated program must never
+// contain): barriers in divergent code, writes to __grid_constant__ parameters, kernel
+// parameters whose copies run user code, device addresses used on the host, calls across
+// execution spaces, misaligned carves of dynamic shared memory... The scan is a lexer plus a
+// light parse (namespaces, classes, functions, lambdas, declarations), never a compile: each
+// check is exact on what generator/emit*.cpp writes and on valid probe fragments, and says
+// nothing where the text cannot tell.
 //
 // U rules not scanned, and why (undefined_rules_scanned() leaves them out):
 //   U-DATA-RACE                 run time: compute-sanitizer's racecheck covers it on the GPU
@@ -18,11 +18,11 @@
 //                               code (R-HOSTEXT-INT128): nothing left to recognise
 //   U-CONSTEXPR-TMPL-INST       whether an instantiation is constexpr needs constant evaluation
 //
-// The entry points are here; the tokenizer, the parser, the queries the checks share and the
-// checks themselves are in the other undefined_scan_*.cpp files (undefined_scan_parts.h).
-#include "generator/undefined_scan_parts.h"
+// The entry points are here; the preprocessor model, the parser, the queries the checks share
+// and the checks themselves are in the other files of ubscan/ (parts.h).
+#include "ubscan/parts.h"
 
-namespace cudiff::generator {
+namespace cudiff::ubscan {
 
 // ============================================================================================
 // Entry points
@@ -40,7 +40,7 @@ std::vector<std::string> undefined_rules_scanned() {
 
 std::vector<UndefinedUse> scan_undefined(std::string_view source, const boost::json::object& sidecar) {
   static_cast<void>(sidecar);  // the text holds everything the checks need
-  using namespace undefined_scan;
+  using namespace detail;
   Findings findings(source);
   try {
     Model model;
@@ -84,4 +84,4 @@ std::vector<UndefinedUse> scan_undefined(std::string_view source, const boost::j
   return findings.take();
 }
 
-} // namespace cudiff::generator
+} // namespace cudiff::ubscan

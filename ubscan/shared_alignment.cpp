@@ -1,8 +1,8 @@
-// undefined_scan_shared_alignment: U-SHARED-MISALIGNED: pointers carved from extern __shared__
+// ubscan shared_alignment: U-SHARED-MISALIGNED: pointers carved from extern __shared__
 // memory at byte offsets are aligned for what they point to.
-#include "generator/undefined_scan_parts.h"
+#include "ubscan/parts.h"
 
-namespace cudiff::generator::undefined_scan {
+namespace cudiff::ubscan::detail {
 
 // ============================================================================================
 // U-SHARED-MISALIGNED: a pointer carved from extern __shared__ memory at a byte offset is
@@ -162,4 +162,4 @@ void check_shared_alignment(const Scan& s) {
     if (s.m.units[u].has_body && device_side(s.m.units[u].space)) CarveTracker(s, static_cast<int>(u)).run();
 }
 
-} // namespace cudiff::generator::undefined_scan
+} // namespace cudiff::ubscan::detail
