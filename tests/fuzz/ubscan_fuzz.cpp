@@ -1,10 +1,10 @@
-// libFuzzer harness: program text (and a sidecar) through generator::scan_undefined, the
-// U-rule scanner's lexer, parser and checks.
+// libFuzzer harness: program text (and a sidecar) through ubscan::scan_undefined, the U-rule
+// scanner's preprocessor model (over common's tokenizer), parser and checks.
 //
 /// Input: the .cu text, then optionally a NUL byte and the sidecar's JSON (an object when it
-/// parses as one, else empty). The contract (generator/generator.h): never throws on any
+/// parses as one, else empty). The contract (ubscan/ubscan.h): never throws on any
 /// input; every use it reports names a scanned rule and a line of the source.
-#include "generator/generator.h"
+#include "ubscan/ubscan.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -22,9 +22,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     boost::json::value json = boost::json::parse(input.substr(nul + 1), error);
     if (!error && json.is_object()) sidecar = std::move(json.as_object());
   }
-  const std::vector<std::string> scanned = generator::undefined_rules_scanned();
+  const std::vector<std::string> scanned = ubscan::undefined_rules_scanned();
   const std::size_t lines = static_cast<std::size_t>(std::count(source.begin(), source.end(), '\n')) + 1;
-  for (const generator::UndefinedUse& use : generator::scan_undefined(source, sidecar)) {
+  for (const ubscan::UndefinedUse& use : ubscan::scan_undefined(source, sidecar)) {
     if (std::find(scanned.begin(), scanned.end(), use.rule_id) == scanned.end()) __builtin_trap();
     if (use.line < 1 || static_cast<std::size_t>(use.line) > lines) __builtin_trap();
   }
