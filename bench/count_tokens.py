@@ -4,8 +4,8 @@
 Whitespace and comments do not count; a preprocessor directive counts as '#' plus the tokens
 of its line (`#include <cstdio>` is 5); a string or character literal is one token;
 multi-character operators (`<<`, `->`, `::`, `<<<`) are one token each. It counts what
-reducer::count_tokens counts (reducer/lexer.cpp), independently written, so the tool being
-measured does not measure itself.
+reducer::count_tokens counts (reducer/token_count.cpp, over common/cpp_lexer.cpp's tokens as
+written), independently written, so the tool being measured does not measure itself.
 
 usage: count_tokens.py FILE...   (prints one count per file; the total when several)
 """

@@ -23,7 +23,7 @@ struct Planned {
 
 /// A probe in a translation unit of its own: a device probe called from a kernel, a host probe
 /// from main (object mode builds both without running them).
-std::string probe_program(const generator::RuleProbe& probe) {
+std::string probe_program(const rules::RuleProbe& probe) {
   std::string text = "#include <cstdio>\n#include <cstdint>\n#include <cuda_runtime.h>\n";
   for (const std::string& header : probe.headers) text += "#include " + header + "\n";
   text += probe.fragment;
@@ -41,14 +41,14 @@ std::vector<Planned> plan(const generator::Policy& policy, std::uint64_t seed, g
                           const std::optional<std::string>& only) {
   const generator::TestCase host = generator::generate_program(policy, seed, size);
   std::vector<Planned> planned;
-  for (const generator::Rule& rule : generator::rule_catalog()) {
+  for (const rules::Rule& rule : rules::rule_catalog()) {
     if (only && rule.id != *only) continue;
     if (rule.violation && rule.checkable) {
       int line = 0;
       std::string source = generator::plant_violation(host.source, rule.id, *rule.violation, line);
       planned.push_back({rule.id, "violation", std::move(source), oracle::Expectation{true, rule.id, line}});
       if (!rule.violation->fixed.empty()) {
-        generator::RuleViolation fixed{rule.violation->fixed, "", ""};
+        rules::RuleViolation fixed{rule.violation->fixed, "", ""};
         std::string fixed_source = generator::plant_violation(host.source, rule.id, fixed, line);
         planned.push_back({rule.id, "fixed", std::move(fixed_source), oracle::Expectation{false, rule.id, 0}});
       }

@@ -4,6 +4,8 @@
 // compiler does with them.
 #include "cli/commands.h"
 #include "generator/generator.h"
+#include "rules/rules.h"
+#include "ubscan/ubscan.h"
 
 #include <map>
 #include <set>
@@ -98,34 +100,34 @@ int run_rules_measure(const ParsedArgs& args, std::ostream& out, std::ostream& e
 
 /// What cudiff has for a rule, in words: the table's "covered by" column. `constructs`: the
 /// generator constructs that exercise it.
-std::string coverage_of(const generator::Rule& rule, const std::vector<std::string>& constructs,
+std::string coverage_of(const rules::Rule& rule, const std::vector<std::string>& constructs,
                         const std::set<std::string>& scanned) {
   switch (rule.kind) {
-  case generator::RuleKind::must_reject:
+  case rules::RuleKind::must_reject:
     if (rule.violation) return "violation template";
     return rule.checkable ? "-" : "not checkable: " + rule.why_not_checkable;
-  case generator::RuleKind::valid: {
+  case rules::RuleKind::valid: {
     std::vector<std::string> parts;
     if (!constructs.empty()) parts.push_back("generator: " + join(constructs, ", "));
     if (rule.probe) parts.push_back("probe" + std::string(rule.probe->clang_rejects.empty() ? "" : " (off: clang rejects)"));
     if (parts.empty()) return rule.not_producible.empty() ? "-" : "not producible: " + rule.not_producible;
     return join(parts, "; ");
   }
-  case generator::RuleKind::undefined:
+  case rules::RuleKind::undefined:
     return scanned.count(rule.id) ? "scanned for in generated programs" : "kept out of generated programs";
   }
   return "-";
 }
 
-bool produced(const generator::Rule& rule, const std::vector<std::string>& constructs) {
+bool produced(const rules::Rule& rule, const std::vector<std::string>& constructs) {
   return !constructs.empty() || rule.probe.has_value();
 }
 
 /// The measured verdicts of a rule (its violation for E, its probe for V): compiler -> cell.
-std::map<std::string, std::string> measured_cells(const std::optional<Measurement>& measurement, const generator::Rule& rule) {
+std::map<std::string, std::string> measured_cells(const std::optional<Measurement>& measurement, const rules::Rule& rule) {
   std::map<std::string, std::string> cells;
   if (!measurement) return cells;
-  const std::string variant = rule.kind == generator::RuleKind::must_reject ? "violation" : "probe";
+  const std::string variant = rule.kind == rules::RuleKind::must_reject ? "violation" : "probe";
   for (const MeasuredItem& item : measurement->items) {
     if (item.rule != rule.id || item.variant != variant) continue;
     for (const char* compiler : {"nvcc", "clang"}) cells[compiler] = item.verdict_of(compiler);
@@ -161,27 +163,27 @@ std::optional<Measurement> load_measurement(const ParsedArgs& args) {
 int run_rules(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   if (args.has("--measure")) return run_rules_measure(args, out, err);
   const std::optional<Measurement> measurement = load_measurement(args);
-  const std::vector<std::string> scanned_list = generator::undefined_rules_scanned();
+  const std::vector<std::string> scanned_list = ubscan::undefined_rules_scanned();
   const std::set<std::string> scanned(scanned_list.begin(), scanned_list.end());
-  std::optional<generator::RuleKind> only;
+  std::optional<rules::RuleKind> only;
   if (auto kind = args.value("--kind")) {
-    only = generator::parse_rule_kind(*kind);
+    only = rules::parse_rule_kind(*kind);
     if (!only) throw_usage("--kind must be E, V or U, not '" + *kind + "'");
   }
-  const std::vector<generator::Rule> rules = generator::rule_catalog();
+  const std::vector<rules::Rule> catalog = rules::rule_catalog();
   const std::map<std::string, std::vector<std::string>> by_rule = generator::constructs_by_rule();
   const std::vector<std::string> none;
-  auto constructs_of = [&](const generator::Rule& rule) -> const std::vector<std::string>& {
+  auto constructs_of = [&](const rules::Rule& rule) -> const std::vector<std::string>& {
     const auto found = by_rule.find(rule.id);
     return found == by_rule.end() ? none : found->second;
   };
   std::size_t e_rules = 0, checkable = 0, templates = 0, v_rules = 0, generated = 0, u_rules = 0;
-  for (const generator::Rule& rule : rules) {
-    if (rule.kind == generator::RuleKind::must_reject) {
+  for (const rules::Rule& rule : catalog) {
+    if (rule.kind == rules::RuleKind::must_reject) {
       ++e_rules;
       checkable += rule.checkable;
       templates += rule.checkable && rule.violation.has_value();
-    } else if (rule.kind == generator::RuleKind::valid) {
+    } else if (rule.kind == rules::RuleKind::valid) {
       ++v_rules;
       generated += produced(rule, constructs_of(rule));
     } else {
@@ -190,10 +192,10 @@ int run_rules(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   }
   if (args.has("--json")) {
     boost::json::array list;
-    for (const generator::Rule& rule : rules) {
+    for (const rules::Rule& rule : catalog) {
       if (only && rule.kind != *only) continue;
       boost::json::object entry{{"id", rule.id},
-                                {"kind", generator::to_string(rule.kind)},
+                                {"kind", rules::to_string(rule.kind)},
                                 {"section", rule.section},
                                 {"text", rule.text},
                                 {"covered_by", coverage_of(rule, constructs_of(rule), scanned)}};
@@ -201,8 +203,8 @@ int run_rules(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
         entry["measured"] = boost::json::object{{"nvcc", cell_or_dash(cells, "nvcc")},
                                                 {"clang", cell_or_dash(cells, "clang")},
                                                 {"verdict", cell_or_dash(cells, "verdict")}};
-      if (rule.kind == generator::RuleKind::must_reject) entry["checkable"] = rule.checkable;
-      if (rule.kind == generator::RuleKind::valid) {
+      if (rule.kind == rules::RuleKind::must_reject) entry["checkable"] = rule.checkable;
+      if (rule.kind == rules::RuleKind::valid) {
         boost::json::array constructs;
         for (const std::string& name : constructs_of(rule)) constructs.emplace_back(name);
         entry["constructs"] = std::move(constructs);
@@ -222,9 +224,9 @@ int run_rules(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   if (measurement) header.insert(header.end(), {"nvcc", "clang", "verdict"});
   header.push_back("rule");
   TextTable table(header);
-  for (const generator::Rule& rule : rules) {
+  for (const rules::Rule& rule : catalog) {
     if (only && rule.kind != *only) continue;
-    std::vector<std::string> row = {rule.id, generator::to_string(rule.kind), rule.section,
+    std::vector<std::string> row = {rule.id, rules::to_string(rule.kind), rule.section,
                                     shorten_utf8(coverage_of(rule, constructs_of(rule), scanned), 48)};
     if (measurement) {
       const auto cells = measured_cells(measurement, rule);

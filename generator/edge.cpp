@@ -1,5 +1,5 @@
 // edge: edge programs — a generated program with one E rule's violation template planted at
-// its end (generator/rules/catalog.json), expected to be rejected for that reason.
+// its end (rules/catalog.json), expected to be rejected for that reason.
 #include "generator/generator.h"
 
 #include <algorithm>
@@ -12,14 +12,15 @@ bool is_edge_seed(const Policy& policy, std::uint64_t seed) {
   return rng.chance(policy.get("edge.share"));
 }
 
-std::vector<Rule> plantable_rules() {
-  std::vector<Rule> rules;
-  for (Rule& rule : rule_catalog())
-    if (rule.kind == RuleKind::must_reject && rule.checkable && rule.violation) rules.push_back(std::move(rule));
-  return rules;
+std::vector<rules::Rule> plantable_rules() {
+  std::vector<rules::Rule> plantable;
+  for (rules::Rule& rule : rules::rule_catalog())
+    if (rule.kind == rules::RuleKind::must_reject && rule.checkable && rule.violation) plantable.push_back(std::move(rule));
+  return plantable;
 }
 
-std::string plant_violation(const std::string& source, const std::string& rule_id, const RuleViolation& violation, int& line) {
+std::string plant_violation(const std::string& source, const std::string& rule_id, const rules::RuleViolation& violation,
+                            int& line) {
   std::string planted = source;
   if (!planted.empty() && planted.back() != '\n') planted += "\n";
   planted += "\n// ---- cudiff edge: a planted violation of " + rule_id + " (the program must be rejected) ----\n";
@@ -34,14 +35,14 @@ std::string plant_violation(const std::string& source, const std::string& rule_i
 
 namespace {
 
-const Rule& plantable_rule(const std::vector<Rule>& rules, const std::string& rule_id) {
-  for (const Rule& candidate : rules)
+const rules::Rule& plantable_rule(const std::vector<rules::Rule>& plantable, const std::string& rule_id) {
+  for (const rules::Rule& candidate : plantable)
     if (candidate.id == rule_id) return candidate;
   throw Error(ErrorKind::usage, "no violation template for rule '" + rule_id + "' (see cudiff rules --kind E)");
 }
 
 /// `test` (its source and sidecar) with `rule`'s violation planted and the expectation recorded.
-void make_edge(TestCase& test, const Rule& rule) {
+void make_edge(TestCase& test, const rules::Rule& rule) {
   int line = 0;
   test.source = plant_violation(test.source, rule.id, *rule.violation, line);
   test.sidecar["expected_verdict"] = "reject";
@@ -51,10 +52,10 @@ void make_edge(TestCase& test, const Rule& rule) {
 } // namespace
 
 TestCase generate_edge(const Policy& policy, std::uint64_t seed, Size size, const std::string& rule_id) {
-  const std::vector<Rule> rules = plantable_rules();
+  const std::vector<rules::Rule> plantable = plantable_rules();
   SeededRng rng(seed ^ 0x656467655f72756cull);  // "edge_rul": a stream of its own
-  const Rule& rule = rule_id.empty() ? rules[static_cast<std::size_t>(rng.below(rules.size()))]
-                                     : plantable_rule(rules, rule_id);
+  const rules::Rule& rule = rule_id.empty() ? plantable[static_cast<std::size_t>(rng.below(plantable.size()))]
+                                            : plantable_rule(plantable, rule_id);
   TestCase test = generate_program(policy, seed, size);
   char name[48];
   std::snprintf(name, sizeof name, "cudiff_edge_%012llu", static_cast<unsigned long long>(seed));

@@ -8,6 +8,7 @@
 
 #include "common/common.h"
 #include "common/rng.h"
+#include "rules/rules.h"
 
 #include <cstdint>
 #include <map>
@@ -37,73 +38,9 @@ struct ConstructInfo {
 /// Every construct, from the generator/constructs_*.def tables.
 std::vector<ConstructInfo> construct_catalog();
 
-// ---- the rules catalog (generator/rules/catalog.json, rules/spec/rules.md) -----------
-
-/// E: a violation must be diagnosed; V: a construct valid programs use; U: undefined,
-/// unspecified or run-time-only behaviour, which generated programs stay clear of.
-enum class RuleKind { must_reject, valid, undefined };
-/// "E", "V", "U", as the catalog spells them.
-std::string to_string(RuleKind kind);
-/// The kind spelled "E", "V" or "U"; none for anything else.
-std::optional<RuleKind> parse_rule_kind(std::string_view text);
-
-/// A fragment that breaks one E rule and nothing else: plantable at namespace scope of any
-/// translation unit that includes <cstdio> and <cuda_runtime.h>; every name it declares starts
-/// with cudiff_edge_; the offending line holds `marker` and ends in `// expected-error: ID`.
-struct RuleViolation {
-  std::string fragment;
-  std::string marker;
-  std::string fixed;  ///< the same fragment without the violation; empty where there is none
-};
-
-/// A fragment that exercises one V rule, planted by the generator and called on live values
-/// (generator/rules/README.md, "Probes"): `unsigned long long <function>(unsigned long long x)`
-/// returns x exactly when the construct behaves as the guide says. Every name it declares
-/// starts with `function`; it can sit at namespace scope of any namespace, more than once.
-struct RuleProbe {
-  bool host = false;  ///< a host function called once from host code, else a __device__ one
-  std::vector<std::string> headers;  ///< e.g. "<utility>"
-  std::string fragment;
-  std::string function;       ///< "cudiff_vp_<rule id>"
-  std::string clang_rejects;  ///< why clang-22 rejects it on purpose: such probes are off by default
-  std::string nvcc_rejects;   ///< nvcc's diagnostic, where nvcc rejects it
-};
-
-struct Rule {
-  std::string id;  ///< e.g. "R-HOSTEXT-COMPLEX", "V-MANAGED-VAR"
-  RuleKind kind = RuleKind::valid;
-  std::string section;  ///< where the guide says it
-  std::string text;
-  std::string example;  ///< the guide's own example, if any
-  bool checkable = false;               ///< E rules: a compiler can diagnose it at compile time
-  std::string why_not_checkable;        ///< E rules that are not
-  std::optional<RuleViolation> violation;  ///< checkable E rules
-  std::optional<RuleProbe> probe;          ///< V rules the generator exercises through a probe
-  std::string not_producible;              ///< V rules no program here can exercise: why
-};
-
-/// Every rule, in the catalog's order. Parses the compiled-in catalog on every call; throws
-/// Error(environment) if it is malformed (a build defect: tests/unit checks it never is).
-std::vector<Rule> rule_catalog();
-
-/// For each rule id some construct names, the constructs (construct_catalog()) that exercise it.
+/// For each rule id some construct names (ids of rules::rule_catalog()), the constructs
+/// (construct_catalog()) that exercise it.
 std::map<std::string, std::vector<std::string>> constructs_by_rule();
-
-// ---- U rules: undefined behaviour generated programs must stay clear of ------------------
-
-/// One place where a program's text comes near a U rule.
-struct UndefinedUse {
-  std::string rule_id;  ///< e.g. "U-SYNC-DIVERGENT"
-  int line = 0;         ///< 1-based line in the source
-  std::string excerpt;  ///< that line, trimmed
-};
-
-/// Scans a program (its .cu text and, where it helps, its sidecar) for the U rules that can be
-/// recognised in the text (undefined_rules_scanned()). A generated program must give none:
-/// tests/unit/undefined_scan_test.cpp scans many. Never throws on any input.
-std::vector<UndefinedUse> scan_undefined(std::string_view source, const boost::json::object& sidecar);
-/// The U rule ids scan_undefined looks for, each an id of rule_catalog().
-std::vector<std::string> undefined_rules_scanned();
 
 /// One named knob: a probability or a count range bound.
 struct Knob {
@@ -184,9 +121,10 @@ TestCase violation_alone(const std::string& rule_id);
 /// (a stream of its own, so the choice never changes the programs).
 bool is_edge_seed(const Policy& policy, std::uint64_t seed);
 /// The checkable E rules with a violation template, in catalog order.
-std::vector<Rule> plantable_rules();
+std::vector<rules::Rule> plantable_rules();
 /// `source` with `violation` planted at its end; `line` is set to the offending line.
-std::string plant_violation(const std::string& source, const std::string& rule_id, const RuleViolation& violation, int& line);
+std::string plant_violation(const std::string& source, const std::string& rule_id, const rules::RuleViolation& violation,
+                            int& line);
 
 /// Several seeds' programs in one translation unit (docs/architecture.md, "Speed": one compile and one
 /// process for many tests). Each seed's program is the same as generate_program's (same IR,

@@ -26,6 +26,9 @@ std::uint64_t input_word(std::uint32_t index, std::uint32_t salt, std::uint32_t 
   return x;
 }
 
+// Not common's fnv1a64: this mirrors cudiff_fold, the device-side text every program carries
+// (emit_helpers.cpp), word by word and with that text's offset basis, so that the predicted
+// checksum is the one the binary prints.
 std::uint64_t fold_checksum(const std::vector<std::uint64_t>& words) {
   std::uint64_t hash = 1469598103934665603ull;
   for (std::uint64_t word : words) {

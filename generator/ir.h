@@ -207,7 +207,7 @@ struct NamedConstant {
 /// once before the kernels run, with `host_check` as the argument.
 struct PlantedProbe {
   std::string rule_id;
-  RuleProbe probe;
+  rules::RuleProbe probe;
   std::uint64_t host_check = 0;
   int sites = 0;  ///< device probes: the expressions wrapped in a call
 };

@@ -50,6 +50,13 @@ std::vector<ConstructInfo> construct_catalog() {
   return catalog;
 }
 
+std::map<std::string, std::vector<std::string>> constructs_by_rule() {
+  std::map<std::string, std::vector<std::string>> by_rule;
+  for (const ConstructInfo& construct : construct_catalog())
+    for (const std::string& id : construct.rule_ids) by_rule[id].push_back(construct.name);
+  return by_rule;
+}
+
 Policy Policy::defaults() {
   Policy policy;
   policy.knobs_ = default_knobs();

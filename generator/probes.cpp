@@ -1,4 +1,4 @@
-// probes: V-rule probes (generator/rules/catalog.json "probe") planted into a program after its
+// probes: V-rule probes (rules/catalog.json "probe") planted into a program after its
 // IR is built and validated. A device probe wraps some expressions in a call that returns its
 // argument, so the interpreter's checksums stay right and a compiler that rejects or
 // miscompiles the construct shows as a false rejection or a wrong checksum; a host probe is
@@ -15,15 +15,15 @@ namespace {
 
 /// The probes a program may carry: every catalog probe, less those clang rejects on purpose
 /// unless the policy asks for them. Parsed once: the catalog is compiled in and never changes.
-std::vector<std::pair<std::string, RuleProbe>> available_probes(const Policy& policy) {
-  static const std::vector<std::pair<std::string, RuleProbe>> all = [] {
-    std::vector<std::pair<std::string, RuleProbe>> probes;
-    for (const Rule& rule : rule_catalog())
+std::vector<std::pair<std::string, rules::RuleProbe>> available_probes(const Policy& policy) {
+  static const std::vector<std::pair<std::string, rules::RuleProbe>> all = [] {
+    std::vector<std::pair<std::string, rules::RuleProbe>> probes;
+    for (const rules::Rule& rule : rules::rule_catalog())
       if (rule.probe) probes.emplace_back(rule.id, *rule.probe);
     return probes;
   }();
   const bool with_clang_rejects = policy.get("probe.clang_rejects") >= 0.5;
-  std::vector<std::pair<std::string, RuleProbe>> usable;
+  std::vector<std::pair<std::string, rules::RuleProbe>> usable;
   for (const auto& entry : all)
     if (with_clang_rejects || entry.second.clang_rejects.empty()) usable.push_back(entry);
   return usable;
@@ -92,7 +92,7 @@ std::vector<ExprP*> expression_slots(Program& program) {
 void plant_probes(Program& program, const Policy& policy, std::uint64_t seed) {
   SeededRng rng(seed ^ 0x70726f6265735f31ull);  // "probes_1": a stream of its own
   if (!rng.chance(policy.get("probe.share"))) return;
-  std::vector<std::pair<std::string, RuleProbe>> candidates = available_probes(policy);
+  std::vector<std::pair<std::string, rules::RuleProbe>> candidates = available_probes(policy);
   std::vector<ExprP*> slots = expression_slots(program);
   const int wanted = 1 + static_cast<int>(rng.below(static_cast<std::uint64_t>(policy.get("probe.count.max"))));
   for (int n = 0; n < wanted && !candidates.empty(); ++n) {

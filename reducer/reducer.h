@@ -15,6 +15,8 @@
 //   improvements are called from the calling thread only.
 #pragma once
 
+#include "common/cpp_lexer.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -28,21 +30,11 @@ namespace cudiff::reducer {
 
 // ---- tokens -----------------------------------------------------------------------------
 
-enum class TokenKind { identifier, number, string, character, punctuation, directive, comment };
-
-/// One token: the bytes [begin, end) of the text. Whitespace is not a token; a preprocessor
-/// directive (with its continuation lines) is one token; comments are tokens of their own.
-struct Token {
-  TokenKind kind = TokenKind::punctuation;
-  std::size_t begin = 0;
-  std::size_t end = 0;
-  std::string_view text(std::string_view source) const { return source.substr(begin, end - begin); }
-};
-
-/// C++/CUDA tokens of `text`, in order. Never throws: unterminated comments and literals end
-/// at the end of the text, unknown bytes are one-byte punctuation. `<<<` and `>>>` (kernel
-/// launches) are single tokens.
-std::vector<Token> tokenize(std::string_view text);
+// The reducer cuts text at common's C++/CUDA tokens (common/cpp_lexer.h), read as written:
+// a directive ends at the first newline not after a `\`, comments are tokens of their own.
+using cpp::Token;
+using cpp::TokenKind;
+using cpp::tokenize;
 
 /// The size in C tokens: comments do not count, a directive counts as the tokens of its line
 /// (`#include <x>` is 5). The size measure of bench/ (bench/count_tokens.py counts the same).
@@ -172,8 +164,5 @@ std::string run_pass(const Pass& pass, const std::string& text, const Interestin
 /// clang-format (clang-format-22, else clang-format, on PATH) in LLVM style, 100 columns.
 /// None, with the reason in `note`, when it is missing or fails.
 std::optional<std::string> clang_format(const std::string& text, std::string& note);
-
-/// A stable 64-bit hash of a text (FNV-1a): the cache key.
-std::uint64_t text_hash(std::string_view text);
 
 } // namespace cudiff::reducer

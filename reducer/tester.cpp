@@ -1,6 +1,8 @@
 // reducer: the candidate cache and the worker threads that run the interestingness test.
 #include "reducer/tester.h"
 
+#include "common/common.h"
+
 namespace cudiff::reducer {
 
 Tester::Tester(Interesting interesting, std::size_t jobs) : interesting_(std::move(interesting)), jobs_(std::max<std::size_t>(1, jobs)) {
@@ -19,7 +21,7 @@ Tester::~Tester() {
 
 Tester::Handle Tester::submit(std::string candidate) {
   auto ticket = std::make_shared<Ticket>();
-  ticket->hash = text_hash(candidate);
+  ticket->hash = fnv1a64(candidate);  // common.h: the cache key
   {
     std::lock_guard lock(mutex_);
     if (auto found = known_.find(ticket->hash); found != known_.end()) {

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compile every violation template of the rules catalog with nvcc and clang.
 
-For each checkable E rule of generator/rules/catalog.json that has a "violation", the
+For each checkable E rule of rules/catalog.json that has a "violation", the
 fragment is planted at the end of a small valid host file (<cstdio>, <cuda_runtime.h>, a
 kernel and main of our own) and compiled with nvcc and with clang++ -x cuda, one compiler
 at a time, 60 s each. When the rule also has a "fixed" fragment, that is compiled the same
@@ -25,7 +25,7 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-DEFAULT_CATALOG = os.path.join(ROOT, "generator", "rules", "catalog.json")
+DEFAULT_CATALOG = os.path.join(ROOT, "rules", "catalog.json")
 DEFAULT_OUT = os.path.join(ROOT, "out", "rules", "verify.json")
 TIMEOUT_S = 60
 

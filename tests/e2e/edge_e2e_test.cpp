@@ -7,6 +7,7 @@
 
 #include "pipeline/pipeline.h"
 #include "generator/generator.h"
+#include "rules/rules.h"
 #include "triage/triage.h"
 
 #include <gtest/gtest.h>
@@ -42,7 +43,7 @@ const triage::KnownDifferences& known_differences() {
 class EveryViolationTemplate : public testing::TestWithParam<std::size_t> {};
 
 TEST_P(EveryViolationTemplate, IsRejectedByACompilerOrIsAKnownDifference) {
-  const generator::Rule rule = generator::plantable_rules().at(GetParam());
+  const rules::Rule rule = generator::plantable_rules().at(GetParam());
   TempDir dir("cudiff-edge-e2e");
   for (std::uint64_t seed : seeds_for(GetParam())) {
     const generator::TestCase test = generator::generate_edge(generator::Policy::defaults(), seed, generator::Size::small, rule.id);

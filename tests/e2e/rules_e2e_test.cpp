@@ -4,6 +4,7 @@
 
 #include "common/common.h"
 #include "generator/generator.h"
+#include "rules/rules.h"
 
 #include <gtest/gtest.h>
 
@@ -19,7 +20,7 @@ TEST(RulesE2E, EveryFixedFragmentPlantedIntoAGeneratedProgramIsAcceptedByBoth) {
   const generator::TestCase program = generator::generate_program(generator::Policy::defaults(), 7, generator::Size::small);
   std::string source = program.source;
   std::size_t planted = 0;
-  for (const generator::Rule& rule : generator::rule_catalog())
+  for (const cudiff::rules::Rule& rule : cudiff::rules::rule_catalog())
     if (rule.violation && !rule.violation->fixed.empty()) {
       source += "\n// fixed form of " + rule.id + "\n" + rule.violation->fixed;
       ++planted;

@@ -1,9 +1,10 @@
-// libFuzzer harness: program text through the reducer's tokenizer, its text units (lines,
-// statements, pairs, list elements, declared names, removals) and the first candidates of
-// one pass (picked by the size) — all pure functions of the text; nothing is compiled.
+// libFuzzer harness: program text through common's tokenizer as the reducer reads it (and as
+// the preprocessor does), the reducer's text units (lines, statements, pairs, list elements,
+// declared names, removals) and the first candidates of one pass (picked by the size) — all
+// pure functions of the text; nothing is compiled.
 //
 /// Input: any bytes, read as a (possibly broken) C++/CUDA program. The contracts
-/// (reducer/reducer.h, reducer/text_units.h): tokenize never throws and its tokens are
+/// (common/cpp_lexer.h, reducer/text_units.h): tokenize never throws and its tokens are
 /// ordered, non-empty and inside the text; the units and passes never throw on any text.
 #include "reducer/reducer.h"
 #include "reducer/text_units.h"
@@ -37,10 +38,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view text(reinterpret_cast<const char*>(data), size);
 
   const std::vector<Token> tokens = tokenize(text);
-  std::size_t previous_end = 0;
-  for (const Token& token : tokens) {
-    if (token.begin < previous_end || token.end <= token.begin || token.end > text.size()) __builtin_trap();
-    previous_end = token.end;
+  for (const std::vector<Token>& read : {tokens, tokenize(text, cudiff::cpp::LexOptions{.preprocessor = true})}) {
+    std::size_t previous_end = 0;
+    int previous_line = 1;
+    for (const Token& token : read) {
+      if (token.begin < previous_end || token.end <= token.begin || token.end > text.size()) __builtin_trap();
+      if (token.line < previous_line) __builtin_trap();
+      previous_end = token.end;
+      previous_line = token.line;
+    }
   }
   if (count_tokens(text) > 2 * text.size() + 1) __builtin_trap();
 

@@ -1,6 +1,7 @@
 // gpu-labeled: generated programs built by both compilers run on the GPU and print exactly
 // the checksums the generator predicted. Skipped, with the reason, where there is no GPU.
 #include "generator/generator.h"
+#include "rules/rules.h"
 #include "support/test_support.h"
 
 #include <gtest/gtest.h>
@@ -78,7 +79,7 @@ TEST(GpuGenerated, EveryProbeReturnsItsArgumentUnderBothCompilers) {
   policy.set("probe.share", 1);
   policy.set("probe.count.max", 16);
   std::set<std::string> wanted, seen;
-  for (const auto& rule : cudiff::generator::rule_catalog())
+  for (const auto& rule : cudiff::rules::rule_catalog())
     if (rule.probe && rule.probe->clang_rejects.empty()) wanted.insert(rule.id);
   std::vector<std::uint64_t> seeds;
   for (std::uint64_t seed = 31; seed < 231 && seen.size() < wanted.size(); ++seed) {

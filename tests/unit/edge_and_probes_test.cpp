@@ -3,6 +3,7 @@
 #include "support/test_support.h"
 
 #include "generator/generator.h"
+#include "rules/rules.h"
 
 #include <gtest/gtest.h>
 
@@ -11,6 +12,7 @@
 namespace {
 
 using namespace cudiff::generator;
+using namespace cudiff::rules;
 using cudiff::test::contains;
 
 std::string line_of(const std::string& text, int line) {
@@ -159,6 +161,15 @@ TEST(Probes, BatchesCarryEachTestsProbesInsideItsNamespace) {
   for (const std::string& line : cudiff::split_lines(batch.source))
     if (line.starts_with("#include"))
       EXPECT_LT(batch.source.find(line + "\n"), first_namespace) << line;
+}
+
+// The generator names catalog rules: every id a construct names is one.
+TEST(RulesCatalog, EveryRuleIdAConstructNamesIsInTheCatalog) {
+  std::set<std::string> ids;
+  for (const Rule& rule : rule_catalog()) ids.insert(rule.id);
+  for (const ConstructInfo& construct : construct_catalog())
+    for (const std::string& id : construct.rule_ids) EXPECT_TRUE(ids.contains(id)) << construct.name << ": " << id;
+  EXPECT_TRUE(constructs_by_rule().contains("V-GRIDCONST"));
 }
 
 } // namespace

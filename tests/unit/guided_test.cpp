@@ -5,6 +5,7 @@
 #include "common/rng.h"
 #include "generator/generator.h"
 #include "oracle/oracle.h"
+#include "ubscan/ubscan.h"
 
 #include <gtest/gtest.h>
 
@@ -83,7 +84,7 @@ TEST(GenerateFromBytes, AnyBytesNameAValidProgram) {
     EXPECT_EQ(test.name, "cudiff_" + generator::input_label(bytes));
     EXPECT_NE(test.source.find("checksum"), std::string::npos);
     EXPECT_EQ(test.sidecar.at("input").at("bytes").as_uint64(), bytes.size());
-    EXPECT_TRUE(generator::scan_undefined(test.source, test.sidecar).empty());
+    EXPECT_TRUE(ubscan::scan_undefined(test.source, test.sidecar).empty());
     EXPECT_EQ(generator::generate_from_bytes(policy, bytes, generator::Size::small).source, test.source);
   }
 }

@@ -6,6 +6,7 @@
 #include "oracle/oracle.h"
 #include "reducer/reducer.h"
 #include "reducer/text_units.h"
+#include "ubscan/ubscan.h"
 
 #include <gtest/gtest.h>
 
@@ -134,15 +135,15 @@ TEST(ParserFuzzRegressions, PtxWithManyLayoutNamesInOneStatementIsLinear) {
   EXPECT_EQ(arrays.at("cudiff_layout_A"), std::vector<std::uint64_t>{0x201});
 }
 
-// undefined_scan_fuzz: each '<' of a declarator looked for its '>' up to the end of the text
-// and the search was retried one token on, so "a<a<a<..." (64 KiB) made the harness time out
-// (30 s) under the sanitizers. Without them it took 3 s, and 12 s for twice as much: the time
+// ubscan_fuzz (then undefined_scan_fuzz): each '<' of a declarator looked for its '>' up to the
+// end of the text and the search was retried one token on, so "a<a<a<..." (64 KiB) made the
+// harness time out (30 s) under the sanitizers. Without them it took 3 s, and 12 s for twice as much: the time
 // bound is checked on four times as much (256 KiB).
 TEST(ParserFuzzRegressions, UndefinedScanOfManyAnglesIsLinear) {
   for (std::size_t times : {32768, 131072}) {
     const std::string angles = repeated("a<", times);
-    std::vector<generator::UndefinedUse> uses;
-    EXPECT_LT(seconds_of([&] { uses = generator::scan_undefined(angles, {}); }), kSecondsBound) << times;
+    std::vector<ubscan::UndefinedUse> uses;
+    EXPECT_LT(seconds_of([&] { uses = ubscan::scan_undefined(angles, {}); }), kSecondsBound) << times;
     EXPECT_TRUE(uses.empty());
   }
 }

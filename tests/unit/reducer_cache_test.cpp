@@ -49,14 +49,14 @@ struct RandomPredicate {
   bool decide(const std::string& text) const {
     for (const auto& marker : markers)
       if (text.find(marker) == std::string::npos) return false;
-    return (text_hash(text) ^ salt) % 3 != 0;
+    return (cudiff::fnv1a64(text) ^ salt) % 3 != 0;
   }
 
   bool operator()(const std::string& text) {
     {
       std::lock_guard lock(mutex);
       ++calls;
-      seen.insert(text_hash(text));
+      seen.insert(cudiff::fnv1a64(text));
       seen_texts.insert(text);
     }
     return decide(text);

@@ -1,4 +1,5 @@
-// reducer: the tokenizer and the text units the passes cut (statements, pairs, lists, names).
+// reducer: the size in C tokens and the text units the passes cut (statements, pairs, lists, names);
+// the tokens themselves are tested in tests/unit/common/cpp_lexer_test.cpp.
 #include "reducer/reducer.h"
 #include "reducer/text_units.h"
 
@@ -7,12 +8,6 @@
 using namespace cudiff::reducer;
 
 namespace {
-
-std::vector<std::string> spellings(std::string_view text) {
-  std::vector<std::string> out;
-  for (const Token& token : tokenize(text)) out.emplace_back(token.text(text));
-  return out;
-}
 
 std::vector<std::string> statement_texts(std::string_view text, std::size_t depth) {
   const auto tokens = tokenize(text);
@@ -25,33 +20,6 @@ std::vector<std::string> statement_texts(std::string_view text, std::size_t dept
 }
 
 } // namespace
-
-TEST(ReducerLexer, SplitsCudaCodeIntoTokens) {
-  EXPECT_EQ(spellings("k<<<1, 2>>>(a->b, x >>= 1);"),
-            (std::vector<std::string>{"k", "<<<", "1", ",", "2", ">>>", "(", "a", "->", "b", ",", "x", ">>=", "1",
-                                      ")", ";"}));
-  EXPECT_EQ(spellings("float f = 1.5e-3f + .5; auto s = u8\"x\\\"y\"; char c = '\\'';"),
-            (std::vector<std::string>{"float", "f", "=", "1.5e-3f", "+", ".5", ";", "auto", "s", "=", "u8\"x\\\"y\"",
-                                      ";", "char", "c", "=", "'\\''", ";"}));
-}
-
-TEST(ReducerLexer, DirectivesAndCommentsAreOneTokenEach) {
-  const std::string text = "#include <cstdio>\n#define M(a) \\\n  (a + 1)\nint x; // note\n/* block\n */ int y;";
-  const auto tokens = tokenize(text);
-  ASSERT_EQ(tokens.size(), 10u);
-  EXPECT_EQ(tokens[0].kind, TokenKind::directive);
-  EXPECT_EQ(tokens[1].kind, TokenKind::directive);
-  EXPECT_EQ(tokens[1].text(text), "#define M(a) \\\n  (a + 1)");
-  EXPECT_EQ(tokens[5].kind, TokenKind::comment);
-  EXPECT_EQ(tokens[6].kind, TokenKind::comment);
-}
-
-TEST(ReducerLexer, NeverFailsOnBrokenText) {
-  EXPECT_EQ(spellings("\"unterminated\nint").size(), 2u);
-  EXPECT_EQ(spellings("/* open").size(), 1u);
-  EXPECT_EQ(spellings("R\"x(raw )\" still)x\" y"), (std::vector<std::string>{"R\"x(raw )\" still)x\"", "y"}));
-  EXPECT_TRUE(spellings("").empty());
-}
 
 TEST(ReducerLexer, CountsCTokensWithoutComments) {
   EXPECT_EQ(count_tokens("#include <cstdio>\nint main() { return 0; } // x"), 5u + 9u);

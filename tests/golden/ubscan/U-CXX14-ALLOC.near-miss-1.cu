@@ -1,0 +1,5 @@
+// expect: none
+__device__ void release(int* p, int* q) {
+  ::operator delete(p);
+  delete q;
+}

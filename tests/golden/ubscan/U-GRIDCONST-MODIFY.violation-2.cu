@@ -1,0 +1,5 @@
+// expect: U-GRIDCONST-MODIFY
+struct Params { int x; int y[2]; };
+__global__ void k(const __grid_constant__ Params p, int* out) {
+  p.y[1] = 3;  // <-
+}
