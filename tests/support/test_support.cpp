@@ -1,6 +1,8 @@
 // Test support: locating the cudiff binary and test data; running cudiff as a black box.
 #include "support/test_support.h"
 
+#include <chrono>
+
 #include <cstdlib>
 #include <regex>
 #include <unistd.h>
@@ -53,6 +55,28 @@ bool reads_managed_on_device(const std::string& source) {
     at = end;
   }
   return false;
+}
+
+double seconds_of(const std::function<void()>& body) {
+  const auto start = std::chrono::steady_clock::now();
+  body();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+std::optional<ErrorKind> error_kind_of(const std::function<void()>& body) {
+  try {
+    body();
+  } catch (const Error& error) {
+    return error.kind();
+  }
+  return std::nullopt;
+}
+
+std::string repeated(std::string_view part, std::size_t times) {
+  std::string out;
+  out.reserve(part.size() * times);
+  for (std::size_t i = 0; i < times; ++i) out += part;
+  return out;
 }
 
 } // namespace cudiff::test

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,5 +35,17 @@ inline bool contains(const std::string& text, const std::string& part) { return 
 inline std::size_t count_lines(const std::string& text) {
   return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
 }
+
+/// Each parser-regression input took far longer than this (or all memory) before its fix and
+/// takes well under a second after: a bound between both catches the regression without being flaky.
+inline constexpr double kRegressionSecondsBound = 10;
+
+/// How long `body` took, in seconds.
+double seconds_of(const std::function<void()>& body);
+/// The kind of the cudiff::Error `body` throws (none when it throws nothing); anything else
+/// escaping fails the test that calls it.
+std::optional<ErrorKind> error_kind_of(const std::function<void()>& body);
+/// `part` `times` times over.
+std::string repeated(std::string_view part, std::size_t times);
 
 } // namespace cudiff::test

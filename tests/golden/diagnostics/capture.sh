@@ -2,7 +2,7 @@
 # Regenerates the real compiler captures in this folder: NAME.stderr.txt (stderr verbatim),
 # NAME.cmd (the command, run from this folder) and NAME.exit (the exit status). The
 # NAME.expected files are written by hand from the captures and checked by
-# tests/unit/diagnostics_test.cpp; after re-capturing, review the diff of every .stderr.txt.
+# tests/unit/oracle/diagnostics_test.cpp; after re-capturing, review the diff of every .stderr.txt.
 set -u
 cd "$(dirname "$0")"
 out=/tmp/cudiff-golden

@@ -83,7 +83,7 @@ TEST(Ubscan, AnyInputIsScannedWithoutThrowing) {
   EXPECT_NO_THROW(scan_undefined(noise, {}));
   // A generated program with lines cut and shuffled that once sent the barrier walk backwards
   // (an endless loop) and into unbounded recursion.
-  EXPECT_NO_THROW(scan_undefined(cudiff::read_file(cudiff::test::data("unit/data/undefined_scan_damaged_program.cu")), {}));
+  EXPECT_NO_THROW(scan_undefined(cudiff::read_file(cudiff::test::data("unit/ubscan/data/damaged_program.cu")), {}));
 }
 
 // ---- generated programs -----------------------------------------------------------------------
