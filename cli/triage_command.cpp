@@ -43,14 +43,6 @@ void need(const ParsedArgs& args, std::size_t count, std::string_view usage) {
   if (args.positionals.size() != count + 1) throw_usage("usage: cudiff triage " + std::string(usage));
 }
 
-boost::json::object bucket_json(const triage::Bucket& b) {
-  return boost::json::object{{"id", b.id}, {"key", b.key}, {"title", b.title}, {"kind", b.kind},
-                             {"side", b.side}, {"stage", b.stage}, {"status", triage::to_string(b.status)},
-                             {"known_reason", b.known_reason}, {"count", b.count}, {"first_seen", b.first_seen},
-                             {"last_seen", b.last_seen}, {"best_finding", b.best_finding}, {"best_size", b.best_size},
-                             {"symptom", b.symptom}};
-}
-
 int list(const ParsedArgs& args, std::ostream& out) {
   need(args, 0, "list [--status S] [--kind K] [--json]");
   triage::Database db = open_existing(args);
@@ -60,7 +52,7 @@ int list(const ParsedArgs& args, std::ostream& out) {
   const auto buckets = db.buckets(query);
   if (args.has("--json")) {
     boost::json::array array;
-    for (const auto& b : buckets) array.push_back(bucket_json(b));
+    for (const auto& b : buckets) array.push_back(triage::to_json(b));
     out << pretty_json(array);
     return 0;
   }
@@ -80,7 +72,7 @@ int show(const ParsedArgs& args, std::ostream& out) {
   const triage::Bucket b = db.bucket(args.positionals[1]);
   const auto findings = db.findings_of(b.key, 5);
   if (args.has("--json")) {
-    boost::json::object json = bucket_json(b);
+    boost::json::object json = triage::to_json(b);
     boost::json::array list;
     for (const auto& f : findings)
       list.push_back(boost::json::object{{"id", f.id}, {"time", f.time}, {"source_name", f.source_name},
@@ -178,28 +170,10 @@ int synthetic(const ParsedArgs& args, std::ostream& out) {
   const auto buckets = static_cast<std::int64_t>(args.positive_number("--buckets").value_or(100));
   const auto batch = static_cast<std::int64_t>(args.positive_number("--batch").value_or(1));
   triage::Database db = triage::Database::open(db_path(args));
-  triage::Campaign campaign;
-  campaign.id = triage::unique_key();
-  campaign.kind = "synthetic";
-  campaign.host = "synthetic";
-  campaign.started = unix_seconds();
-  db.put_campaign(campaign);
-  for (std::int64_t i = 0; i < count; i += batch) {
-    std::vector<std::string> ids;
-    db.transaction([&] {
-      for (std::int64_t j = i; j < std::min(count, i + batch); ++j) {
-        const auto finding = triage::synthetic_finding(campaign.id, j, buckets, unix_seconds());
-        db.add_finding(finding);
-        ids.push_back(finding.id);
-      }
-    });
+  triage::write_synthetic_campaign(db, count, buckets, batch, [&](const std::vector<std::string>& ids) {
     for (const auto& id : ids) out << "committed " << id << "\n";
     out.flush();
-  }
-  campaign.ended = unix_seconds();
-  campaign.tests = count;
-  campaign.findings = count;
-  db.put_campaign(campaign);
+  });
   return 0;
 }
 

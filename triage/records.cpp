@@ -315,4 +315,12 @@ std::vector<std::pair<double, std::string>> Database::finding_times() const {
   return times;
 }
 
+boost::json::object to_json(const Bucket& b) {
+  return boost::json::object{{"id", b.id}, {"key", b.key}, {"title", b.title}, {"kind", b.kind},
+                             {"side", b.side}, {"stage", b.stage}, {"status", to_string(b.status)},
+                             {"known_reason", b.known_reason}, {"count", b.count}, {"first_seen", b.first_seen},
+                             {"last_seen", b.last_seen}, {"best_finding", b.best_finding}, {"best_size", b.best_size},
+                             {"symptom", b.symptom}};
+}
+
 } // namespace cudiff::triage

@@ -72,4 +72,29 @@ NewFinding synthetic_finding(const std::string& campaign_id, std::int64_t index,
   return f;
 }
 
+void write_synthetic_campaign(Database& db, std::int64_t count, std::int64_t buckets, std::int64_t batch,
+                              const std::function<void(const std::vector<std::string>& ids)>& committed) {
+  Campaign campaign;
+  campaign.id = unique_key();
+  campaign.kind = "synthetic";
+  campaign.host = "synthetic";
+  campaign.started = unix_seconds();
+  db.put_campaign(campaign);
+  for (std::int64_t i = 0; i < count; i += batch) {
+    std::vector<std::string> ids;
+    db.transaction([&] {
+      for (std::int64_t j = i; j < std::min(count, i + batch); ++j) {
+        const NewFinding finding = synthetic_finding(campaign.id, j, buckets, unix_seconds());
+        db.add_finding(finding);
+        ids.push_back(finding.id);
+      }
+    });
+    committed(ids);
+  }
+  campaign.ended = unix_seconds();
+  campaign.tests = count;
+  campaign.findings = count;
+  db.put_campaign(campaign);
+}
+
 } // namespace cudiff::triage

@@ -303,5 +303,13 @@ std::filesystem::path export_bucket(const Database& database, const Bucket& buck
 /// real signatures (each bucket a distinct compile-status symptom), about 300 bytes of source.
 NewFinding synthetic_finding(const std::string& campaign_id, std::int64_t index, std::int64_t buckets,
                              double time);
+/// A campaign of kind "synthetic" with `count` synthetic findings over `buckets` buckets,
+/// `batch` to a transaction; `committed` is called with each transaction's finding ids once it
+/// is committed (a test that kills the writer knows which findings must be there).
+void write_synthetic_campaign(Database& db, std::int64_t count, std::int64_t buckets, std::int64_t batch,
+                              const std::function<void(const std::vector<std::string>& ids)>& committed);
+
+/// A bucket as JSON: every field (`cudiff triage list --json`, `show --json`).
+boost::json::object to_json(const Bucket& bucket);
 
 } // namespace cudiff::triage
