@@ -30,6 +30,8 @@ pipeline::CheckRun check_source(const std::string& name, const std::string& sour
   request.configs = runners::default_configs();
   request.compile_limits.wall_seconds = 180;
   static const runners::Toolchain toolchain = runners::Toolchain::from(runners::discover_toolchain({}));
+  // check_test writes under a work directory its caller owns: it must exist.
+  std::filesystem::create_directories(dir / (name + "_build"));
   return pipeline::check_test(request, toolchain, runners::GpuDiscovery{}, dir / (name + "_build"));
 }
 
