@@ -22,7 +22,7 @@ std::vector<std::uint64_t> seeds_for(std::size_t rule_index) {
   return {1 + rule_index % 6, 1 + (rule_index + 2) % 6, 1 + (rule_index + 4) % 6};
 }
 
-pipeline::CheckRun check_source(const std::string& name, const std::string& source, const boost::json::object& sidecar,
+pipeline::CheckRun check_source(const std::string& name, const std::string& source, const generator::Sidecar& sidecar,
                                 const std::filesystem::path& dir) {
   pipeline::CheckRequest request;
   request.input = pipeline::TestInput{name + ".cu", source, std::nullopt, sidecar, {}, {}};
