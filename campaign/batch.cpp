@@ -3,7 +3,9 @@
 // show the same signature when checked alone (docs/architecture.md, "Speed").
 #include "campaign/campaign.h"
 
+#include <algorithm>
 #include <chrono>
+#include <functional>
 
 namespace cudiff::campaign {
 namespace {
@@ -12,34 +14,35 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-/// The seeds of a batch whose tests own `kernel` (a checksum line's name) or the layout probe
-/// `type`, from the batch's sidecar: its "tests", one sidecar per seed.
-std::set<std::uint64_t> seeds_owning(const boost::json::object& batch_sidecar, const std::string& field,
-                                     const std::string& key, const std::string& name) {
+/// The seeds of a batch whose tests own an item (a kernel, a layout probe) `owns` accepts,
+/// from the batch's sidecar: its tests, one sidecar per seed.
+template <typename Item>
+std::set<std::uint64_t> seeds_owning(const generator::Sidecar& batch_sidecar,
+                                     std::optional<std::vector<Item>> generator::Sidecar::* items,
+                                     const std::function<bool(const Item&)>& owns) {
   std::set<std::uint64_t> seeds;
-  const auto* tests = batch_sidecar.if_contains("tests");
-  if (tests == nullptr || !tests->is_array()) return seeds;
-  for (const auto& test : tests->as_array()) {
-    const auto* items = test.as_object().if_contains(field);
-    if (items == nullptr || !items->is_array()) continue;
-    for (const auto& item : items->as_array())
-      if (const auto* value = item.as_object().if_contains(key); value && value->is_string() && value->as_string() == name)
-        seeds.insert(boost::json::value_to<std::uint64_t>(test.as_object().at("seed")));
-  }
+  if (!batch_sidecar.batch) return seeds;
+  for (const generator::Sidecar& test : batch_sidecar.batch->tests)
+    if (test.seed && test.*items && std::ranges::any_of(*(test.*items), owns)) seeds.insert(*test.seed);
   return seeds;
 }
 
 /// The seeds a finding names: the tests whose kernels print the differing checksum lines (run
 /// findings) or whose type's layout differs (layout findings).
-std::set<std::uint64_t> named_seeds(const oracle::Finding& finding, const boost::json::object& batch_sidecar) {
+std::set<std::uint64_t> named_seeds(const oracle::Finding& finding, const generator::Sidecar& batch_sidecar) {
+  using Kernel = generator::Sidecar::Kernel;
+  using LayoutProbe = generator::Sidecar::LayoutProbe;
   std::set<std::uint64_t> seeds;
   if (finding.kind == oracle::FindingKind::run_mismatch) {
     if (const auto* kernels = finding.details.if_contains("differing_kernels"); kernels && kernels->is_array())
       for (const auto& kernel : kernels->as_array())
-        if (kernel.is_string()) seeds.merge(seeds_owning(batch_sidecar, "kernels", "name", std::string(kernel.as_string())));
+        if (kernel.is_string())
+          seeds.merge(seeds_owning<Kernel>(batch_sidecar, &generator::Sidecar::kernels,
+                                           [&](const Kernel& owned) { return owned.name == kernel.as_string(); }));
   } else if (finding.kind == oracle::FindingKind::layout_mismatch) {
     if (const auto* type = finding.details.if_contains("type"); type && type->is_string())
-      seeds = seeds_owning(batch_sidecar, "layout_probes", "type", std::string(type->as_string()));
+      seeds = seeds_owning<LayoutProbe>(batch_sidecar, &generator::Sidecar::layout_probes,
+                                        [&](const LayoutProbe& probe) { return probe.type == type->as_string(); });
   }
   return seeds;
 }
@@ -110,7 +113,7 @@ SeedOutcome check_edge_seed(const FuzzContext& context, std::uint64_t seed, cons
   outcome.source = checked.source;
   outcome.outputs = checked.outputs;
   if (outcome.findings.size() == 1 && outcome.findings.front().kind == oracle::FindingKind::missed_diagnostic) {
-    const std::string rule(test.sidecar.at("edge").as_object().at("rule").as_string());
+    const std::string& rule = test.sidecar.edge->rule;  // generate_edge always plants one
     if (std::optional<SeedsCheck> alone = fragment_alone(context, rule, outcome.signatures.front(), gpu, workdir, stats)) {
       outcome.source_name = alone->source_name;
       outcome.source = alone->source;

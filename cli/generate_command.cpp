@@ -31,17 +31,18 @@ int generate_from_input(const ParsedArgs& args, const generator::Policy& policy,
   const generator::TestCase test = generator::generate_from_bytes(policy, bytes, size);
   const auto source = dir / (test.name + ".cu");
   write_file(source, test.source);
-  write_file(dir / (test.name + ".json"), pretty_json(test.sidecar));
-  const auto& input = test.sidecar.at("input").as_object();
+  const boost::json::object sidecar = generator::to_json(test.sidecar);
+  write_file(dir / (test.name + ".json"), pretty_json(sidecar));
   if (args.has("--json")) {
     out << pretty_json(boost::json::object{{"files", boost::json::array{boost::json::string(source.string())}},
                                            {"policy_hash", policy.hash()},
                                            {"generator_version", std::string(generator::kGeneratorVersion)},
-                                           {"input", input},
+                                           {"input", sidecar.at("input")},  // as the sidecar file has it
                                            {"source_bytes", test.source.size()}});
   } else {
-    out << "wrote " << source.string() << " from " << bytes.size() << " input bytes (" << input.at("byte_decisions").as_uint64()
-        << " decisions from the bytes, " << input.at("tail_decisions").as_uint64() << " from the seeded tail), "
+    const generator::Sidecar::Input& input = *test.sidecar.input;
+    out << "wrote " << source.string() << " from " << bytes.size() << " input bytes (" << input.byte_decisions
+        << " decisions from the bytes, " << input.tail_decisions << " from the seeded tail), "
         << format_bytes(test.source.size()) << " of CUDA\n";
   }
   return 0;
@@ -84,7 +85,7 @@ int run_generate(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
                                            : generator::generate_program(policy, seed, size);
     const auto source = dir / (test.name + ".cu");
     write_file(source, test.source);
-    write_file(dir / (test.name + ".json"), pretty_json(test.sidecar));
+    write_file(dir / (test.name + ".json"), pretty_json(generator::to_json(test.sidecar)));
     bytes += test.source.size();
     written.push_back(boost::json::string(source.string()));
     const std::uint64_t done = seed - first + seeds.size();

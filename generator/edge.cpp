@@ -45,8 +45,8 @@ const rules::Rule& plantable_rule(const std::vector<rules::Rule>& plantable, con
 void make_edge(TestCase& test, const rules::Rule& rule) {
   int line = 0;
   test.source = plant_violation(test.source, rule.id, *rule.violation, line);
-  test.sidecar["expected_verdict"] = "reject";
-  test.sidecar["edge"] = boost::json::object{{"rule", rule.id}, {"line", line}, {"marker", rule.violation->marker}};
+  test.sidecar.expected_verdict = Sidecar::Verdict::reject;
+  test.sidecar.edge = Sidecar::Edge{rule.id, line, rule.violation->marker};
 }
 
 } // namespace

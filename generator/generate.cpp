@@ -36,7 +36,7 @@ std::string header_comment(std::uint64_t seed, const Policy& policy, Size size, 
          "// constructs enabled: " + enabled + "\n";
 }
 
-boost::json::array dims(const std::uint32_t d[3]) { return boost::json::array{d[0], d[1], d[2]}; }
+std::array<std::uint32_t, 3> dims(const std::uint32_t d[3]) { return {d[0], d[1], d[2]}; }
 
 /// One seed's program, generated and validated, not yet emitted.
 struct Built {
@@ -77,38 +77,31 @@ Built build(const Policy& policy, Rng& rng, std::uint64_t seed, Size size, const
   return built;
 }
 
-boost::json::object sidecar_of(const Built& built, const Policy& policy, std::uint64_t seed, Size size,
-                               const std::string& kernel_label) {
-  boost::json::array enabled, used_json, kernels_json;
-  for (const std::string& construct : built.swarm.enabled) enabled.push_back(boost::json::string(construct));
+Sidecar sidecar_of(const Built& built, const Policy& policy, std::uint64_t seed, Size size,
+                   const std::string& kernel_label) {
+  Sidecar sidecar;
+  sidecar.generator_version = std::string(kGeneratorVersion);
+  sidecar.seed = seed;
+  sidecar.policy_hash = policy.hash();
+  sidecar.size = size;
+  sidecar.constructs_enabled.emplace(built.swarm.enabled.begin(), built.swarm.enabled.end());
+  sidecar.constructs_used.emplace();
   for (const ConstructInfo& info : construct_catalog()) {
     if (!built.used.count(info.name)) continue;
-    boost::json::array rules;
-    for (const std::string& rule : info.rule_ids) rules.push_back(boost::json::string(trim(rule)));
-    used_json.push_back(boost::json::object{{"name", info.name}, {"rule_ids", std::move(rules)}});
+    Sidecar::Construct& used = sidecar.constructs_used->emplace_back(Sidecar::Construct{info.name, {}});
+    for (const std::string& rule : info.rule_ids) used.rule_ids.emplace_back(trim(rule));
   }
-  boost::json::array probes_json;
-  for (const PlantedProbe& planted : built.program.probes)
-    probes_json.push_back(boost::json::object{{"rule", planted.rule_id},
-                                              {"function", planted.probe.function},
-                                              {"space", planted.probe.host ? "host" : "device"},
-                                              {"sites", planted.sites}});
+  sidecar.kernels.emplace();
   for (const Kernel& k : built.program.kernels)
-    kernels_json.push_back(boost::json::object{{"name", kernel_label + k.name},
-                                               {"grid", dims(k.launch.grid)},
-                                               {"block", dims(k.launch.block)},
-                                               {"dynamic_shared_bytes", k.launch.dynamic_shared_bytes},
-                                               {"expected_checksum", hex64(k.expected_checksum)}});
-  return boost::json::object{{"generator_version", std::string(kGeneratorVersion)},
-                             {"seed", seed},
-                             {"policy_hash", policy.hash()},
-                             {"size", to_string(size)},
-                             {"constructs_enabled", std::move(enabled)},
-                             {"constructs_used", std::move(used_json)},
-                             {"kernels", std::move(kernels_json)},
-                             {"layout_probes", built.layout.probes},
-                             {"probes", std::move(probes_json)},
-                             {"expected_verdict", "accept"}};
+    sidecar.kernels->push_back(Sidecar::Kernel{kernel_label + k.name, dims(k.launch.grid), dims(k.launch.block),
+                                               k.launch.dynamic_shared_bytes, hex64(k.expected_checksum)});
+  sidecar.layout_probes = built.layout.probes;
+  sidecar.probes.emplace();
+  for (const PlantedProbe& planted : built.program.probes)
+    sidecar.probes->push_back(
+        Sidecar::Probe{planted.rule_id, planted.probe.function, planted.probe.host, planted.sites});
+  sidecar.expected_verdict = Sidecar::Verdict::accept;
+  return sidecar;
 }
 
 } // namespace
@@ -141,10 +134,7 @@ TestCase generate_from_bytes(const Policy& policy, std::string_view bytes, Size 
   if (test.source.rfind(first_line, 0) == 0)
     test.source = "// cudiff generated program, from input " + label.substr(3) + " (" + std::to_string(bytes.size()) +
                   " bytes; cudiff generate --input FILE)\n" + test.source.substr(first_line.size());
-  test.sidecar["input"] = boost::json::object{{"fnv1a", label.substr(3)},
-                                              {"bytes", bytes.size()},
-                                              {"byte_decisions", rng.byte_decisions()},
-                                              {"tail_decisions", rng.tail_decisions()}};
+  test.sidecar.input = Sidecar::Input{label.substr(3), bytes.size(), rng.byte_decisions(), rng.tail_decisions()};
   return test;
 }
 
@@ -153,7 +143,9 @@ TestCase generate_batch(const Policy& policy, const std::vector<std::uint64_t>& 
   std::string body, seed_list;
   std::vector<PlantedProbe> all_probes;  // of every test: their headers go once, at global scope
   std::vector<std::string> namespaces;
-  boost::json::array tests, kernels, probes, seeds_json;
+  Sidecar::Batch tests;
+  std::vector<Sidecar::Kernel> kernels;
+  std::vector<Sidecar::LayoutProbe> probes;
   for (std::uint64_t seed : seeds) {
     SeededRng rng(seed);
     const std::string label = batch_test_label(seed);
@@ -165,11 +157,11 @@ TestCase generate_batch(const Policy& policy, const std::vector<std::uint64_t>& 
             built.layout.device_probes;
     namespaces.push_back(ns);
     all_probes.insert(all_probes.end(), built.program.probes.begin(), built.program.probes.end());
-    boost::json::object sidecar = sidecar_of(built, policy, seed, size, label + "/");
-    for (const auto& kernel : sidecar.at("kernels").as_array()) kernels.push_back(kernel);
-    for (const auto& probe : sidecar.at("layout_probes").as_array()) probes.push_back(probe);
-    tests.push_back(std::move(sidecar));
-    seeds_json.push_back(seed);
+    Sidecar sidecar = sidecar_of(built, policy, seed, size, label + "/");
+    kernels.insert(kernels.end(), sidecar.kernels->begin(), sidecar.kernels->end());
+    probes.insert(probes.end(), sidecar.layout_probes->begin(), sidecar.layout_probes->end());
+    tests.tests.push_back(std::move(sidecar));
+    tests.seeds.push_back(seed);
     seed_list += (seed_list.empty() ? "" : " ") + std::to_string(seed);
   }
   TestCase test;
@@ -180,14 +172,13 @@ TestCase generate_batch(const Policy& policy, const std::vector<std::uint64_t>& 
                 "// policy hash: " + policy.hash() + "\n"
                 "// size: " + to_string(size) + "\n" +
                 emit_preamble() + probe_includes(all_probes) + body + emit_main(namespaces);
-  test.sidecar = boost::json::object{{"generator_version", std::string(kGeneratorVersion)},
-                                     {"batch", std::move(seeds_json)},
-                                     {"policy_hash", policy.hash()},
-                                     {"size", to_string(size)},
-                                     {"tests", std::move(tests)},
-                                     {"kernels", std::move(kernels)},
-                                     {"layout_probes", std::move(probes)},
-                                     {"expected_verdict", "accept"}};
+  test.sidecar.generator_version = std::string(kGeneratorVersion);
+  test.sidecar.batch = std::move(tests);
+  test.sidecar.policy_hash = policy.hash();
+  test.sidecar.size = size;
+  test.sidecar.kernels = std::move(kernels);
+  test.sidecar.layout_probes = std::move(probes);
+  test.sidecar.expected_verdict = Sidecar::Verdict::accept;
   return test;
 }
 

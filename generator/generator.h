@@ -10,12 +10,14 @@
 #include "common/rng.h"
 #include "rules/rules.h"
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace cudiff::generator {
@@ -83,13 +85,105 @@ struct Swarm {
 };
 Swarm sample_swarm(const Policy& policy, Rng& rng);
 
-/// A generated program: the .cu text and its sidecar (JSON): seed, policy hash, generator
-/// version, size, the constructs enabled and used (with rule ids), kernels, layout probes,
-/// expected verdict.
+/// What the generator knows of a test case beyond its text (docs/generator.md, "Sidecar"),
+/// written beside it as `<name>.json` by to_json. Each field is one key of that JSON and, as
+/// there, optional: a generated program's sidecar sets every field but `batch`, `edge` and
+/// `input` (an edge program adds `edge`, one generated from bytes `input`); a batch's sets
+/// `generator_version`, `batch`, `policy_hash`, `size`, `kernels`, `layout_probes` and
+/// `expected_verdict`; a person's own beside a .cu file may hold only `layout_probes`, or only
+/// `expected_verdict` and `edge`.
+struct Sidecar {
+  enum class Verdict { accept, reject };
+
+  /// A construct the program uses ("constructs_used"), with the rule ids it exercises.
+  struct Construct {
+    std::string name;
+    std::vector<std::string> rule_ids;
+    bool operator==(const Construct&) const = default;
+  };
+  /// One kernel and what the interpreter predicts it prints.
+  struct Kernel {
+    std::string name;  ///< as its checksum line names it: "kernel_0"; in a batch "s<seed>/kernel_0"
+    std::array<std::uint32_t, 3> grid{};
+    std::array<std::uint32_t, 3> block{};
+    std::uint64_t dynamic_shared_bytes = 0;
+    /// 16 hex digits, as the checksum line prints them: compared with program output as text.
+    std::string expected_checksum;
+    bool operator==(const Kernel&) const = default;
+  };
+  /// One probed type (the probe protocol in generator/layout.h): its device array holds the
+  /// properties' values in this order, and the host prints `layout <type> <property> <value>`.
+  struct LayoutProbe {
+    std::string type;   ///< in a batch "s<seed>_<type>"
+    std::string array;  ///< "cudiff_layout_<type>"
+    std::vector<std::string> properties;              ///< "sizeof", "alignof", "offsetof.<member>", ...
+    /// Each named data member's kind ("integer", "bitfield", "long double", ...), in declaration order.
+    std::vector<std::pair<std::string, std::string>> member_kinds;
+    bool operator==(const LayoutProbe&) const = default;
+  };
+  /// A V-rule probe planted in the program ("probes"; generator/rules/README.md, "Probes").
+  struct Probe {
+    std::string rule;
+    std::string function;  ///< "cudiff_vp_<rule id>"
+    bool host = false;     ///< "space": "host" (called once from host code) or "device"
+    int sites = 0;         ///< device probes: the expressions wrapped in a call
+    bool operator==(const Probe&) const = default;
+  };
+  /// The planted violation of an edge program: why it must be rejected.
+  struct Edge {
+    std::string rule;
+    int line = 0;        ///< the offending line, 1-based (0: not known)
+    std::string marker;  ///< text on that line
+    bool operator==(const Edge&) const = default;
+  };
+  /// The bytes a program generated from bytes (generate_from_bytes) was made of.
+  struct Input {
+    std::string fnv1a;  ///< 16 hex digits, as the program's name spells them
+    std::uint64_t bytes = 0;
+    std::uint64_t byte_decisions = 0;  ///< random decisions taken from the bytes
+    std::uint64_t tail_decisions = 0;  ///< and from the seeded tail once they ran out
+    bool operator==(const Input&) const = default;
+  };
+  /// The tests of a batch (generate_batch).
+  struct Batch {
+    std::vector<std::uint64_t> seeds;  ///< "batch", in the order main runs them
+    std::vector<Sidecar> tests;        ///< "tests": each seed's own sidecar, in the same order
+    bool operator==(const Batch&) const = default;
+  };
+
+  std::optional<std::string> generator_version;
+  std::optional<std::uint64_t> seed;  ///< a single program's
+  std::optional<Batch> batch;         ///< "batch" and "tests": a batch's
+  std::optional<std::string> policy_hash;
+  std::optional<Size> size;
+  std::optional<std::vector<std::string>> constructs_enabled;
+  std::optional<std::vector<Construct>> constructs_used;
+  std::optional<std::vector<Kernel>> kernels;               ///< a batch: all of its tests' kernels
+  std::optional<std::vector<LayoutProbe>> layout_probes;    ///< a batch: all of its tests' probes
+  std::optional<std::vector<Probe>> probes;
+  std::optional<Verdict> expected_verdict;
+  std::optional<Edge> edge;
+  std::optional<Input> input;
+  bool operator==(const Sidecar&) const = default;
+};
+std::string to_string(Sidecar::Verdict verdict);
+
+/// The sidecar as JSON: one key per field that is set, named as the field ("batch" holds the
+/// seeds, "tests" the per-test sidecars), nested structs as objects, `grid` and `block` as
+/// arrays, a probe's `host` as "space": "host" or "device", sizes and verdicts spelled as
+/// to_string spells them.
+boost::json::object to_json(const Sidecar& sidecar);
+/// The sidecar a JSON value holds: the inverse of to_json. Keys it does not know are ignored
+/// and absent keys stay unset (a nested object's absent members take their defaults), so a
+/// partial sidecar loads. Throws Error(usage) naming the field (e.g. "kernels[2].grid") for a
+/// value that is not an object or a field of the wrong type, and nothing else on any input.
+Sidecar sidecar_from_json(const boost::json::value& json);
+
+/// A generated program: the .cu text and its sidecar.
 struct TestCase {
   std::string name;  ///< e.g. "cudiff_000000000042"
   std::string source;
-  boost::json::object sidecar;
+  Sidecar sidecar;
 };
 
 /// Generates the program for `seed` (a SeededRng over it).

@@ -56,7 +56,7 @@ struct LayoutPlan {
   std::string definitions;          ///< the types, at namespace scope, before any kernel
   std::string device_probes;        ///< the cudiff_layout_<T> arrays, for the global scope
   std::string host_probe_function;  ///< defines `static void cudiff_print_layout()`
-  boost::json::array probes;        ///< the sidecar's "layout_probes"
+  std::vector<Sidecar::LayoutProbe> probes;  ///< the sidecar's "layout_probes"
   std::set<std::string> constructs_used;
 };
 

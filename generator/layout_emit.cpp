@@ -2,6 +2,8 @@
 // print function) and sidecar entries, per the probe protocol in generator/layout.h.
 #include "generator/layout_parts.h"
 
+#include <algorithm>
+
 namespace cudiff::generator::layout {
 namespace {
 
@@ -131,19 +133,21 @@ void emit_layout(const TypeSet& types, LayoutPlan& plan, const std::string& pref
 
     const std::vector<std::string> properties = probe_properties(type);
     std::string values;
-    boost::json::array property_list;
     for (const std::string& property : properties) {
       values += (values.empty() ? "" : ", ") + probe_expression(type, property, qualifier);
-      rows += "      {\"" + prefix + type.name + "\", \"" + property + "\", " + probe_expression(type, property, "") + "},\n";
-      property_list.push_back(boost::json::string(property));
+      rows += "      {\"" + prefix + type.name + "\", \"" + property + "\", " + probe_expression(type, property, "") +
+              "},\n";
     }
     plan.device_probes += "extern \"C\" { __device__ unsigned long long " + array_name(type, prefix) + "[] = {" + values + "}; }\n";
-    boost::json::object kinds;
-    for (const MemberModel& member : type.visible_members) kinds[member.member.name] = member.member.kind;
-    plan.probes.push_back(boost::json::object{{"type", prefix + type.name},
-                                              {"array", array_name(type, prefix)},
-                                              {"properties", std::move(property_list)},
-                                              {"member_kinds", std::move(kinds)}});
+    Sidecar::LayoutProbe probe{prefix + type.name, array_name(type, prefix), properties, {}};
+    for (const MemberModel& member : type.visible_members) {
+      // One entry per name, as the JSON object this was written as kept it (the last kind wins).
+      auto same = std::ranges::find(probe.member_kinds, member.member.name,
+                                    [](const auto& kind) { return kind.first; });
+      if (same != probe.member_kinds.end()) same->second = member.member.kind;
+      else probe.member_kinds.emplace_back(member.member.name, member.member.kind);
+    }
+    plan.probes.push_back(std::move(probe));
   }
   // A table the host walks: the same expressions as the device arrays, evaluated by the host
   // compiler. It prints only; it touches no CUDA API, so `--layout` works without a GPU.

@@ -1,5 +1,5 @@
 // oracle: the spec oracle — compile outcomes judged against what the rules say a program must
-// do (Expectation), and reading that expectation from a sidecar or from the source.
+// do (Expectation), and reading that expectation from the source's expected-error marker.
 #include "oracle/judge_parts.h"
 #include "oracle/lines.h"
 
@@ -91,23 +91,6 @@ std::vector<Finding> expectation_findings(const std::vector<CompileObservation>&
 }
 
 } // namespace detail
-
-std::optional<Expectation> expectation_from_sidecar(const boost::json::value& sidecar) {
-  if (!sidecar.is_object()) return std::nullopt;
-  const object& fields = sidecar.as_object();
-  const auto* verdict = fields.if_contains("expected_verdict");
-  if (verdict == nullptr || !verdict->is_string()) return std::nullopt;
-  Expectation expected;
-  if (verdict->as_string() == "reject") expected.reject = true;
-  else if (verdict->as_string() != "accept") return std::nullopt;
-  if (const auto* edge = fields.if_contains("edge"); edge != nullptr && edge->is_object()) {
-    if (const auto* rule = edge->as_object().if_contains("rule"); rule != nullptr && rule->is_string())
-      expected.rule_id = std::string(rule->as_string());
-    if (const auto* line = edge->as_object().if_contains("line"); line != nullptr && line->is_int64())
-      expected.line = static_cast<int>(line->as_int64());
-  }
-  return expected;
-}
 
 std::optional<Expectation> expectation_from_source(std::string_view source) {
   const std::vector<std::string> lines = split_lines(source);

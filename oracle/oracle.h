@@ -101,17 +101,14 @@ RunObservation observe_run(const std::string& config, const runners::SubprocessR
 
 // ---- layout (docs/architecture.md, "Oracles" 5) ------------------------------------------------------
 
-/// One probed type, as a sidecar's "layout_probes" describes it (generator/layout.h).
+/// One probed type, as a generated program's sidecar describes it (the probe protocol in
+/// generator/layout.h; pipeline::layout_probes_of reads it from the sidecar).
 struct LayoutProbe {
   std::string type;
   std::string array;                    ///< "cudiff_layout_<T>"
   std::vector<std::string> properties;  ///< "sizeof", "alignof", "offsetof.<member>", ...
   std::map<std::string, std::string> member_kinds;  ///< member -> "integer", "long double", ...
 };
-
-/// The probes of a sidecar (its "layout_probes"); malformed entries are skipped and each
-/// adds a line to `problems`. Never throws.
-std::vector<LayoutProbe> parse_layout_probes(const boost::json::value& sidecar, std::vector<std::string>& problems);
 
 enum class LayoutSide { host, device };
 std::string to_string(LayoutSide side);
@@ -179,7 +176,7 @@ struct Verdict {
 
 /// What the rules say a program must do (the spec oracle): generated programs must be accepted;
 /// edge programs (one planted violation of an E rule) and files marked `// expected-error: ID`
-/// must be rejected.
+/// must be rejected. A sidecar's expected verdict and edge give one (pipeline::expectation_of).
 struct Expectation {
   bool reject = false;
   std::string rule_id;  ///< reject: the rule the program breaks; accept: the rule it exercises, if one
@@ -187,9 +184,6 @@ struct Expectation {
   bool operator==(const Expectation&) const = default;
 };
 
-/// From a sidecar's "expected_verdict" ("accept" or "reject") and "edge" {"rule", "line"}; none
-/// when it has no verdict. Never throws.
-std::optional<Expectation> expectation_from_sidecar(const boost::json::value& sidecar);
 /// From the first `// expected-error: ID` comment of the source (clang -verify's marker with a
 /// rule id); none when there is none. Never throws.
 std::optional<Expectation> expectation_from_source(std::string_view source);

@@ -1,4 +1,4 @@
-// oracle: the layout views — probes from a sidecar, device values from the PTX of either
+// oracle: the layout views — device values, through the probes, from the PTX of either
 // compiler, host values from a program's `layout` lines (docs/architecture.md, "Oracles" 5).
 #include "oracle/lines.h"
 #include "oracle/oracle.h"
@@ -132,36 +132,6 @@ private:
 } // namespace
 
 std::string to_string(LayoutSide side) { return side == LayoutSide::host ? "host" : "device"; }
-
-std::vector<LayoutProbe> parse_layout_probes(const boost::json::value& sidecar, std::vector<std::string>& problems) {
-  std::vector<LayoutProbe> probes;
-  const auto* object = sidecar.if_object();
-  const auto* found = object ? object->if_contains("layout_probes") : nullptr;
-  if (found == nullptr) return probes;
-  const auto* entries = found->if_array();
-  if (entries == nullptr) {
-    problems.push_back("\"layout_probes\" is not an array");
-    return probes;
-  }
-  for (const boost::json::value& entry : *entries) {
-    const auto* fields = entry.if_object();
-    const auto* type = fields ? fields->if_contains("type") : nullptr;
-    const auto* array = fields ? fields->if_contains("array") : nullptr;
-    const auto* properties = fields ? fields->if_contains("properties") : nullptr;
-    if (!type || !type->is_string() || !array || !array->is_string() || !properties || !properties->is_array()) {
-      problems.push_back("a layout probe without type, array and properties: " + shorten(boost::json::serialize(entry), 80));
-      continue;
-    }
-    LayoutProbe probe{std::string(type->as_string()), std::string(array->as_string()), {}, {}};
-    for (const auto& property : properties->as_array())
-      if (property.is_string()) probe.properties.emplace_back(property.as_string());
-    if (const auto* kinds = fields->if_contains("member_kinds"); kinds && kinds->is_object())
-      for (const auto& [member, kind] : kinds->as_object())
-        if (kind.is_string()) probe.member_kinds[std::string(member)] = std::string(kind.as_string());
-    probes.push_back(std::move(probe));
-  }
-  return probes;
-}
 
 std::map<std::string, std::vector<std::uint64_t>> read_ptx_layout(std::string_view ptx) {
   std::map<std::string, std::vector<std::uint64_t>> arrays;

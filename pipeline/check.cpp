@@ -130,9 +130,16 @@ TestInput file_input(const std::filesystem::path& file) {
   if (!std::filesystem::is_regular_file(sidecar, ec)) return input;
   input.sidecar_path = sidecar;
   boost::system::error_code parse_error;
-  boost::json::value json = boost::json::parse(read_file(sidecar), parse_error);
-  if (parse_error) input.sidecar_error = parse_error.message();
-  else input.sidecar = std::move(json);
+  const boost::json::value json = boost::json::parse(read_file(sidecar), parse_error);
+  if (parse_error) {
+    input.sidecar_error = "not JSON (" + parse_error.message() + ")";
+    return input;
+  }
+  try {
+    input.sidecar = generator::sidecar_from_json(json);
+  } catch (const Error& error) {
+    input.sidecar_error = "not a sidecar (" + std::string(error.what()) + ")";
+  }
   return input;
 }
 

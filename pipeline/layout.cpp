@@ -54,14 +54,11 @@ std::optional<LayoutCheck> check_layout(const CheckRun& run, const TestInput& in
   layout.sidecar = input.sidecar_path.empty() ? std::filesystem::path(input.name).replace_extension(".json")
                                               : input.sidecar_path;
   if (!input.sidecar_error.empty()) {
-    layout.notes.push_back(layout.sidecar.filename().string() + " is not JSON (" + input.sidecar_error +
-                           "): no layout check");
+    layout.notes.push_back(layout.sidecar.filename().string() + " is " + input.sidecar_error + ": no layout check");
     return layout;
   }
-  if (!input.sidecar) return std::nullopt;
-  const boost::json::value& sidecar = *input.sidecar;
-  if (!sidecar.is_object() || !sidecar.as_object().contains("layout_probes")) return std::nullopt;
-  layout.probes = oracle::parse_layout_probes(sidecar, layout.notes);
+  if (!input.sidecar || !input.sidecar->layout_probes) return std::nullopt;
+  layout.probes = layout_probes_of(*input.sidecar);
   if (layout.probes.empty()) return layout;
 
   // PTX compiles run in parallel, like the builds; the --layout runs are quick and serial.
@@ -86,11 +83,30 @@ std::optional<LayoutCheck> check_layout(const CheckRun& run, const TestInput& in
   return layout;
 }
 
+std::vector<oracle::LayoutProbe> layout_probes_of(const generator::Sidecar& sidecar) {
+  std::vector<oracle::LayoutProbe> probes;
+  if (!sidecar.layout_probes) return probes;
+  for (const generator::Sidecar::LayoutProbe& probe : *sidecar.layout_probes)
+    probes.push_back(oracle::LayoutProbe{
+        probe.type, probe.array, probe.properties, {probe.member_kinds.begin(), probe.member_kinds.end()}});
+  return probes;
+}
+
+std::optional<oracle::Expectation> expectation_of(const generator::Sidecar& sidecar) {
+  if (!sidecar.expected_verdict) return std::nullopt;
+  oracle::Expectation expected;
+  expected.reject = *sidecar.expected_verdict == generator::Sidecar::Verdict::reject;
+  if (sidecar.edge) {
+    expected.rule_id = sidecar.edge->rule;
+    expected.line = sidecar.edge->line;
+  }
+  return expected;
+}
+
 std::optional<oracle::Expectation> expectation_of(const CheckRequest& request) {
   if (request.expected) return request.expected;
   if (request.input.sidecar)
-    if (std::optional<oracle::Expectation> expected = oracle::expectation_from_sidecar(*request.input.sidecar))
-      return expected;
+    if (std::optional<oracle::Expectation> expected = expectation_of(*request.input.sidecar)) return expected;
   return oracle::expectation_from_source(request.input.source);
 }
 

@@ -8,6 +8,7 @@
 // compile or a run gets is declared in the "limits" section below, nowhere else.
 #pragma once
 
+#include "generator/generator.h"
 #include "oracle/oracle.h"
 #include "reducer/reducer.h"
 #include "runners/runners.h"
@@ -56,14 +57,23 @@ struct TestInput {
   std::string source;
   std::optional<std::filesystem::path> file;  ///< on disk already: compiled in place
   /// The sidecar (generated programs; `<stem>.json` beside a person's file), if there is one.
-  std::optional<boost::json::value> sidecar;
+  std::optional<generator::Sidecar> sidecar;
   std::filesystem::path sidecar_path;  ///< where a person's sidecar file is, for notes; else empty
-  std::string sidecar_error;           ///< why that file could not be read as JSON
+  /// Why that file could not be read: "not JSON (...)" or "not a sidecar (...)"; else empty.
+  std::string sidecar_error;
 };
 
 /// A person's file (and its sidecar `<stem>.json`, if there is one) as a TestInput. Throws
-/// Error(environment) for a file that does not exist, is a directory or cannot be read.
+/// Error(environment) for a file that does not exist, is a directory or cannot be read; a
+/// sidecar that is not JSON or not a sidecar (generator::sidecar_from_json) is left out and
+/// `sidecar_error` says why.
 TestInput file_input(const std::filesystem::path& file);
+
+/// The layout probes a sidecar lists, as the oracle takes them (none when it lists none).
+std::vector<oracle::LayoutProbe> layout_probes_of(const generator::Sidecar& sidecar);
+/// What a sidecar says the test must do: its expected verdict, and for a rejection the edge's
+/// rule and line; none when it has no expected verdict.
+std::optional<oracle::Expectation> expectation_of(const generator::Sidecar& sidecar);
 
 /// Everything one config went through: build, classification, and the run if there was one.
 struct ConfigCheck {
@@ -74,7 +84,7 @@ struct ConfigCheck {
   std::string note;  ///< e.g. why a slow compile is not a hang
 };
 
-/// The layout part of a check, when the sidecar lists "layout_probes": the probes and the host
+/// The layout part of a check, when the sidecar lists layout probes: the probes and the host
 /// and device views of every config (docs/architecture.md, "Oracles" 5).
 struct LayoutCheck {
   std::filesystem::path sidecar;  ///< the sidecar's file (a person's) or name (a generated test)
@@ -103,8 +113,8 @@ struct CheckRequest {
   bool warnings = false;  ///< warnings only one compiler emits are findings
   runners::Limits compile_limits = limits(kFileCompileSeconds);
   runners::Limits run_limits = limits(kRunSeconds);
-  /// What the test must do (the spec oracle); none: read from the sidecar's "expected_verdict"
-  /// and "edge", else from a `// expected-error: ID` comment, else nothing is expected.
+  /// What the test must do (the spec oracle); none: read from the sidecar's expected verdict
+  /// and edge, else from a `// expected-error: ID` comment, else nothing is expected.
   std::optional<oracle::Expectation> expected;
 };
 
@@ -173,7 +183,7 @@ struct ReduceRequest {
   std::filesystem::path file;  ///< the original's name: candidates are written under it
   std::string source;          ///< the original's text
   /// Given to every candidate (layout probes, the expectation).
-  std::optional<boost::json::value> sidecar;
+  std::optional<generator::Sidecar> sidecar;
   std::optional<std::filesystem::path> test_script;  ///< C-Reduce-style; else the built-in test
   CheckRequest check;  ///< mode (none: check's default), configs, warnings, limits
   std::optional<std::string> key;  ///< built-in test: keep this key (or prefix); none: the first finding
@@ -255,7 +265,7 @@ private:
   const runners::Toolchain& toolchain_;
   const runners::GpuDiscovery& gpus_;
   std::string file_name_;
-  std::optional<boost::json::value> sidecar_;
+  std::optional<generator::Sidecar> sidecar_;
   std::optional<Prefilter> prefilter_;
   std::optional<std::filesystem::path> sanitizer_;
 };

@@ -23,7 +23,7 @@ std::vector<std::uint64_t> seeds_for(std::size_t rule_index) {
   return {1 + rule_index % 6, 1 + (rule_index + 2) % 6, 1 + (rule_index + 4) % 6};
 }
 
-pipeline::CheckRun check_source(const std::string& name, const std::string& source, const boost::json::object& sidecar,
+pipeline::CheckRun check_source(const std::string& name, const std::string& source, const generator::Sidecar& sidecar,
                                 const std::filesystem::path& dir) {
   pipeline::CheckRequest request;
   request.input = pipeline::TestInput{name + ".cu", source, std::nullopt, sidecar, {}, {}};
@@ -31,6 +31,8 @@ pipeline::CheckRun check_source(const std::string& name, const std::string& sour
   request.configs = runners::default_configs();
   request.compile_limits.wall_seconds = 180;
   static const runners::Toolchain toolchain = runners::Toolchain::from(runners::discover_toolchain({}));
+  // check_test writes under a work directory its caller owns: it must exist.
+  std::filesystem::create_directories(dir / (name + "_build"));
   return pipeline::check_test(request, toolchain, runners::GpuDiscovery{}, dir / (name + "_build"));
 }
 

@@ -75,7 +75,9 @@ TEST(LayoutE2E, GeneratedTypesAgreeInAllFourViews) {
     const LayoutPlan plan = plan_layout(policy, rng, swarm, Size::medium);
     cudiff::TempDir dir("cudiff-layout-e2e");
     cudiff::write_file(dir.path() / "prog.cu", program(plan));
-    cudiff::write_file(dir.path() / "prog.json", boost::json::serialize(boost::json::object{{"layout_probes", plan.probes}}));
+    Sidecar sidecar;  // as a person would write one: the probes alone
+    sidecar.layout_probes = plan.probes;
+    cudiff::write_file(dir.path() / "prog.json", boost::json::serialize(to_json(sidecar)));
     auto result = run_cudiff({"check", (dir.path() / "prog.cu").string(), "--mode", "binary"});
     EXPECT_EQ(result.exit_code, 0) << "seed " << seed << "\n" << result.out.text << result.err.text << program(plan);
     EXPECT_TRUE(contains(result.out.text, "4 layout views agree on " + std::to_string(plan.probes.size())))
@@ -100,10 +102,11 @@ TEST(LayoutE2E, BatchOfGeneratedProgramsAgreesOnEveryTestsProbes) {
       cudiff::generator::generate_batch(cudiff::generator::Policy::defaults(), {10, 11, 12, 13}, cudiff::generator::Size::small);
   cudiff::TempDir dir("cudiff-layout-batch");
   cudiff::write_file(dir.path() / (batch.name + ".cu"), batch.source);
-  cudiff::write_file(dir.path() / (batch.name + ".json"), cudiff::pretty_json(batch.sidecar));
+  cudiff::write_file(dir.path() / (batch.name + ".json"),
+                     cudiff::pretty_json(cudiff::generator::to_json(batch.sidecar)));
   auto result = run_cudiff({"check", (dir.path() / (batch.name + ".cu")).string(), "--mode", "binary"});
   EXPECT_EQ(result.exit_code, 0) << result.out.text << result.err.text;
-  const std::size_t probes = batch.sidecar.at("layout_probes").as_array().size();
+  const std::size_t probes = batch.sidecar.layout_probes.value().size();
   ASSERT_GT(probes, 0u);
   EXPECT_TRUE(contains(result.out.text, "4 layout views agree on " + std::to_string(probes))) << result.out.text;
 }

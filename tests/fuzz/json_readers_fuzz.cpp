@@ -3,10 +3,11 @@
 // a source file.
 //
 /// Input: any bytes, parsed as JSON with the non-throwing boost::json::parse, and also read
-/// as source text. Contracts: expectation_from_sidecar, expectation_from_source and
-/// parse_layout_probes never throw (oracle/oracle.h); fuzz_params_from_json throws only
-/// Error(environment) (campaign/campaign.h); Policy::load and parse_schedule only Error(usage)
-/// (generator/generator.h, reducer/reducer.h). Anything else escaping is a bug.
+/// as source text. Contracts: expectation_from_source never throws (oracle/oracle.h);
+/// fuzz_params_from_json throws only Error(environment) (campaign/campaign.h); Policy::load,
+/// sidecar_from_json and parse_schedule only Error(usage) (generator/generator.h,
+/// reducer/reducer.h), and a sidecar read back is written as it was read. Anything else
+/// escaping is a bug.
 #include "campaign/campaign.h"
 #include "generator/generator.h"
 #include "oracle/oracle.h"
@@ -44,10 +45,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   boost::system::error_code error;
   const boost::json::value json = boost::json::parse(text, error);
   if (error) return 0;
-  if (const auto expected = oracle::expectation_from_sidecar(json))
-    static_cast<void>(boost::json::serialize(oracle::to_json(*expected)));
-  std::vector<std::string> problems;
-  static_cast<void>(oracle::parse_layout_probes(json, problems));
+  expect_only(ErrorKind::usage, [&] {
+    const generator::Sidecar sidecar = generator::sidecar_from_json(json);
+    if (generator::sidecar_from_json(generator::to_json(sidecar)) != sidecar) __builtin_trap();
+  });
   expect_only(ErrorKind::environment, [&] { static_cast<void>(campaign::fuzz_params_from_json(json)); });
   return 0;
 }

@@ -1,5 +1,5 @@
-// libFuzzer harness: PTX text through read_ptx_layout and device_layout_view (with the probes
-// of a small fixed sidecar), and program output through host_layout_view.
+// libFuzzer harness: PTX text through read_ptx_layout and device_layout_view (with a few fixed
+// probes), and program output through host_layout_view.
 //
 /// Input: PTX (or program output) text. The contract (oracle/oracle.h): never throws; every
 /// array read has one 64-bit value per 8 bytes of its declared size, at most.
@@ -8,18 +8,21 @@
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
 namespace {
 
 /// Probes as the generator writes them (generator/layout.h), naming arrays the seed corpus
 /// defines, so that device_layout_view matches arrays and not only reports them missing.
-constexpr std::string_view kSidecar = R"({"layout_probes": [
-  {"type": "LayU0", "array": "cudiff_layout_LayU0", "properties": ["sizeof", "alignof", "offsetof.m1"],
-   "member_kinds": {"m0": "bitfield", "m1": "integer"}},
-  {"type": "S1", "array": "cudiff_layout_S1", "properties": ["sizeof", "alignof", "offsetof.a", "offsetof.b"],
-   "member_kinds": {"a": "long double", "b": "integer"}},
-  {"type": "bad", "array": 3, "properties": []}
-]})";
+std::vector<cudiff::oracle::LayoutProbe> probes() {
+  return {
+      {"LayU0", "cudiff_layout_LayU0", {"sizeof", "alignof", "offsetof.m1"}, {{"m0", "bitfield"}, {"m1", "integer"}}},
+      {"S1",
+       "cudiff_layout_S1",
+       {"sizeof", "alignof", "offsetof.a", "offsetof.b"},
+       {{"a", "long double"}, {"b", "integer"}}},
+      {"empty", "cudiff_layout_empty", {}, {}}};
+}
 
 } // namespace
 
@@ -34,10 +37,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (values.size() > (std::size_t{1} << 20)) __builtin_trap();
   }
 
-  std::vector<std::string> problems;
-  const std::vector<oracle::LayoutProbe> probes = oracle::parse_layout_probes(boost::json::parse(kSidecar), problems);
+  static const std::vector<oracle::LayoutProbe> layout_probes = probes();
   for (runners::CompilerKind compiler : {runners::CompilerKind::nvcc, runners::CompilerKind::clang}) {
-    const oracle::LayoutView device = oracle::device_layout_view("fuzz", compiler, ptx, probes);
+    const oracle::LayoutView device = oracle::device_layout_view("fuzz", compiler, ptx, layout_probes);
     const oracle::LayoutView host = oracle::host_layout_view("fuzz", compiler, ptx);
     if (device.side != oracle::LayoutSide::device || host.side != oracle::LayoutSide::host) __builtin_trap();
   }

@@ -21,11 +21,11 @@ void expect_predicted_checksums(const cudiff::generator::Policy& policy, const s
     auto test = cudiff::generator::generate_program(policy, seed, cudiff::generator::Size::small);
     const auto source = dir.path() / (test.name + ".cu");
     cudiff::write_file(source, test.source);
-    cudiff::write_file(dir.path() / (test.name + ".json"), cudiff::pretty_json(test.sidecar));
+    cudiff::write_file(dir.path() / (test.name + ".json"),
+                       cudiff::pretty_json(cudiff::generator::to_json(test.sidecar)));
     std::vector<std::string> expected;
-    for (const auto& kernel : test.sidecar.at("kernels").as_array())
-      expected.push_back("checksum " + std::string(kernel.at("name").as_string()) + " " +
-                         std::string(kernel.at("expected_checksum").as_string()));
+    for (const cudiff::generator::Sidecar::Kernel& kernel : test.sidecar.kernels.value())
+      expected.push_back("checksum " + kernel.name + " " + kernel.expected_checksum);
 
     auto result = run_cudiff({"check", source.string(), "--mode", "run", "--json", "--config", configs});
     ASSERT_EQ(result.exit_code, 0) << "seed " << seed << "\n" << result.out.text << result.err.text;
@@ -85,8 +85,8 @@ TEST(GpuGenerated, EveryProbeReturnsItsArgumentUnderBothCompilers) {
   for (std::uint64_t seed = 31; seed < 231 && seen.size() < wanted.size(); ++seed) {
     const auto test = cudiff::generator::generate_program(policy, seed, cudiff::generator::Size::small);
     bool adds = false;
-    for (const auto& probe : test.sidecar.at("probes").as_array())
-      adds = seen.insert(std::string(probe.at("rule").as_string())).second || adds;
+    for (const cudiff::generator::Sidecar::Probe& probe : test.sidecar.probes.value())
+      adds = seen.insert(probe.rule).second || adds;
     if (adds) seeds.push_back(seed);
   }
   ASSERT_EQ(seen, wanted);

@@ -83,8 +83,8 @@ TEST(GenerateFromBytes, AnyBytesNameAValidProgram) {
     ASSERT_NO_THROW(test = generator::generate_from_bytes(policy, bytes, generator::Size::small));
     EXPECT_EQ(test.name, "cudiff_" + generator::input_label(bytes));
     EXPECT_NE(test.source.find("checksum"), std::string::npos);
-    EXPECT_EQ(test.sidecar.at("input").at("bytes").as_uint64(), bytes.size());
-    EXPECT_TRUE(ubscan::scan_undefined(test.source, test.sidecar).empty());
+    EXPECT_EQ(test.sidecar.input.value().bytes, bytes.size());
+    EXPECT_TRUE(ubscan::scan_undefined(test.source, generator::to_json(test.sidecar)).empty());
     EXPECT_EQ(generator::generate_from_bytes(policy, bytes, generator::Size::small).source, test.source);
   }
 }

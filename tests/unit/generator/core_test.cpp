@@ -13,8 +13,8 @@ namespace {
 using namespace cudiff::generator;
 
 bool used(const TestCase& test, const std::string& construct) {
-  for (const auto& entry : test.sidecar.at("constructs_used").as_array())
-    if (entry.at("name").as_string() == construct) return true;
+  for (const Sidecar::Construct& entry : test.sidecar.constructs_used.value())
+    if (entry.name == construct) return true;
   return false;
 }
 
@@ -69,7 +69,8 @@ TEST(GeneratorCore, SameSeedGivesIdenticalBytesAndSeedsDiffer) {
     const TestCase a = generate_program(policy, 1234, size);
     const TestCase b = generate_program(policy, 1234, size);
     EXPECT_EQ(a.source, b.source);
-    EXPECT_EQ(boost::json::serialize(a.sidecar), boost::json::serialize(b.sidecar));
+    EXPECT_EQ(a.sidecar, b.sidecar);
+    EXPECT_EQ(boost::json::serialize(to_json(a.sidecar)), boost::json::serialize(to_json(b.sidecar)));
     EXPECT_NE(a.source, generate_program(policy, 1235, size).source);
   }
   EXPECT_EQ(generate_program(policy, 42, Size::small).name, "cudiff_000000000042");
@@ -77,16 +78,19 @@ TEST(GeneratorCore, SameSeedGivesIdenticalBytesAndSeedsDiffer) {
 
 TEST(GeneratorCore, SidecarCarriesTheContract) {
   const TestCase test = generate_program(Policy::defaults(), 5, Size::medium);
-  const auto& sidecar = test.sidecar;
-  EXPECT_EQ(sidecar.at("seed").to_number<std::uint64_t>(), 5u);
-  EXPECT_EQ(sidecar.at("expected_verdict").as_string(), "accept");
-  EXPECT_EQ(sidecar.at("policy_hash").as_string(), Policy::defaults().hash());
-  EXPECT_TRUE(sidecar.at("layout_probes").is_array());
-  const auto& kernels = sidecar.at("kernels").as_array();
+  const Sidecar& sidecar = test.sidecar;
+  EXPECT_EQ(sidecar.seed, 5u);
+  EXPECT_EQ(sidecar.expected_verdict, Sidecar::Verdict::accept);
+  EXPECT_EQ(sidecar.policy_hash, Policy::defaults().hash());
+  EXPECT_EQ(sidecar.size, Size::medium);
+  EXPECT_TRUE(sidecar.layout_probes);
+  EXPECT_FALSE(sidecar.batch || sidecar.edge || sidecar.input);
+  ASSERT_TRUE(sidecar.kernels);
+  const std::vector<Sidecar::Kernel>& kernels = *sidecar.kernels;
   ASSERT_FALSE(kernels.empty());
-  for (const auto& kernel : kernels) {
-    EXPECT_EQ(kernel.at("expected_checksum").as_string().size(), 16u);
-    const std::string line = "checksum " + std::string(kernel.at("name").as_string()) + " %016llx";
+  for (const Sidecar::Kernel& kernel : kernels) {
+    EXPECT_EQ(kernel.expected_checksum.size(), 16u);
+    const std::string line = "checksum " + kernel.name + " %016llx";
     EXPECT_NE(test.source.find(line), std::string::npos) << line;
   }
   EXPECT_EQ(test.source.rfind("// cudiff generated program\n// seed: 5\n", 0), 0u);

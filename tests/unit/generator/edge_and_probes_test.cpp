@@ -31,13 +31,13 @@ TEST(EdgePrograms, TheSidecarNamesTheRuleAndTheLineThatBreaksIt) {
   for (std::uint64_t seed = 1; seed <= 40; ++seed) {
     const TestCase test = generate_edge(Policy::defaults(), seed, Size::small);
     EXPECT_TRUE(test.name.starts_with("cudiff_edge_")) << test.name;
-    EXPECT_EQ(test.sidecar.at("expected_verdict").as_string(), "reject");
-    const auto& edge = test.sidecar.at("edge").as_object();
-    const std::string rule(edge.at("rule").as_string());
-    rules_seen.insert(rule);
-    const std::string line = line_of(test.source, static_cast<int>(edge.at("line").as_int64()));
-    EXPECT_TRUE(contains(line, "expected-error: " + rule)) << "seed " << seed << ": " << line;
-    EXPECT_TRUE(contains(line, std::string(edge.at("marker").as_string()))) << line;
+    EXPECT_EQ(test.sidecar.expected_verdict, Sidecar::Verdict::reject);
+    ASSERT_TRUE(test.sidecar.edge);
+    const Sidecar::Edge& edge = *test.sidecar.edge;
+    rules_seen.insert(edge.rule);
+    const std::string line = line_of(test.source, edge.line);
+    EXPECT_TRUE(contains(line, "expected-error: " + edge.rule)) << "seed " << seed << ": " << line;
+    EXPECT_TRUE(contains(line, edge.marker)) << line;
     // The program before the plant is the seed's own program.
     const TestCase plain = generate_program(Policy::defaults(), seed, Size::small);
     EXPECT_TRUE(test.source.starts_with(plain.source)) << "seed " << seed;
@@ -48,7 +48,7 @@ TEST(EdgePrograms, TheSidecarNamesTheRuleAndTheLineThatBreaksIt) {
 TEST(EdgePrograms, AreDeterministicAndTakeTheRuleAskedFor) {
   EXPECT_EQ(generate_edge(Policy::defaults(), 9, Size::small).source, generate_edge(Policy::defaults(), 9, Size::small).source);
   const TestCase chosen = generate_edge(Policy::defaults(), 9, Size::small, "R-HOSTEXT-NODEV");
-  EXPECT_EQ(chosen.sidecar.at("edge").at("rule").as_string(), "R-HOSTEXT-NODEV");
+  EXPECT_EQ(chosen.sidecar.edge.value().rule, "R-HOSTEXT-NODEV");
   EXPECT_TRUE(contains(chosen.source, "// expected-error: R-HOSTEXT-NODEV"));
   try {
     generate_edge(Policy::defaults(), 9, Size::small, "V-GRIDCONST");
@@ -64,8 +64,8 @@ TEST(EdgePrograms, AViolationAloneIsTheFragmentAfterTwoIncludes) {
   EXPECT_EQ(alone.name, "edge_R-HOSTEXT-NODEV");
   EXPECT_TRUE(alone.source.starts_with("#include <cstdio>\n#include <cuda_runtime.h>\n")) << alone.source;
   EXPECT_LT(alone.source.size(), 1024u);
-  EXPECT_EQ(alone.sidecar.at("expected_verdict").as_string(), "reject");
-  const std::string line = line_of(alone.source, static_cast<int>(alone.sidecar.at("edge").at("line").as_int64()));
+  EXPECT_EQ(alone.sidecar.expected_verdict, Sidecar::Verdict::reject);
+  const std::string line = line_of(alone.source, alone.sidecar.edge.value().line);
   EXPECT_TRUE(contains(line, "expected-error: R-HOSTEXT-NODEV")) << line;
   EXPECT_THROW(violation_alone("R-NO-SUCH-RULE"), cudiff::Error);
 }
@@ -103,9 +103,9 @@ TEST(Probes, LeaveEveryExpectedChecksumAsItWas) {
     for (Size size : {Size::small, Size::medium}) {
       const TestCase plain = generate_program(none, seed, size);
       const TestCase probed = generate_program(all, seed, size);
-      EXPECT_EQ(plain.sidecar.at("kernels"), probed.sidecar.at("kernels")) << "seed " << seed;
-      EXPECT_TRUE(plain.sidecar.at("probes").as_array().empty());
-      with_probes += !probed.sidecar.at("probes").as_array().empty();
+      EXPECT_EQ(plain.sidecar.kernels, probed.sidecar.kernels) << "seed " << seed;
+      EXPECT_TRUE(plain.sidecar.probes.value().empty());
+      with_probes += !probed.sidecar.probes.value().empty();
     }
   }
   EXPECT_EQ(with_probes, 120u);
@@ -116,16 +116,16 @@ TEST(Probes, EveryPlantedProbeIsDefinedOnceAndCalled) {
   std::set<std::string> rules_planted;
   for (std::uint64_t seed = 1; seed <= 80; ++seed) {
     const TestCase test = generate_program(all, seed, Size::small);
-    for (const auto& probe : test.sidecar.at("probes").as_array()) {
-      const std::string rule(probe.at("rule").as_string());
-      const std::string function(probe.at("function").as_string());
+    for (const Sidecar::Probe& probe : test.sidecar.probes.value()) {
+      const std::string& rule = probe.rule;
+      const std::string& function = probe.function;
       rules_planted.insert(rule);
       EXPECT_TRUE(contains(test.source, "// cudiff probe " + rule + " begin\n")) << seed << " " << rule;
       EXPECT_TRUE(contains(test.source, "// cudiff probe " + rule + " end\n")) << seed << " " << rule;
-      if (probe.at("space").as_string() == "host") {
+      if (probe.host) {
         EXPECT_TRUE(contains(test.source, "if (" + function + "(")) << seed << " " << rule;
       } else {
-        EXPECT_GE(probe.at("sites").as_int64(), 1);
+        EXPECT_GE(probe.sites, 1);
         EXPECT_TRUE(contains(test.source, function + "((unsigned long long)")) << seed << " " << rule;
       }
     }
@@ -145,17 +145,16 @@ TEST(Probes, ThoseClangRejectsOnPurposeAreOffByDefault) {
   const Policy all = with({{"probe.share", 1}, {"probe.count.max", 16}});
   for (std::uint64_t seed = 1; seed <= 40; ++seed) {
     const TestCase test = generate_program(all, seed, Size::small);
-    for (const auto& probe : test.sidecar.at("probes").as_array())
-      EXPECT_FALSE(off.count(std::string(probe.at("rule").as_string()))) << probe;
+    for (const Sidecar::Probe& probe : test.sidecar.probes.value()) EXPECT_FALSE(off.count(probe.rule)) << probe.rule;
   }
 }
 
 TEST(Probes, BatchesCarryEachTestsProbesInsideItsNamespace) {
   const Policy all = with({{"probe.share", 1}});
   const TestCase batch = generate_batch(all, {3, 4, 5}, Size::small);
-  for (const auto& test : batch.sidecar.at("tests").as_array())
-    for (const auto& probe : test.at("probes").as_array())
-      EXPECT_TRUE(contains(batch.source, "// cudiff probe " + std::string(probe.at("rule").as_string()) + " begin"));
+  for (const Sidecar& test : batch.sidecar.batch.value().tests)
+    for (const Sidecar::Probe& probe : test.probes.value())
+      EXPECT_TRUE(contains(batch.source, "// cudiff probe " + probe.rule + " begin"));
   // Headers go once, at global scope, before the first namespace.
   const std::size_t first_namespace = batch.source.find("namespace cudiff_s3");
   for (const std::string& line : cudiff::split_lines(batch.source))

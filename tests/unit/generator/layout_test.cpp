@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
 #include <regex>
 
 using namespace cudiff::generator;
@@ -30,7 +32,9 @@ LayoutPlan plan(const Policy& policy, std::uint64_t seed, Size size = Size::larg
 }
 
 std::string text(const LayoutPlan& p) {
-  return p.definitions + p.device_probes + p.host_probe_function + boost::json::serialize(p.probes);
+  Sidecar probes;
+  probes.layout_probes = p.probes;
+  return p.definitions + p.device_probes + p.host_probe_function + boost::json::serialize(to_json(probes));
 }
 
 bool any_kind(const LayoutPlan& p, const std::string& kind) {
@@ -132,12 +136,11 @@ TEST(LayoutGenerator, SidecarProbesMatchTheEmittedArraysAndHostRows) {
     const LayoutPlan p = plan(policy, seed);
     ASSERT_EQ(p.probes.size(), p.aggregates.size());
     for (std::size_t i = 0; i < p.probes.size(); ++i) {
-      const auto& probe = p.probes[i].as_object();
-      const std::string type(probe.at("type").as_string());
-      const std::string array(probe.at("array").as_string());
+      const std::string& type = p.probes[i].type;
+      const std::string& array = p.probes[i].array;
       EXPECT_EQ(type, p.aggregates[i].name);
       EXPECT_EQ(array, "cudiff_layout_" + type);
-      const auto& properties = probe.at("properties").as_array();
+      const std::vector<std::string>& properties = p.probes[i].properties;
       // The device array: `extern "C" { __device__ unsigned long long <array>[] = {...}; }`
       const std::string head = "extern \"C\" { __device__ unsigned long long " + array + "[] = {";
       const std::size_t at = p.device_probes.find(head);
@@ -145,8 +148,7 @@ TEST(LayoutGenerator, SidecarProbesMatchTheEmittedArraysAndHostRows) {
       const std::size_t end = p.device_probes.find("}; }", at);
       const std::string values = p.device_probes.substr(at + head.size(), end - at - head.size());
       std::size_t position = 0;
-      for (const auto& property : properties) {
-        const std::string name(property.as_string());
+      for (const std::string& name : properties) {
         const std::string expression = name == "sizeof"    ? "sizeof(" + type + ")"
                                        : name == "alignof" ? "alignof(" + type + ")"
                                                            : "offsetof(" + type + ", " + name.substr(9) + ")";
@@ -157,7 +159,9 @@ TEST(LayoutGenerator, SidecarProbesMatchTheEmittedArraysAndHostRows) {
         EXPECT_NE(p.host_probe_function.find("{\"" + type + "\", \"" + name + "\", " + expression + "}"), std::string::npos)
             << type << " " << name;
         if (name.rfind("offsetof.", 0) == 0)
-          EXPECT_TRUE(probe.at("member_kinds").as_object().contains(name.substr(9))) << name;
+          EXPECT_TRUE(std::ranges::any_of(p.probes[i].member_kinds, [&](const auto& kind) {
+            return kind.first == name.substr(9);
+          })) << name;
       }
       EXPECT_GE(position, values.size()) << "extra values in " << values;
     }
@@ -168,16 +172,14 @@ TEST(LayoutGenerator, OffsetofOnlyOnAssertedStandardLayoutTypesAndNeverOnBitFiel
   const Policy policy = everything();
   for (std::uint64_t seed = 1; seed <= 50; ++seed) {
     const LayoutPlan p = plan(policy, seed);
-    for (const auto& entry : p.probes) {
-      const auto& probe = entry.as_object();
-      const std::string type(probe.at("type").as_string());
-      const auto& kinds = probe.at("member_kinds").as_object();
+    for (const Sidecar::LayoutProbe& probe : p.probes) {
+      const std::string& type = probe.type;
+      const std::map<std::string, std::string> kinds(probe.member_kinds.begin(), probe.member_kinds.end());
       bool offsets = false;
-      for (const auto& property : probe.at("properties").as_array()) {
-        const std::string name(property.as_string());
+      for (const std::string& name : probe.properties) {
         if (name.rfind("offsetof.", 0) != 0) continue;
         offsets = true;
-        EXPECT_NE(kinds.at(name.substr(9)).as_string(), "bitfield") << type << " " << name;
+        EXPECT_NE(kinds.at(name.substr(9)), "bitfield") << type << " " << name;
       }
       if (offsets)
         EXPECT_NE(p.definitions.find("std::is_standard_layout_v<" + type + ">"), std::string::npos) << type;

@@ -90,16 +90,3 @@ TEST(PtxLayout, HostViewReadsLayoutLinesOnly) {
   EXPECT_EQ(view.values.at("LayS2").size(), 2u);
   EXPECT_EQ(view.values.at("LayS2").at("offsetof.m6"), 16u);
 }
-
-TEST(PtxLayout, ParsesSidecarProbesAndReportsMalformedEntries) {
-  const auto sidecar = boost::json::parse(R"({"layout_probes": [
-      {"type": "A", "array": "cudiff_layout_A", "properties": ["sizeof", "offsetof.m0"], "member_kinds": {"m0": "vector"}},
-      {"type": "B"}, 7]})");
-  std::vector<std::string> problems;
-  const auto parsed = parse_layout_probes(sidecar, problems);
-  ASSERT_EQ(parsed.size(), 1u);
-  EXPECT_EQ(parsed[0].properties, (std::vector<std::string>{"sizeof", "offsetof.m0"}));
-  EXPECT_EQ(parsed[0].member_kinds.at("m0"), "vector");
-  EXPECT_EQ(problems.size(), 2u);
-  EXPECT_TRUE(parse_layout_probes(boost::json::parse("[1]"), problems).empty());
-}

@@ -110,16 +110,8 @@ TEST(SpecOracle, ACrashIsACrashWhateverWasExpected) {
   EXPECT_EQ(verdict.findings.front().kind, FindingKind::crash);
 }
 
-TEST(SpecOracle, ExpectationsComeFromSidecarsAndExpectedErrorComments) {
-  const auto edge = expectation_from_sidecar(boost::json::parse(
-      R"({"expected_verdict": "reject", "edge": {"rule": "R-X", "line": 7, "marker": "m"}})"));
-  ASSERT_TRUE(edge);
-  EXPECT_EQ(*edge, (Expectation{true, "R-X", 7}));
-  EXPECT_EQ(expectation_from_sidecar(boost::json::parse(R"({"expected_verdict": "accept"})")), Expectation{});
-  EXPECT_FALSE(expectation_from_sidecar(boost::json::parse(R"({"seed": 1})")));
-  EXPECT_FALSE(expectation_from_sidecar(boost::json::parse(R"({"expected_verdict": "maybe"})")));
-  EXPECT_FALSE(expectation_from_sidecar(boost::json::parse("[1]")));
-
+// Expectations from sidecars: tests/unit/pipeline/sidecar_expectation_test.cpp.
+TEST(SpecOracle, ExpectationsComeFromExpectedErrorComments) {
   const auto marked = expectation_from_source("int a;\n\nint b[0]; // expected-error: R-ZERO-ARRAY\n");
   ASSERT_TRUE(marked);
   EXPECT_EQ(*marked, (Expectation{true, "R-ZERO-ARRAY", 3}));

@@ -70,7 +70,7 @@ TEST(Ubscan, CatalogProbesGiveNothing) {
 TEST(Ubscan, AnyInputIsScannedWithoutThrowing) {
   const TestCase test = generate_program(Policy::defaults(), 7, Size::small);
   for (std::size_t cut = 0; cut < test.source.size(); cut += 97)
-    EXPECT_NO_THROW(scan_undefined(std::string_view(test.source).substr(0, cut), test.sidecar));
+    EXPECT_NO_THROW(scan_undefined(std::string_view(test.source).substr(0, cut), cudiff::generator::to_json(test.sidecar)));
   for (const char* text : {"", "}}}{{{", "((((", "__global__ void k(", "#if __CUDA_ARCH__\n#else\n#else\n#endif\n#endif\n",
                            "R\"x(unterminated", "'", "template <<<>>> struct", "[=] __device__ [this] {", "\\\n#define"})
     EXPECT_NO_THROW(scan_undefined(text, {})) << text;
@@ -120,7 +120,7 @@ std::vector<std::string> scan_generated(const std::vector<Job>& work) {
         const std::string where = "seed " + std::to_string(job.seed) + " (" + to_string(job.size) + ")";
         try {
           const TestCase test = generate_program(*job.policy, job.seed, job.size);
-          for (const UndefinedUse& use : scan_undefined(test.source, test.sidecar)) found[w].push_back(finding_text(where, use));
+          for (const UndefinedUse& use : scan_undefined(test.source, cudiff::generator::to_json(test.sidecar))) found[w].push_back(finding_text(where, use));
         } catch (const std::exception& error) {
           found[w].push_back(where + ": generation failed: " + error.what());
         }
@@ -235,7 +235,7 @@ TEST(Ubscan, ViolationsPlantedInGeneratedProgramsAreFound) {
       if (mutated.empty()) continue;
       ++planted;
       const int line = line_of(mutated, "/*planted*/");
-      const std::vector<UndefinedUse> uses = scan_undefined(mutated, program.sidecar);
+      const std::vector<UndefinedUse> uses = scan_undefined(mutated, cudiff::generator::to_json(program.sidecar));
       const bool found = std::any_of(uses.begin(), uses.end(), [&](const UndefinedUse& use) {
         return use.rule_id == mutation.rule && use.line == line;
       });
@@ -254,7 +254,7 @@ TEST(Ubscan, GeneratedBatchesGiveNothing) {
     for (Size size : {Size::small, Size::medium}) {
       const TestCase batch = generate_batch(*policy, seeds, size);
       std::vector<std::string> found;
-      for (const UndefinedUse& use : scan_undefined(batch.source, batch.sidecar)) found.push_back(finding_text(batch.name, use));
+      for (const UndefinedUse& use : scan_undefined(batch.source, cudiff::generator::to_json(batch.sidecar))) found.push_back(finding_text(batch.name, use));
       EXPECT_TRUE(found.empty()) << joined(found);
     }
 }
