@@ -38,7 +38,8 @@ double insert(triage::Database& db, const triage::Campaign& c, std::int64_t firs
   for (std::int64_t i = first; i < first + count; i += batch) {
     db.transaction([&] {
       for (std::int64_t j = i; j < std::min(first + count, i + batch); ++j)
-        db.add_finding(triage::synthetic_finding(c.id, j, buckets, c.started + 3600.0 * static_cast<double>(j) / count));
+        db.add_finding(
+            triage::synthetic_finding(c.id, j, buckets, c.started + 3600.0 * static_cast<double>(j) / count));
     });
   }
   return since(start);
@@ -49,8 +50,8 @@ double group_by_top(const std::filesystem::path& path) {
   sqlite3* db = nullptr;
   sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
   sqlite3_stmt* query = nullptr;
-  sqlite3_prepare_v2(db, "SELECT bucket_key, count(*) AS n FROM findings GROUP BY bucket_key ORDER BY n DESC LIMIT 25", -1,
-                     &query, nullptr);
+  sqlite3_prepare_v2(db, "SELECT bucket_key, count(*) AS n FROM findings GROUP BY bucket_key ORDER BY n DESC LIMIT 25",
+                     -1, &query, nullptr);
   const auto start = Clock::now();
   while (sqlite3_step(query) == SQLITE_ROW) {
   }

@@ -57,7 +57,8 @@ SeedsCheck check_test(const FuzzContext& context, const generator::TestCase& tes
   SeedsCheck checked;
   checked.findings = run.verdict.findings;
   checked.signatures = pipeline::signatures_of(run);
-  for (const oracle::Finding& finding : checked.findings) checked.named_seeds.push_back(named_seeds(finding, test.sidecar));
+  for (const oracle::Finding& finding : checked.findings)
+    checked.named_seeds.push_back(named_seeds(finding, test.sidecar));
   checked.source_name = test.name + ".cu";
   checked.source = test.source;
   if (!checked.agree()) checked.outputs = pipeline::outputs_json(run);
@@ -114,7 +115,8 @@ SeedOutcome check_edge_seed(const FuzzContext& context, std::uint64_t seed, cons
   outcome.outputs = checked.outputs;
   if (outcome.findings.size() == 1 && outcome.findings.front().kind == oracle::FindingKind::missed_diagnostic) {
     const std::string& rule = test.sidecar.edge->rule;  // generate_edge always plants one
-    if (std::optional<SeedsCheck> alone = fragment_alone(context, rule, outcome.signatures.front(), gpu, workdir, stats)) {
+    if (std::optional<SeedsCheck> alone = fragment_alone(context, rule, outcome.signatures.front(), gpu, workdir,
+                                                         stats)) {
       outcome.source_name = alone->source_name;
       outcome.source = alone->source;
       outcome.outputs = alone->outputs;
@@ -132,7 +134,8 @@ BatchOutcome check_batch(const FuzzContext& context, const std::vector<std::uint
   std::vector<std::uint64_t> seeds;
   std::map<std::uint64_t, SeedOutcome> pinned;
   for (std::uint64_t seed : all_seeds) {
-    if (generator::is_edge_seed(context.policy, seed)) pinned[seed] = check_edge_seed(context, seed, gpu, workdir, outcome);
+    if (generator::is_edge_seed(context.policy, seed))
+      pinned[seed] = check_edge_seed(context, seed, gpu, workdir, outcome);
     else seeds.push_back(seed);
   }
   const SeedsCheck checked = seeds.empty() ? SeedsCheck{} : check_seeds(context, seeds, gpu, workdir, outcome);

@@ -150,8 +150,9 @@ using CheckSeeds = std::function<SeedsCheck(const std::vector<std::uint64_t>& se
 /// name their seeds (run, layout) send those seeds straight to a check alone; otherwise the
 /// seeds are halved and each half that still disagrees is split again. A seed alone is charged
 /// only with findings whose key the batch showed. Notes say what could not be pinned.
-std::map<std::uint64_t, SeedOutcome> isolate_findings(const std::vector<std::uint64_t>& seeds, const SeedsCheck& checked,
-                                                      const CheckSeeds& check, std::vector<std::string>& notes);
+std::map<std::uint64_t, SeedOutcome> isolate_findings(const std::vector<std::uint64_t>& seeds,
+                                                      const SeedsCheck& checked, const CheckSeeds& check,
+                                                      std::vector<std::string>& notes);
 
 // ---- the loop --------------------------------------------------------------------------------
 
@@ -202,8 +203,8 @@ private:
 /// The live line and the end summary's figures.
 class FuzzProgress {
 public:
-  FuzzProgress(std::uint64_t done_before, double elapsed_before, std::optional<std::uint64_t> target, double time_budget,
-               std::size_t gpus, std::size_t workers);
+  FuzzProgress(std::uint64_t done_before, double elapsed_before, std::optional<std::uint64_t> target,
+               double time_budget, std::size_t gpus, std::size_t workers);
   void add(const BatchOutcome& outcome, std::size_t findings, std::size_t new_buckets);
   /// "tests 96/500 (19%), 3.1 tests/s, 0.8 compiles/s, findings 2 (1 new bucket), workers busy 97%,
   /// GPU 12%, ETA 2m10s"; compile-only campaigns (no GPUs) say so.
@@ -354,7 +355,8 @@ public:
 
 private:
   GuidedResult test(const generator::TestCase& program, const std::string& seed_text, std::string_view input);
-  std::map<std::string, oracle::PtxFeatures> emitted_ptx(const pipeline::CheckRun& run, const std::filesystem::path& dir);
+  std::map<std::string, oracle::PtxFeatures> emitted_ptx(const pipeline::CheckRun& run,
+                                                         const std::filesystem::path& dir);
   void file_program(const generator::TestCase& program, const std::string& seed_text, std::string_view input,
                     const pipeline::CheckRun& run, const std::vector<triage::Signature>& signatures,
                     GuidedResult& result);

@@ -5,8 +5,8 @@
 #include "campaign/campaign.h"
 
 #include <atomic>
-#include <map>
 #include <chrono>
+#include <map>
 #include <mutex>
 #include <ostream>
 #include <thread>
@@ -53,7 +53,8 @@ std::vector<Planned> plan(const generator::Policy& policy, std::uint64_t seed, g
         planned.push_back({rule.id, "fixed", std::move(fixed_source), oracle::Expectation{false, rule.id, 0}});
       }
     }
-    if (rule.probe) planned.push_back({rule.id, "probe", probe_program(*rule.probe), oracle::Expectation{false, rule.id, 0}});
+    if (rule.probe)
+      planned.push_back({rule.id, "probe", probe_program(*rule.probe), oracle::Expectation{false, rule.id, 0}});
   }
   if (only && planned.empty()) throw_usage("rule '" + *only + "' has neither a violation template nor a probe");
   return planned;
@@ -86,7 +87,8 @@ MeasuredItem measure_one(const Planned& planned, const pipeline::CheckRequest& b
     const oracle::Finding& finding = run.verdict.findings.front();
     item.finding = finding.summary;
     item.finding_kind = oracle::to_string(finding.kind);
-    if (const triage::KnownDifference* match = known.match(triage::signature_of(finding, pipeline::crash_output(run, finding))))
+    if (const triage::KnownDifference* match = known.match(
+            triage::signature_of(finding, pipeline::crash_output(run, finding))))
       item.known_reason = match->reason;
   }
   std::error_code ec;
@@ -112,9 +114,12 @@ boost::json::value to_json(const Measurement& measurement) {
   for (const MeasuredItem& item : measurement.items) {
     boost::json::array compiles;
     for (const MeasuredCompile& c : item.compiles)
-      compiles.push_back(boost::json::object{{"config", c.config},         {"outcome", c.outcome},
-                                             {"first_error", c.first_error}, {"tool", c.tool},
-                                             {"line", c.line},               {"at_planted_line", c.at_planted_line}});
+      compiles.push_back(boost::json::object{{"config", c.config},
+                                             {"outcome", c.outcome},
+                                             {"first_error", c.first_error},
+                                             {"tool", c.tool},
+                                             {"line", c.line},
+                                             {"at_planted_line", c.at_planted_line}});
     items.push_back(boost::json::object{{"rule", item.rule},
                                         {"program", item.variant},
                                         {"expected", item.must_reject ? "reject" : "accept"},
@@ -152,7 +157,8 @@ Measurement measurement_from_json(const boost::json::value& json, const std::str
     return v != nullptr && v->is_int64() ? static_cast<int>(v->as_int64()) : 0;
   };
   Measurement m;
-  if (const auto* at = root.if_contains("measured_at"); at != nullptr && at->is_number()) m.measured_at = at->to_number<double>();
+  if (const auto* at = root.if_contains("measured_at"); at != nullptr && at->is_number())
+    m.measured_at = at->to_number<double>();
   m.nvcc_version = text(root, "nvcc_version");
   m.clang_version = text(root, "clang_version");
   m.size = text(root, "size");
@@ -208,7 +214,8 @@ Measurement measure_conformance(const MeasureRequest& request, std::ostream& err
   auto work = [&] {
     for (std::size_t i = next++; i < planned.size(); i = next++) {
       try {
-        measurement.items[i] = measure_one(planned[i], check, request.toolchain, request.known, temp.path() / std::to_string(i));
+        measurement.items[i] = measure_one(planned[i], check, request.toolchain, request.known,
+                                           temp.path() / std::to_string(i));
       } catch (const std::exception& error) {
         std::lock_guard lock(progress_mutex);
         if (failure.empty()) failure = planned[i].rule + " (" + planned[i].variant + "): " + error.what();
@@ -219,9 +226,8 @@ Measurement measure_conformance(const MeasureRequest& request, std::ostream& err
       std::lock_guard lock(progress_mutex);
       if (finished % 20 != 0 && finished != planned.size()) continue;
       const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      err << "measured " << finished << "/" << planned.size() << " programs, "
-          << format_seconds(seconds) << ", ETA " << format_seconds(seconds / static_cast<double>(finished) *
-                                                                   static_cast<double>(planned.size() - finished))
+      err << "measured " << finished << "/" << planned.size() << " programs, " << format_seconds(seconds) << ", ETA "
+          << format_seconds(seconds / static_cast<double>(finished) * static_cast<double>(planned.size() - finished))
           << "\n";
     }
   };

@@ -49,12 +49,8 @@ triage::Campaign new_guided_campaign(const std::string& kind, const GuidedOption
 }
 
 GuidedSession::GuidedSession(GuidedOptions options, std::ostream& log)
-    : options_(std::move(options)),
-      log_(log),
-      db_(triage::Database::open(options_.db_path)),
-      workdir_("cudiff-guided"),
-      started_(std::chrono::steady_clock::now()),
-      last_line_(started_) {
+    : options_(std::move(options)), log_(log), db_(triage::Database::open(options_.db_path)), workdir_("cudiff-guided"),
+      started_(std::chrono::steady_clock::now()), last_line_(started_) {
   toolchain_ = runners::Toolchain::from(runners::discover_toolchain(options_.search));
   if (options_.no_gpu) gpus_.note = "--gpus none";
   else gpus_ = runners::discover_gpus();
@@ -74,8 +70,10 @@ GuidedSession::GuidedSession(GuidedOptions options, std::ostream& log)
     db_.transaction([&] { db_.put_campaign(campaign_); });
   }
   if (!options_.quiet)
-    log_ << "cudiff: " << campaign_.kind << " campaign " << campaign_.id.substr(0, 12) << " in " << options_.db_path.string()
-         << ", " << (runs ? "runs on " + gpus_.gpus.front().name : "compile-only (" + (gpus_.note.empty() ? "mode " + campaign_.mode : gpus_.note) + ")")
+    log_ << "cudiff: " << campaign_.kind << " campaign " << campaign_.id.substr(0, 12) << " in "
+         << options_.db_path.string() << ", "
+         << (runs ? "runs on " + gpus_.gpus.front().name
+                  : "compile-only (" + (gpus_.note.empty() ? "mode " + campaign_.mode : gpus_.note) + ")")
          << ", configs " << join(campaign_.configs, ",") << "\n";
 }
 
@@ -88,8 +86,8 @@ GuidedResult GuidedSession::test_bytes(std::string_view bytes) {
     result.name = "cudiff_" + generator::input_label(bytes);
     result.generator_error = error.what();
     ++totals_.generator_errors;
-    log_ << "cudiff: generator error on input " << hex_of(bytes.substr(0, 64)) << (bytes.size() > 64 ? "..." : "") << ": "
-         << error.what() << "\n";
+    log_ << "cudiff: generator error on input " << hex_of(bytes.substr(0, 64)) << (bytes.size() > 64 ? "..." : "")
+         << ": " << error.what() << "\n";
     return result;
   }
   return test(program, generator::input_label(bytes), bytes);
@@ -99,7 +97,8 @@ GuidedResult GuidedSession::test_seed(std::uint64_t seed) {
   return test(generator::generate_program(options_.policy, seed, options_.size), std::to_string(seed), {});
 }
 
-std::map<std::string, oracle::PtxFeatures> GuidedSession::emitted_ptx(const pipeline::CheckRun& run, const std::filesystem::path& dir) {
+std::map<std::string, oracle::PtxFeatures> GuidedSession::emitted_ptx(const pipeline::CheckRun& run,
+                                                                      const std::filesystem::path& dir) {
   // The layout check already compiled PTX for generated programs with layout probes; the
   // others get a PTX compile of their own (about a quarter of the time of the build).
   std::map<std::string, oracle::PtxFeatures> emitted;
@@ -110,8 +109,8 @@ std::map<std::string, oracle::PtxFeatures> GuidedSession::emitted_ptx(const pipe
     std::error_code ec;
     if (run.mode == runners::Mode::ptx) ptx = check.compile.artifact;
     if (ptx.empty() || !std::filesystem::is_regular_file(ptx, ec)) {
-      const runners::CompileResult compiled =
-          runners::compile(toolchain_, config, runners::Mode::ptx, run.file, dir, request_.compile_limits);
+      const runners::CompileResult compiled = runners::compile(toolchain_, config, runners::Mode::ptx, run.file, dir,
+                                                               request_.compile_limits);
       if (compiled.artifact.empty()) continue;
       ptx = compiled.artifact;
     }
@@ -120,7 +119,8 @@ std::map<std::string, oracle::PtxFeatures> GuidedSession::emitted_ptx(const pipe
   return emitted;
 }
 
-GuidedResult GuidedSession::test(const generator::TestCase& program, const std::string& seed_text, std::string_view input) {
+GuidedResult GuidedSession::test(const generator::TestCase& program, const std::string& seed_text,
+                                 std::string_view input) {
   const auto start = std::chrono::steady_clock::now();
   const std::filesystem::path dir = workdir_.path() / program.name;
   std::filesystem::create_directories(dir);
@@ -147,9 +147,9 @@ GuidedResult GuidedSession::test(const generator::TestCase& program, const std::
   return result;
 }
 
-void GuidedSession::file_program(const generator::TestCase& program, const std::string& seed_text, std::string_view input,
-                                 const pipeline::CheckRun& run, const std::vector<triage::Signature>& signatures,
-                                 GuidedResult& result) {
+void GuidedSession::file_program(const generator::TestCase& program, const std::string& seed_text,
+                                 std::string_view input, const pipeline::CheckRun& run,
+                                 const std::vector<triage::Signature>& signatures, GuidedResult& result) {
   const double now = unix_seconds();
   std::vector<std::string> configs;
   for (const runners::Config& config : options_.configs) configs.push_back(config.name);
@@ -159,13 +159,26 @@ void GuidedSession::file_program(const generator::TestCase& program, const std::
     if (!input.empty()) outputs["input"] = boost::json::object{{"bytes", input.size()}, {"hex", hex_of(input)}};
   }
   db_.transaction([&] {
-    triage::Test test{triage::content_key(campaign_.id + "/" + program.name), campaign_.id, program.name, seed_text,
-                      options_.policy.hash(), configs, run.verdict.agree() ? "agree" : "discrepancy", now, result.seconds};
+    triage::Test test{triage::content_key(campaign_.id + "/" + program.name),
+                      campaign_.id,
+                      program.name,
+                      seed_text,
+                      options_.policy.hash(),
+                      configs,
+                      run.verdict.agree() ? "agree" : "discrepancy",
+                      now,
+                      result.seconds};
     db_.add_test(test);
     for (std::size_t i = 0; i < run.verdict.findings.size(); ++i) {
       triage::NewFinding finding{triage::content_key(campaign_.id + "/" + program.name + "/" + std::to_string(i)),
-                                 campaign_.id, test.id, now, run.verdict.findings[i], signatures[i], program.name + ".cu",
-                                 program.source, outputs};
+                                 campaign_.id,
+                                 test.id,
+                                 now,
+                                 run.verdict.findings[i],
+                                 signatures[i],
+                                 program.name + ".cu",
+                                 program.source,
+                                 outputs};
       const triage::Recorded recorded = db_.add_finding(finding, options_.known.match(signatures[i]));
       if (recorded.duplicate) continue;  // libFuzzer ran this input before (a merge, a restart)
       ++result.findings;
@@ -194,7 +207,8 @@ void GuidedSession::log_features(const GuidedResult& result) {
                                                                       {"seconds", result.seconds},
                                                                       {"findings", result.findings},
                                                                       {"new_buckets", std::move(buckets)},
-                                                                      {"features", std::move(names)}}) + "\n";
+                                                                      {"features", std::move(names)}}) +
+                           "\n";
   // One write per line in append mode: the lines of -fork children never interleave.
   std::ofstream out(*options_.features_log, std::ios::app | std::ios::binary);
   out.write(line.data(), static_cast<std::streamsize>(line.size()));
@@ -207,8 +221,8 @@ std::string GuidedSession::progress_line() const {
   char rate[32];
   std::snprintf(rate, sizeof rate, "%.2f", elapsed > 0 ? static_cast<double>(totals_.programs) / elapsed : 0.0);
   return campaign_.kind + " " + campaign_.id.substr(0, 12) + ": " + std::to_string(totals_.programs) + " programs, " +
-         std::to_string(totals_.findings) + " findings (" + std::to_string(totals_.new_buckets) + " new buckets), " + rate +
-         " programs/s, " + std::to_string(totals_.diagnostic_ids.size()) + " diagnostic ids, " +
+         std::to_string(totals_.findings) + " findings (" + std::to_string(totals_.new_buckets) + " new buckets), " +
+         rate + " programs/s, " + std::to_string(totals_.diagnostic_ids.size()) + " diagnostic ids, " +
          std::to_string(totals_.ptx_kinds.size()) + " PTX kinds, " + format_seconds(elapsed) + " elapsed";
 }
 

@@ -21,8 +21,8 @@ public:
     bool all_named = true;
     for (std::size_t i = 0; i < checked.findings.size(); ++i) {
       const oracle::FindingKind kind = checked.findings[i].kind;
-      const bool labelled_kind =
-          kind == oracle::FindingKind::run_mismatch || kind == oracle::FindingKind::layout_mismatch;
+      const bool labelled_kind = kind == oracle::FindingKind::run_mismatch ||
+                                 kind == oracle::FindingKind::layout_mismatch;
       std::set<std::uint64_t> in_batch;
       if (i < checked.named_seeds.size())
         for (std::uint64_t seed : checked.named_seeds[i])
@@ -77,8 +77,9 @@ private:
 
 } // namespace
 
-std::map<std::uint64_t, SeedOutcome> isolate_findings(const std::vector<std::uint64_t>& seeds, const SeedsCheck& checked,
-                                                      const CheckSeeds& check, std::vector<std::string>& notes) {
+std::map<std::uint64_t, SeedOutcome> isolate_findings(const std::vector<std::uint64_t>& seeds,
+                                                      const SeedsCheck& checked, const CheckSeeds& check,
+                                                      std::vector<std::string>& notes) {
   std::set<std::string> keys;
   for (const triage::Signature& signature : checked.signatures) keys.insert(signature.key);
   Isolator isolator(check, std::move(keys), notes);

@@ -118,7 +118,8 @@ LibFuzzerSummary run_libfuzzer_campaign(const LibFuzzerCampaign& request, std::o
   for (;;) {
     const pid_t done = ::waitpid(child, &status, WNOHANG);
     if (done == child) break;
-    if (done < 0 && errno != EINTR) throw_environment(std::string("waiting for cudiff-libfuzzer: ") + std::strerror(errno));
+    if (done < 0 && errno != EINTR)
+      throw_environment(std::string("waiting for cudiff-libfuzzer: ") + std::strerror(errno));
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     if (!request.quiet && elapsed - last_line >= 30) {

@@ -146,10 +146,10 @@ OpenCampaign open_or_resume(triage::Database& db, const CampaignSetup& setup) {
 
 std::string start_line(const CampaignSetup& setup, const OpenCampaign& open) {
   const FuzzParams& params = open.params;
-  const std::string named =
-      params.name.empty() ? ""
-                          : " ('" + params.name + "'" + (params.shard.count > 1 ? ", shard " + params.shard.text() : "") +
-                                ")";
+  const std::string named = params.name.empty()
+                                ? ""
+                                : " ('" + params.name + "'" +
+                                      (params.shard.count > 1 ? ", shard " + params.shard.text() : "") + ")";
   return std::string(open.resuming ? "resuming" : "campaign") + " " + open.row.id.substr(0, 12) + named + " in " +
          setup.db_path.string() + ": " +
          (open.compile_only ? "compile-only (" +
@@ -199,15 +199,26 @@ std::vector<std::string> commit(triage::Database& db, const CampaignSetup& setup
   db.transaction([&] {
     for (const SeedOutcome& seed : outcome.seeds) {
       const std::string seed_text = std::to_string(seed.seed);
-      triage::Test test{triage::content_key(campaign.id + "/" + seed_text), campaign.id,
-                        (seed.edge ? "cudiff_edge_" : "cudiff_") + seed_text, seed_text, policy_hash,
-                        open.params.configs, seed.discrepancy ? "discrepancy" : "agree", now,
+      triage::Test test{triage::content_key(campaign.id + "/" + seed_text),
+                        campaign.id,
+                        (seed.edge ? "cudiff_edge_" : "cudiff_") + seed_text,
+                        seed_text,
+                        policy_hash,
+                        open.params.configs,
+                        seed.discrepancy ? "discrepancy" : "agree",
+                        now,
                         outcome.seconds / static_cast<double>(outcome.seeds.size())};
       db.add_test(test);
       for (std::size_t i = 0; i < seed.findings.size(); ++i) {
         triage::NewFinding finding{triage::content_key(campaign.id + "/" + seed_text + "/" + std::to_string(i)),
-                                   campaign.id, test.id, now, seed.findings[i], seed.signatures[i], seed.source_name,
-                                   seed.source, seed.outputs};
+                                   campaign.id,
+                                   test.id,
+                                   now,
+                                   seed.findings[i],
+                                   seed.signatures[i],
+                                   seed.source_name,
+                                   seed.source,
+                                   seed.outputs};
         const triage::Recorded recorded = db.add_finding(finding, setup.known.match(seed.signatures[i]));
         ++findings;
         if (recorded.new_bucket) fresh.push_back(recorded.bucket.key);
@@ -245,9 +256,10 @@ std::string reduce_bucket_in_child(const std::filesystem::path& db_path, const s
   const runners::SubprocessResult result = runners::run_subprocess(command);
   const auto lines = split(trim(result.out.text.empty() ? result.err.text : result.out.text), '\n');
   return "reduce " + key.substr(0, 12) + ": " +
-         (result.timed_out ? "stopped at " + std::to_string(static_cast<int>(pipeline::kBucketReductionSeconds / 60)) + " minutes"
-          : lines.empty()  ? result.status_text()
-                           : lines.back());
+         (result.timed_out
+              ? "stopped at " + std::to_string(static_cast<int>(pipeline::kBucketReductionSeconds / 60)) + " minutes"
+          : lines.empty() ? result.status_text()
+                          : lines.back());
 }
 
 std::size_t usable_cores() {
@@ -256,7 +268,8 @@ std::size_t usable_cores() {
   std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
   cpu_set_t set;
   CPU_ZERO(&set);
-  if (::sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) cores = static_cast<std::size_t>(CPU_COUNT(&set));
+  if (::sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+    cores = static_cast<std::size_t>(CPU_COUNT(&set));
   // Without CPU binding Slurm still says how many cores the task was given.
   if (const char* given = std::getenv("SLURM_CPUS_PER_TASK")) {
     char* end = nullptr;
@@ -328,7 +341,8 @@ CampaignSummary run_campaign(const CampaignSetup& setup, std::ostream& err) {
   for (std::thread& worker : workers) worker.join();
   if (live) err << "\n";
   if (!worker_error.empty())
-    throw_environment("campaign " + open.row.id.substr(0, 12) + " stopped: " + worker_error + " (resume with --resume)");
+    throw_environment("campaign " + open.row.id.substr(0, 12) + " stopped: " + worker_error +
+                      " (resume with --resume)");
 
   close(db, open, progress);
   // Step 5: the new buckets' reproducers reduced (each in a child process), the report.
@@ -339,7 +353,8 @@ CampaignSummary run_campaign(const CampaignSetup& setup, std::ostream& err) {
     for (const std::string& key : summary.new_buckets)
       summary.reductions.push_back(reduce_bucket_in_child(setup.db_path, key, reduce_jobs));
   }
-  summary.report = setup.report.value_or(setup.db_path.parent_path() / (setup.db_path.stem().string() + "-report.html"));
+  summary.report = setup.report.value_or(setup.db_path.parent_path() /
+                                         (setup.db_path.stem().string() + "-report.html"));
   write_file(summary.report, triage::render_html_report(db, unix_seconds()));
 
   summary.params = open.params;

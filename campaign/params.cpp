@@ -19,14 +19,10 @@ const boost::json::value& field(const boost::json::object& object, const char* n
 boost::json::object fuzz_params_json(const FuzzParams& params) {
   boost::json::array configs;
   for (const std::string& config : params.configs) configs.push_back(boost::json::string(config));
-  boost::json::object json{{"first_seed", params.first_seed},
-                           {"batch", params.batch},
-                           {"time_budget", params.time_budget},
-                           {"size", generator::to_string(params.size)},
-                           {"policy", params.policy},
-                           {"configs", std::move(configs)},
-                           {"reduce", params.reduce},
-                           {"reduce_in_parallel", params.reduce_in_parallel},
+  boost::json::object json{{"first_seed", params.first_seed},   {"batch", params.batch},
+                           {"time_budget", params.time_budget}, {"size", generator::to_string(params.size)},
+                           {"policy", params.policy},           {"configs", std::move(configs)},
+                           {"reduce", params.reduce},           {"reduce_in_parallel", params.reduce_in_parallel},
                            {"elapsed", params.elapsed}};
   if (params.tests) json["tests"] = *params.tests;
   if (params.mode) json["mode"] = runners::to_string(*params.mode);

@@ -49,7 +49,8 @@ std::string FuzzProgress::line() const {
   std::string text = "tests " + std::to_string(tests());
   double left = -1;
   if (target_) {
-    text += "/" + std::to_string(*target_) + " (" + percent(static_cast<double>(tests()) / static_cast<double>(*target_)) + ")";
+    text += "/" + std::to_string(*target_) + " (" +
+            percent(static_cast<double>(tests()) / static_cast<double>(*target_)) + ")";
     if (tests_per_second > 0) left = static_cast<double>(*target_ - std::min(*target_, tests())) / tests_per_second;
   }
   if (time_budget_ > 0) {

@@ -40,7 +40,8 @@ std::optional<SlurmArrayTask> slurm_array_task(const Environment& environment) {
     const auto text = environment(name);
     if (!text) {
       if (fallback) return *fallback;
-      throw_usage(std::string("a Slurm array task without ") + name + " (Slurm 17.11 or newer sets it); use --shard I/N");
+      throw_usage(std::string("a Slurm array task without ") + name +
+                  " (Slurm 17.11 or newer sets it); use --shard I/N");
     }
     const auto value = number(*text);
     if (!value) throw_usage(std::string(name) + " is '" + *text + "', not a number; use --shard I/N");

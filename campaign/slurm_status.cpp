@@ -124,8 +124,8 @@ SlurmStatus slurm_status(const SlurmCampaign& campaign) {
   std::error_code ec;
   if (status.merge_status && std::filesystem::exists(status.database(), ec)) {
     // Read-only: the merged file sits on the shared filesystem, in rollback-journal mode.
-    const triage::Database db =
-        triage::Database::open(status.database(), triage::OpenOptions{.create = false, .read_only = true});
+    const triage::Database db = triage::Database::open(status.database(),
+                                                       triage::OpenOptions{.create = false, .read_only = true});
     status.totals = db.totals();
     triage::BucketQuery fresh;
     fresh.status = triage::Status::fresh;

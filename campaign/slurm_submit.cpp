@@ -11,7 +11,8 @@ namespace {
 
 bool sets_time_limit(const std::vector<std::string>& flags) {
   for (const std::string& flag : flags)
-    if (flag == "-t" || flag == "--time" || flag.rfind("--time=", 0) == 0 || (flag.rfind("-t", 0) == 0 && flag.size() > 2))
+    if (flag == "-t" || flag == "--time" || flag.rfind("--time=", 0) == 0 ||
+        (flag.rfind("-t", 0) == 0 && flag.size() > 2))
       return true;
   return false;
 }
@@ -36,7 +37,8 @@ void write_directory(const SlurmCampaign& campaign, const std::vector<std::strin
   // A campaign's shards are never overwritten; a submission sbatch refused left none, and its
   // directory can be used again.
   const bool has_shards = std::filesystem::is_directory(dir / "shards", ec) &&
-                          std::filesystem::directory_iterator(dir / "shards", ec) != std::filesystem::directory_iterator();
+                          std::filesystem::directory_iterator(dir / "shards", ec) !=
+                              std::filesystem::directory_iterator();
   if (std::filesystem::exists(dir / "jobs.json", ec) || has_shards)
     throw_usage(dir.string() + " holds a submitted campaign already; give another --out");
   for (const char* sub : {"shards", "logs"}) {
@@ -60,8 +62,12 @@ SlurmSubmission slurm_submission(const SlurmSubmitRequest& request) {
   const std::filesystem::path& dir = campaign.directory;
   SlurmSubmission submission;
   auto& array = submission.array.argv;
-  array = {"sbatch", "--parsable", "--job-name=cudiff-fuzz", "--array=0-" + std::to_string(campaign.shards - 1),
-           "--output=" + (dir / "logs" / "shard-%a.out").string(), "--requeue"};
+  array = {"sbatch",
+           "--parsable",
+           "--job-name=cudiff-fuzz",
+           "--array=0-" + std::to_string(campaign.shards - 1),
+           "--output=" + (dir / "logs" / "shard-%a.out").string(),
+           "--requeue"};
   if (request.gpus_per_task && *request.gpus_per_task > 0)
     array.push_back("--gres=gpu:" + std::to_string(*request.gpus_per_task));
   if (request.cpus_per_task && *request.cpus_per_task > 0)
@@ -73,8 +79,13 @@ SlurmSubmission slurm_submission(const SlurmSubmitRequest& request) {
     array.push_back("--time=" + std::to_string(static_cast<long>(std::ceil(request.fuzz_time_budget / 60)) + 30));
   }
   auto& merge = submission.merge.argv;
-  merge = {"sbatch", "--parsable", "--job-name=cudiff-merge", "--dependency=afterany:ARRAY_JOB",
-           "--kill-on-invalid-dep=yes", "--output=" + (dir / "logs" / "merge.out").string(), "--time=60"};
+  merge = {"sbatch",
+           "--parsable",
+           "--job-name=cudiff-merge",
+           "--dependency=afterany:ARRAY_JOB",
+           "--kill-on-invalid-dep=yes",
+           "--output=" + (dir / "logs" / "merge.out").string(),
+           "--time=60"};
   if (request.partition) {
     array.push_back("--partition=" + *request.partition);
     merge.push_back("--partition=" + *request.partition);
@@ -104,8 +115,8 @@ SlurmCampaign submit_slurm_campaign(const SlurmSubmitRequest& request) {
     campaign.merge_job = submit(submission.merge, *sbatch, "merge job");
   } catch (const Error& error) {
     throw_environment(std::string(error.what()) + "; the array job " + campaign.array_job + " runs: submit " +
-                      (campaign.directory / "merge.sbatch").string() + " with --dependency=afterany:" +
-                      campaign.array_job + ", or scancel " + campaign.array_job);
+                      (campaign.directory / "merge.sbatch").string() +
+                      " with --dependency=afterany:" + campaign.array_job + ", or scancel " + campaign.array_job);
   }
   write_file(campaign.directory / "jobs.json", pretty_json(to_json(campaign)));
   return campaign;

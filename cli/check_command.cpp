@@ -45,8 +45,9 @@ int run_check(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   request.run_limits = read_run_limits(args, defaults());
   const std::optional<std::filesystem::path> keep = args.value("--keep");
   // --db / --known, opened before any compile: a bad file fails at once.
-  const std::optional<std::filesystem::path> known =
-      args.value("--known") ? std::optional<std::filesystem::path>(*args.value("--known")) : std::nullopt;
+  const std::optional<std::filesystem::path> known = args.value("--known")
+                                                         ? std::optional<std::filesystem::path>(*args.value("--known"))
+                                                         : std::nullopt;
   pipeline::CheckRecorder recorder = pipeline::open_check_recorder(read_db(args, defaults()), known);
   const runners::Toolchain toolchain = read_toolchain(args);
   const runners::GpuDiscovery gpus = runners::discover_gpus();
@@ -84,8 +85,8 @@ Subcommand check_subcommand() {
       "2 usage or environment error.",
       shared_options({Flag::mode, Flag::config, Flag::arch, Flag::warnings, Flag::json}, defaults())};
   spec.options.push_back({"--keep", "DIR", "keep commands, outputs and artifacts in DIR"});
-  for (auto& option : shared_options({Flag::timeout, Flag::run_timeout, Flag::nvcc, Flag::clang, Flag::db, Flag::known},
-                                     defaults()))
+  for (auto& option :
+       shared_options({Flag::timeout, Flag::run_timeout, Flag::nvcc, Flag::clang, Flag::db, Flag::known}, defaults()))
     spec.options.push_back(option);
   return {spec, run_check};
 }

@@ -56,7 +56,8 @@ std::string cell(const oracle::LayoutView& view, const std::string& type, const 
 /// The layout section of the table: one row per probed property, one column per view.
 std::string render_layout(const pipeline::LayoutCheck& layout) {
   std::vector<std::string> header = {"type", "property", "member kind"};
-  for (const oracle::LayoutView& view : layout.views) header.push_back(view.config + " " + oracle::to_string(view.side));
+  for (const oracle::LayoutView& view : layout.views)
+    header.push_back(view.config + " " + oracle::to_string(view.side));
   TextTable table(header);
   for (const oracle::LayoutProbe& probe : layout.probes) {
     for (const std::string& property : probe.properties) {
@@ -67,8 +68,9 @@ std::string render_layout(const pipeline::LayoutCheck& layout) {
       table.add_row(std::move(row));
     }
   }
-  std::string out = "layout probes (" + layout.sidecar.filename().string() + "): " + std::to_string(layout.probes.size()) +
-                    " types, " + std::to_string(layout.views.size()) + " views\n";
+  std::string out = "layout probes (" + layout.sidecar.filename().string() +
+                    "): " + std::to_string(layout.probes.size()) + " types, " + std::to_string(layout.views.size()) +
+                    " views\n";
   if (!layout.probes.empty()) out += table.render();
   for (const std::string& note : layout.notes) out += "note: layout: " + note + "\n";
   return out;
@@ -97,7 +99,10 @@ boost::json::value layout_json(const pipeline::LayoutCheck& layout) {
   }
   boost::json::array notes;
   for (const std::string& note : layout.notes) notes.push_back(boost::json::string(note));
-  return boost::json::object{{"sidecar", layout.sidecar.string()}, {"probes", probes}, {"views", views}, {"notes", notes}};
+  return boost::json::object{{"sidecar", layout.sidecar.string()},
+                             {"probes", probes},
+                             {"views", views},
+                             {"notes", notes}};
 }
 
 } // namespace
@@ -113,8 +118,7 @@ std::string render_check_table(const pipeline::CheckRun& run) {
     std::vector<std::string> row = {config.compile.config.name,
                                     runners::to_string(compiler.kind) + " " + compiler.version,
                                     oracle::to_string(config.observation.outcome),
-                                    format_seconds(config.observation.seconds),
-                                    diagnostics_cell(config.observation)};
+                                    format_seconds(config.observation.seconds), diagnostics_cell(config.observation)};
     if (any_run) {
       row.push_back(run_cell(config));
       row.push_back(config.run ? format_seconds(config.run->seconds) : "-");
@@ -127,12 +131,13 @@ std::string render_check_table(const pipeline::CheckRun& run) {
   for (const std::string& note : run.notes) out += "note: " + note + "\n";
   if (run.layout) out += render_layout(*run.layout);
   if (run.expected && run.expected->reject)
-    out += "expected: rejected (breaks " + (run.expected->rule_id.empty() ? std::string("an E rule") : run.expected->rule_id) +
+    out += "expected: rejected (breaks " +
+           (run.expected->rule_id.empty() ? std::string("an E rule") : run.expected->rule_id) +
            (run.expected->line > 0 ? ", line " + std::to_string(run.expected->line) : std::string()) + ")\n";
   if (run.verdict.findings.size() > 1)
     for (std::size_t i = 0; i < run.verdict.findings.size(); ++i)
-      out += "finding " + std::to_string(i + 1) + ": [" + oracle::to_string(run.verdict.findings[i].kind) +
-             "] " + run.verdict.findings[i].summary + "\n";
+      out += "finding " + std::to_string(i + 1) + ": [" + oracle::to_string(run.verdict.findings[i].kind) + "] " +
+             run.verdict.findings[i].summary + "\n";
   out += "verdict: " + run.verdict.headline() + "\n";
   return out;
 }
@@ -156,18 +161,17 @@ boost::json::value check_json(const pipeline::CheckRun& run) {
         {"index", gpu.index}, {"name", gpu.name}, {"arch", gpu.arch()}, {"visible_device", gpu.visible_device}});
   boost::json::array notes;
   for (const auto& note : run.notes) notes.push_back(boost::json::string(note));
-  boost::json::object json{
-      {"file", run.file.string()},
-      {"mode", runners::to_string(run.mode)},
-      {"notes", notes},
-      {"toolchain", boost::json::object{{"nvcc", runners::to_json(run.toolchain.nvcc)},
-                                        {"clang", runners::to_json(run.toolchain.clang)},
-                                        {"cuda_home", run.toolchain.cuda_home.string()}}},
-      {"gpus", gpus},
-      {"gpu_note", run.gpus.note},
-      {"configs", configs},
-      {"verdict", oracle::to_json(run.verdict)},
-      {"agree", run.verdict.agree()}};
+  boost::json::object json{{"file", run.file.string()},
+                           {"mode", runners::to_string(run.mode)},
+                           {"notes", notes},
+                           {"toolchain", boost::json::object{{"nvcc", runners::to_json(run.toolchain.nvcc)},
+                                                             {"clang", runners::to_json(run.toolchain.clang)},
+                                                             {"cuda_home", run.toolchain.cuda_home.string()}}},
+                           {"gpus", gpus},
+                           {"gpu_note", run.gpus.note},
+                           {"configs", configs},
+                           {"verdict", oracle::to_json(run.verdict)},
+                           {"agree", run.verdict.agree()}};
   if (run.layout) json["layout"] = layout_json(*run.layout);
   if (run.expected) json["expected"] = oracle::to_json(*run.expected);
   return json;

@@ -9,14 +9,13 @@ namespace cudiff::cli {
 namespace {
 
 std::vector<Subcommand> subcommands() {
-  return {fuzz_subcommand(), check_subcommand(), generate_subcommand(), reduce_subcommand(), rules_subcommand(),
-          slurm_subcommand(), toolchains_subcommand(), triage_subcommand()};
+  return {fuzz_subcommand(),  check_subcommand(), generate_subcommand(),   reduce_subcommand(),
+          rules_subcommand(), slurm_subcommand(), toolchains_subcommand(), triage_subcommand()};
 }
 
 std::string top_level_help() {
-  std::string out =
-      "cudiff: a differential fuzzer for CUDA compilers (nvcc vs clang-cuda)\n\n"
-      "usage: cudiff COMMAND [options]   (cudiff COMMAND --help for details)\n\ncommands:\n";
+  std::string out = "cudiff: a differential fuzzer for CUDA compilers (nvcc vs clang-cuda)\n\n"
+                    "usage: cudiff COMMAND [options]   (cudiff COMMAND --help for details)\n\ncommands:\n";
   for (const Subcommand& command : subcommands()) {
     std::string name = command.spec.name;
     name.resize(12, ' ');

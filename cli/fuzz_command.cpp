@@ -25,7 +25,9 @@ Defaults defaults() {
 /// their common id and first seed).
 void name_and_shard(const ParsedArgs& args, campaign::FuzzParams& params) {
   const auto slurm = campaign::slurm_array_task(campaign::process_environment());
-  params.shard = args.has("--shard") ? campaign::parse_shard(*args.value("--shard")) : slurm ? slurm->shard : campaign::Shard{};
+  params.shard = args.has("--shard") ? campaign::parse_shard(*args.value("--shard"))
+                 : slurm             ? slurm->shard
+                                     : campaign::Shard{};
   params.name = args.value("--campaign").value_or(slurm ? slurm->campaign_name : "");
   if (args.has("--campaign") && params.name.empty()) throw_usage("--campaign needs a name");
   if (params.shard.count > 1 && params.name.empty())
@@ -48,8 +50,9 @@ runners::GpuDiscovery choose_gpus(const ParsedArgs& args, runners::GpuDiscovery 
         chosen.gpus.push_back(gpu);
         present = true;
       }
-    if (!present) throw_usage("--gpus: no GPU " + item + " here (" + std::to_string(found.gpus.size()) + " found" +
-                              (found.gpus.empty() ? ": " + found.note : "") + ")");
+    if (!present)
+      throw_usage("--gpus: no GPU " + item + " here (" + std::to_string(found.gpus.size()) + " found" +
+                  (found.gpus.empty() ? ": " + found.note : "") + ")");
   }
   return chosen;
 }
@@ -67,25 +70,27 @@ void print_summary(const campaign::CampaignSummary& summary, bool json, std::ost
     for (const auto& key : summary.new_buckets) bucket_keys.push_back(boost::json::string(key));
     for (const auto& note : summary.notes) note_list.push_back(boost::json::string(note));
     for (const std::string& line : summary.reductions) out << line << "\n";
-    out << pretty_json(boost::json::object{{"campaign", summary.campaign_id},
-                                           {"name", summary.params.name},
-                                           {"shard", summary.params.shard.text()},
-                                           {"database", summary.db_path.string()},
-                                           {"tests", summary.tests},
-                                           {"findings", summary.findings},
-                                           {"new_buckets", std::move(bucket_keys)},
-                                           {"seconds", seconds},
-                                           {"tests_per_second", seconds > 0 ? static_cast<double>(summary.tests) / seconds : 0.0},
-                                           {"compile_only", summary.compile_only},
-                                           {"notes", std::move(note_list)},
-                                           {"report", summary.report.string()}});
+    out << pretty_json(
+        boost::json::object{{"campaign", summary.campaign_id},
+                            {"name", summary.params.name},
+                            {"shard", summary.params.shard.text()},
+                            {"database", summary.db_path.string()},
+                            {"tests", summary.tests},
+                            {"findings", summary.findings},
+                            {"new_buckets", std::move(bucket_keys)},
+                            {"seconds", seconds},
+                            {"tests_per_second", seconds > 0 ? static_cast<double>(summary.tests) / seconds : 0.0},
+                            {"compile_only", summary.compile_only},
+                            {"notes", std::move(note_list)},
+                            {"report", summary.report.string()}});
     return;
   }
   for (const std::string& line : summary.reductions) out << line << "\n";
   TextTable table({"campaign", "tests", "findings", "new buckets", "time", "tests/s", "mode"});
   table.add_row({summary.campaign_id.substr(0, 12), std::to_string(summary.tests), std::to_string(summary.findings),
                  std::to_string(summary.new_buckets.size()), format_seconds(seconds),
-                 rate_text(static_cast<double>(summary.tests), seconds), summary.compile_only ? "compile-only" : "GPU"});
+                 rate_text(static_cast<double>(summary.tests), seconds),
+                 summary.compile_only ? "compile-only" : "GPU"});
   out << table.render();
   for (const std::string& note : summary.notes) out << "note: " << note << "\n";
   if (!summary.new_buckets.empty()) out << "new buckets: cudiff triage list --db " << summary.db_path.string() << "\n";
@@ -104,14 +109,16 @@ int run_libfuzzer_engine(const ParsedArgs& args, std::ostream& out, std::ostream
   for (const char* name : {"--resume", "--batch", "--reduce-in-parallel"})
     if (args.has(name)) throw_usage(std::string(name) + " is for the batch engine, not --engine libfuzzer");
   if (args.has("--time") && args.has("--tests")) throw_usage("give --time or --tests, not both");
-  if (args.has("--tests") && args.unsigned_number("--tests").value_or(0) == 0) throw_usage("--tests must be at least 1");
+  if (args.has("--tests") && args.unsigned_number("--tests").value_or(0) == 0)
+    throw_usage("--tests must be at least 1");
   if (auto gpus = args.value("--gpus"); gpus && *gpus != "all" && *gpus != "none")
     throw_usage("--engine libfuzzer takes --gpus all or none (each process uses the first GPU)");
   campaign::LibFuzzerCampaign request;
   request.libfuzzer_binary = libfuzzer_binary();
   std::error_code ec;
   if (!std::filesystem::is_regular_file(request.libfuzzer_binary, ec))
-    throw_environment(request.libfuzzer_binary.string() + " not found (build it: cmake --build build --target cudiff-libfuzzer)");
+    throw_environment(request.libfuzzer_binary.string() +
+                      " not found (build it: cmake --build build --target cudiff-libfuzzer)");
 
   // Everything cudiff-libfuzzer would refuse is refused here, before the campaign exists.
   request.flags = {"--db=" + args.value("--db").value_or("cudiff.db")};
@@ -136,18 +143,20 @@ int run_libfuzzer_engine(const ParsedArgs& args, std::ostream& out, std::ostream
   if (args.has("--json")) {
     boost::json::array keys;
     for (const auto& key : summary.new_buckets) keys.push_back(boost::json::string(key));
-    out << pretty_json(boost::json::object{{"campaign", row.id},
-                                           {"engine", "libfuzzer"},
-                                           {"database", request.options.db_path.string()},
-                                           {"tests", row.tests},
-                                           {"findings", row.findings},
-                                           {"new_buckets", std::move(keys)},
-                                           {"seconds", summary.seconds},
-                                           {"tests_per_second", summary.seconds > 0 ? static_cast<double>(row.tests) / summary.seconds : 0.0},
-                                           {"compile_only", !summary.runs},
-                                           {"libfuzzer_status", summary.status},
-                                           {"corpus", summary.corpus.string()},
-                                           {"report", summary.report.string()}});
+    out << pretty_json(
+        boost::json::object{{"campaign", row.id},
+                            {"engine", "libfuzzer"},
+                            {"database", request.options.db_path.string()},
+                            {"tests", row.tests},
+                            {"findings", row.findings},
+                            {"new_buckets", std::move(keys)},
+                            {"seconds", summary.seconds},
+                            {"tests_per_second",
+                             summary.seconds > 0 ? static_cast<double>(row.tests) / summary.seconds : 0.0},
+                            {"compile_only", !summary.runs},
+                            {"libfuzzer_status", summary.status},
+                            {"corpus", summary.corpus.string()},
+                            {"report", summary.report.string()}});
   } else {
     TextTable table({"campaign", "engine", "programs", "findings", "new buckets", "time", "programs/s", "mode"});
     table.add_row({row.id.substr(0, 12), "libfuzzer", std::to_string(row.tests), std::to_string(row.findings),
@@ -155,19 +164,22 @@ int run_libfuzzer_engine(const ParsedArgs& args, std::ostream& out, std::ostream
                    rate_text(static_cast<double>(row.tests), summary.seconds), summary.runs ? "GPU" : "compile-only"});
     out << table.render();
     for (const std::string& line : summary.reductions) out << line << "\n";
-    if (!summary.new_buckets.empty()) out << "new buckets: cudiff triage list --db " << request.options.db_path.string() << "\n";
+    if (!summary.new_buckets.empty())
+      out << "new buckets: cudiff triage list --db " << request.options.db_path.string() << "\n";
     if (summary.interrupted) out << "note: interrupted (Ctrl-C): what was filed is kept\n";
     out << "corpus: " << summary.corpus.string() << "\nreport: " << summary.report.string() << "\n";
   }
   if (!summary.clean)
-    throw_environment("cudiff-libfuzzer ended with " + summary.status + " (its output above says why); what it filed is kept");
+    throw_environment("cudiff-libfuzzer ended with " + summary.status +
+                      " (its output above says why); what it filed is kept");
   return 0;
 }
 
 int run_fuzz(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   if (!args.positionals.empty()) throw_usage("fuzz takes no file arguments (see cudiff fuzz --help)");
   const std::string engine = args.value("--engine").value_or("batches");
-  if (engine != "batches" && engine != "libfuzzer") throw_usage("--engine takes batches or libfuzzer, got '" + engine + "'");
+  if (engine != "batches" && engine != "libfuzzer")
+    throw_usage("--engine takes batches or libfuzzer, got '" + engine + "'");
   if (engine == "batches")
     for (const char* name : {"--corpus", "--libfuzzer-flags"})
       if (args.has(name)) throw_usage(std::string(name) + " goes with --engine libfuzzer");
@@ -196,8 +208,8 @@ int run_fuzz(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   const campaign::CampaignSummary summary = campaign::run_campaign(setup, err);
   if (summary.already_finished) {
     err << "campaign '" << summary.params.name << "' (" << summary.campaign_id.substr(0, 12) << ", shard "
-        << summary.params.shard.text() << ") in " << setup.db_path.string() << " has finished already: " << summary.tests
-        << " tests, " << summary.findings << " findings; nothing to do\n";
+        << summary.params.shard.text() << ") in " << setup.db_path.string()
+        << " has finished already: " << summary.tests << " tests, " << summary.findings << " findings; nothing to do\n";
     return 0;
   }
   print_summary(summary, args.has("--json"), out);
@@ -215,9 +227,10 @@ campaign::FuzzParams new_fuzz_params(const ParsedArgs& args) {
   if (params.tests && *params.tests == 0) throw_usage("--tests must be at least 1");
   // A fresh seed per campaign unless one is given (two nights never test the same programs);
   // a named campaign's comes from its name, so that every shard starts from the same one.
-  params.first_seed = args.has("--seed")      ? args.unsigned_number("--seed").value_or(0)
-                      : !params.name.empty() ? campaign::named_campaign_seed(params.name)
-                                             : (SeededRng(static_cast<std::uint64_t>(std::time(nullptr))).next_u64() >> 24);
+  params.first_seed = args.has("--seed") ? args.unsigned_number("--seed").value_or(0)
+                      : !params.name.empty()
+                          ? campaign::named_campaign_seed(params.name)
+                          : (SeededRng(static_cast<std::uint64_t>(std::time(nullptr))).next_u64() >> 24);
   params.batch = args.unsigned_number("--batch").value_or(8);
   if (params.batch == 0 || params.batch > 256) throw_usage("--batch must be between 1 and 256");
   params.size = read_size(args);
@@ -226,7 +239,8 @@ campaign::FuzzParams new_fuzz_params(const ParsedArgs& args) {
   params.mode = read_mode(args);
   params.reduce = !args.has("--no-reduce");
   params.reduce_in_parallel = args.has("--reduce-in-parallel");
-  if (!params.reduce && params.reduce_in_parallel) throw_usage("--no-reduce and --reduce-in-parallel contradict each other");
+  if (!params.reduce && params.reduce_in_parallel)
+    throw_usage("--no-reduce and --reduce-in-parallel contradict each other");
   return params;
 }
 
@@ -251,14 +265,17 @@ Subcommand fuzz_subcommand() {
       "the inputs that made a compiler do something new (cudiff-libfuzzer, one program per input).\n"
       "Exit status: 0 done (findings or not), 2 usage or environment error.",
       {{"--engine", "ENGINE", "batches (default: seeds in batches) or libfuzzer (guided by the compilers' behaviour)"},
-       {"--corpus", "DIR", "libfuzzer: where new inputs go (default corpus/guided/live; corpus/guided/seeds is read too)"},
+       {"--corpus", "DIR",
+        "libfuzzer: where new inputs go (default corpus/guided/live; corpus/guided/seeds is read too)"},
        {"--libfuzzer-flags", "\"FLAGS\"", "libfuzzer: more libFuzzer flags, space-separated (e.g. \"-max_len=8192\")"},
        {"--time", "DURATION", "run this long (90s, 15m, 8h); in-flight batches finish"},
-       {"--tests", "N", "test this many generated programs (default 200); libfuzzer: its -runs=N (seed inputs included)"}}};
+       {"--tests", "N",
+        "test this many generated programs (default 200); libfuzzer: its -runs=N (seed inputs included)"}}};
   for (auto& option : shared_options({Flag::db, Flag::jobs}, defaults())) spec.options.push_back(option);
   spec.options.push_back({"--gpus", "LIST", "all (default), none (compile-only), or GPU indices 0,1,..."});
   spec.options.push_back({"--batch", "K", "programs per translation unit (default 8)"});
-  for (auto& option : shared_options({Flag::config, Flag::mode, Flag::policy, Flag::seed, Flag::size, Flag::known}, defaults()))
+  for (auto& option :
+       shared_options({Flag::config, Flag::mode, Flag::policy, Flag::seed, Flag::size, Flag::known}, defaults()))
     spec.options.push_back(option);
   for (auto& option : std::vector<OptionSpec>{
            {"--report", "FILE", "where the HTML report goes (default: the database's name with -report.html)"},
@@ -266,12 +283,14 @@ Subcommand fuzz_subcommand() {
            {"--reduce-in-parallel", "", "reduce each new bucket as it appears, alongside fuzzing (one at a time)"}})
     spec.options.push_back(option);
   for (auto& option : shared_options({Flag::quiet, Flag::json}, defaults())) spec.options.push_back(option);
-  for (auto& option : std::vector<OptionSpec>{
-           {"--resume", "", "continue the database's unfinished campaign"},
-           {"--campaign", "NAME", "a named campaign: its id and default seed come from NAME; run again, it continues "
-                                  "(default in a Slurm array task: slurm-<cluster>-<array job id>)"},
-           {"--shard", "I/N", "test shard I (0 to N-1) of N: every N-th batch; --tests counts the whole campaign "
-                              "(default in a Slurm array task: from SLURM_ARRAY_TASK_ID and _COUNT)"}})
+  for (auto& option :
+       std::vector<OptionSpec>{{"--resume", "", "continue the database's unfinished campaign"},
+                               {"--campaign", "NAME",
+                                "a named campaign: its id and default seed come from NAME; run again, it continues "
+                                "(default in a Slurm array task: slurm-<cluster>-<array job id>)"},
+                               {"--shard", "I/N",
+                                "test shard I (0 to N-1) of N: every N-th batch; --tests counts the whole campaign "
+                                "(default in a Slurm array task: from SLURM_ARRAY_TASK_ID and _COUNT)"}})
     spec.options.push_back(option);
   for (auto& option : shared_options({Flag::nvcc, Flag::clang}, defaults())) spec.options.push_back(option);
   return {spec, run_fuzz};

@@ -101,11 +101,12 @@ int run_generate(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
                                            {"source_bytes", bytes}});
   } else {
     out << "wrote " << count << (edge ? " edge" : "") << (count == 1 ? " program" : " programs");
-    if (batch > 1) out << " in " << written.size() << (written.size() == 1 ? " batch" : " batches") << " of up to " << batch;
+    if (batch > 1)
+      out << " in " << written.size() << (written.size() == 1 ? " batch" : " batches") << " of up to " << batch;
     out << " (seed " << first;
     if (count > 1) out << ".." << first + count - 1;
-    out << ", size " << generator::to_string(size) << ", policy " << policy.hash() << ") to " << dir.string()
-        << ": " << format_bytes(bytes) << " of CUDA in " << format_seconds(seconds) << "\n";
+    out << ", size " << generator::to_string(size) << ", policy " << policy.hash() << ") to " << dir.string() << ": "
+        << format_bytes(bytes) << " of CUDA in " << format_seconds(seconds) << "\n";
   }
   return 0;
 }

@@ -94,8 +94,7 @@ std::string render_help(const CommandSpec& spec) {
   if (spec.options.empty()) return out;
   out += "\noptions:\n";
   std::size_t width = 0;
-  for (const auto& option : spec.options)
-    width = std::max(width, option.name.size() + 1 + option.value_name.size());
+  for (const auto& option : spec.options) width = std::max(width, option.name.size() + 1 + option.value_name.size());
   for (const auto& option : spec.options) {
     std::string left = option.name + (option.value_name.empty() ? "" : " " + option.value_name);
     left.resize(width, ' ');
@@ -135,7 +134,7 @@ OptionSpec shared_option(Flag flag, const Defaults& defaults) {
   switch (flag) {
   case Flag::db:
     return {"--db", "FILE",
-            !defaults.db         ? "record the findings in this triage database (created if missing; see cudiff triage)"
+            !defaults.db ? "record the findings in this triage database (created if missing; see cudiff triage)"
             : defaults.db_created ? "triage database (default " + *defaults.db + "; created if missing)"
                                   : "the triage database (default " + *defaults.db + ")"};
   case Flag::known: return {"--known", "FILE", defaults.known};
@@ -144,18 +143,23 @@ OptionSpec shared_option(Flag flag, const Defaults& defaults) {
             "comma-separated configs (default nvcc-O3,clang-O3; also nvcc-O0, clang-O0, nvcc-G, clang-O3-old-driver)"};
   case Flag::arch: return {"--arch", "SM", "GPU architecture for every config (default sm_90)"};
   case Flag::mode:
-    return {"--mode", "MODE", "how far to go: syntax, ptx (device only), object, binary, run "
-                              "(default: run with a GPU, else binary; object when there is no main)"};
+    return {"--mode", "MODE",
+            "how far to go: syntax, ptx (device only), object, binary, run "
+            "(default: run with a GPU, else binary; object when there is no main)"};
   case Flag::size: return {"--size", "SIZE", "small (default; compiles in under 2 s), medium, large"};
   case Flag::policy: return {"--policy", "FILE", "generator policy: knob values (see cudiff generate --dump-policy)"};
   case Flag::jobs: return {"--jobs", "N", defaults.jobs};
   case Flag::seed: return {"--seed", "N", defaults.seed};
-  case Flag::nvcc: return {"--nvcc", "PATH", "nvcc to use (default: $CUDIFF_NVCC, $CUDA_HOME/bin, /usr/local/cuda/bin, PATH)"};
-  case Flag::clang: return {"--clang", "PATH", "clang++ (22 or newer) to use (default: $CUDIFF_CLANG, clang++-22 on PATH)"};
+  case Flag::nvcc:
+    return {"--nvcc", "PATH", "nvcc to use (default: $CUDIFF_NVCC, $CUDA_HOME/bin, /usr/local/cuda/bin, PATH)"};
+  case Flag::clang:
+    return {"--clang", "PATH", "clang++ (22 or newer) to use (default: $CUDIFF_CLANG, clang++-22 on PATH)"};
   case Flag::timeout:
-    return {"--timeout", "SECONDS", "wall-clock limit per compile (default " + seconds_text(defaults.compile_seconds) + ")"};
+    return {"--timeout", "SECONDS",
+            "wall-clock limit per compile (default " + seconds_text(defaults.compile_seconds) + ")"};
   case Flag::run_timeout:
-    return {"--run-timeout", "SECONDS", "wall-clock limit per program run (default " + seconds_text(defaults.run_seconds) + ")"};
+    return {"--run-timeout", "SECONDS",
+            "wall-clock limit per program run (default " + seconds_text(defaults.run_seconds) + ")"};
   case Flag::warnings: return {"--warnings", "", "warnings only one compiler emits are findings too"};
   case Flag::json: return {"--json", "", defaults.json};
   case Flag::quiet: return {"--quiet", "", defaults.quiet};
@@ -181,8 +185,8 @@ triage::KnownDifferences read_known(const ParsedArgs& args) {
 }
 
 std::vector<runners::Config> read_configs(const ParsedArgs& args) {
-  std::vector<runners::Config> configs =
-      args.has("--config") ? runners::parse_configs(*args.value("--config")) : runners::default_configs();
+  std::vector<runners::Config> configs = args.has("--config") ? runners::parse_configs(*args.value("--config"))
+                                                              : runners::default_configs();
   if (auto arch = args.value("--arch"))
     for (auto& config : configs) config.arch = *arch;
   return configs;
@@ -196,7 +200,9 @@ std::optional<runners::Mode> read_mode(const ParsedArgs& args) {
   return mode;
 }
 
-generator::Size read_size(const ParsedArgs& args) { return generator::parse_size(args.value("--size").value_or("small")); }
+generator::Size read_size(const ParsedArgs& args) {
+  return generator::parse_size(args.value("--size").value_or("small"));
+}
 
 generator::Policy read_policy(const ParsedArgs& args) {
   auto path = args.value("--policy");

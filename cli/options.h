@@ -61,7 +61,24 @@ double parse_duration(const std::string& text, const std::string& option);
 
 /// Each flag that more than one command takes. Its name, value and help are declared once
 /// (options.cpp); what differs between commands is in the command's Defaults.
-enum class Flag { db, known, config, arch, mode, size, policy, jobs, seed, nvcc, clang, timeout, run_timeout, warnings, json, quiet };
+enum class Flag {
+  db,
+  known,
+  config,
+  arch,
+  mode,
+  size,
+  policy,
+  jobs,
+  seed,
+  nvcc,
+  clang,
+  timeout,
+  run_timeout,
+  warnings,
+  json,
+  quiet
+};
 
 /// A command's own defaults for the shared flags, declared in one place per command (its
 /// `defaults()`): the help text shows them and the readers below use them.

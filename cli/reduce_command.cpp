@@ -67,7 +67,8 @@ pipeline::ReduceRequest reduce_request(const ParsedArgs& args) {
   pipeline::ReduceRequest request;
   request.jobs = parse_jobs(args);
   if (auto limit = args.positive_number("--time-limit")) request.time_limit_seconds = *limit;
-  if (auto schedule = args.value("--schedule")) request.schedule = reducer::parse_schedule(read_file(*schedule), *schedule);
+  if (auto schedule = args.value("--schedule"))
+    request.schedule = reducer::parse_schedule(read_file(*schedule), *schedule);
   request.format = !args.has("--no-format");
   return request;
 }
@@ -94,8 +95,13 @@ std::string log_table(const reducer::Result& result) {
 boost::json::array log_json(const reducer::Result& result) {
   boost::json::array passes;
   for (const reducer::PassStats& s : result.log)
-    passes.push_back({{"pass", s.pass}, {"runs", s.runs}, {"tests", s.tests}, {"cache_hits", s.cache_hits},
-                      {"accepted", s.accepted}, {"bytes_saved", s.bytes_saved}, {"seconds", s.seconds}});
+    passes.push_back({{"pass", s.pass},
+                      {"runs", s.runs},
+                      {"tests", s.tests},
+                      {"cache_hits", s.cache_hits},
+                      {"accepted", s.accepted},
+                      {"bytes_saved", s.bytes_saved},
+                      {"seconds", s.seconds}});
   return passes;
 }
 
@@ -122,7 +128,8 @@ void report_reduction(const pipeline::ReduceRequest& request, const pipeline::Re
                                {"passes", log_json(r)}};
     if (request.test_script) report["test"] = request.test_script->string();
     if (outcome.target)
-      report["signature"] = {{"key", outcome.target->key}, {"title", outcome.target->title},
+      report["signature"] = {{"key", outcome.target->key},
+                             {"title", outcome.target->title},
                              {"kind", oracle::to_string(outcome.target->kind)}};
     if (outcome.test_mode) report["test_mode"] = runners::to_string(*outcome.test_mode);
     if (outcome.full_mode) report["full_mode"] = runners::to_string(*outcome.full_mode);
@@ -135,13 +142,15 @@ void report_reduction(const pipeline::ReduceRequest& request, const pipeline::Re
   char rate_text[32];
   std::snprintf(rate_text, sizeof rate_text, "%.2f", rate);
   out << log_table(r);
-  out << "reduced " << request.file.string() << ": " << size_text(request.source) << " -> " << size_text(r.text) << "\n";
+  out << "reduced " << request.file.string() << ": " << size_text(request.source) << " -> " << size_text(r.text)
+      << "\n";
   out << "in " << format_seconds(r.seconds) << ": " << r.tests << " tests (" << r.cache_hits
       << " more answered from the cache), " << rate_text << " tests/s, jobs " << request.jobs
       << (r.stopped_early ? "; stopped at the time limit" : "") << "\n";
   if (outcome.target)
     out << "signature: " << outcome.target->key.substr(0, 12) << " " << outcome.target->title << " (tested in mode "
-        << runners::to_string(*outcome.test_mode) << (outcome.confirmed ? ", confirmed in mode " : ", NOT confirmed in mode ")
+        << runners::to_string(*outcome.test_mode)
+        << (outcome.confirmed ? ", confirmed in mode " : ", NOT confirmed in mode ")
         << runners::to_string(*outcome.full_mode) << ")\n";
   if (request.test_script) out << "test: " << request.test_script->string() << " (exit 0 = interesting)\n";
   for (const auto& note : outcome.notes) out << "note: " << note << "\n";
@@ -194,14 +203,15 @@ int run_reduce(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
 } // namespace
 
 int triage_reduce(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
-  if (args.positionals.size() != 2) throw_usage("usage: cudiff triage reduce ID [--jobs N] [--time-limit S] [--db FILE]");
-  triage::Database db =
-      triage::Database::open(args.value("--db").value_or("cudiff.db"), triage::OpenOptions{.create = false});
+  if (args.positionals.size() != 2)
+    throw_usage("usage: cudiff triage reduce ID [--jobs N] [--time-limit S] [--db FILE]");
+  triage::Database db = triage::Database::open(args.value("--db").value_or("cudiff.db"),
+                                               triage::OpenOptions{.create = false});
   const pipeline::ReduceRequest request = reduce_request(args);
   const runners::Toolchain toolchain = read_toolchain(args);
   const runners::GpuDiscovery gpus = runners::discover_gpus();
-  const pipeline::BucketReduction reduction =
-      pipeline::reduce_bucket(db, args.positionals[1], request, toolchain, gpus, err);
+  const pipeline::BucketReduction reduction = pipeline::reduce_bucket(db, args.positionals[1], request, toolchain, gpus,
+                                                                      err);
   if (::isatty(2) == 1) err << "\n";
   const triage::Bucket& bucket = reduction.bucket;
   if (!reduction.stored) {
@@ -233,8 +243,9 @@ Subcommand reduce_subcommand() {
        {"--key", "PREFIX", "keep the finding whose triage key starts with PREFIX (default: the first)"}}};
   for (auto& option : shared_options({Flag::mode, Flag::config, Flag::arch, Flag::warnings}, defaults()))
     spec.options.push_back(option);
-  spec.options.push_back({"--timeout", "SECONDS", "limit per compile (default " + std::to_string(int(pipeline::kFileCompileSeconds)) +
-                                                      ") or per script run (default " + std::to_string(int(pipeline::kScriptSeconds)) + ")"});
+  spec.options.push_back({"--timeout", "SECONDS",
+                          "limit per compile (default " + std::to_string(int(pipeline::kFileCompileSeconds)) +
+                              ") or per script run (default " + std::to_string(int(pipeline::kScriptSeconds)) + ")"});
   for (auto& option : shared_options({Flag::run_timeout, Flag::json}, defaults())) spec.options.push_back(option);
   spec.options.push_back({"--dump-schedule", "", "print the default pass schedule (JSON) and exit"});
   for (auto& option : reduce_options()) spec.options.push_back(option);

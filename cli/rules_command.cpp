@@ -8,8 +8,8 @@
 #include "ubscan/ubscan.h"
 
 #include <map>
-#include <set>
 #include <ostream>
+#include <set>
 
 namespace cudiff::cli {
 namespace {
@@ -38,8 +38,7 @@ std::string cell(const MeasuredItem& item, std::string_view compiler) {
   std::string verdict = item.verdict_of(compiler);
   if (verdict != "reject") return verdict.empty() ? "-" : verdict;
   for (const MeasuredCompile& compile : item.compiles)
-    if (compile.config.starts_with(compiler))
-      return compile.at_planted_line ? "reject (line)" : "reject (elsewhere)";
+    if (compile.config.starts_with(compiler)) return compile.at_planted_line ? "reject (line)" : "reject (elsewhere)";
   return verdict;
 }
 
@@ -65,18 +64,19 @@ void print_table(const Measurement& measurement, std::ostream& out) {
     else if (!item.known_reason.empty()) ++known;
     else ++by_kind[item.finding_kind];
   }
-  out << table.render() << "\n" << measurement.items.size() << " programs: " << as_expected << " as the guide says, "
-      << known << " known differences";
+  out << table.render() << "\n"
+      << measurement.items.size() << " programs: " << as_expected << " as the guide says, " << known
+      << " known differences";
   for (const auto& [kind, count] : by_kind) out << ", " << count << " " << kind;
   out << "\n";
 }
-
 
 int run_rules_measure(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   const std::filesystem::path path = measurement_path(args);
   std::error_code ec;
   const std::filesystem::path parent = std::filesystem::absolute(path).parent_path();
-  if (!std::filesystem::is_directory(parent, ec)) throw_environment("cannot write " + path.string() + ": no directory " + parent.string());
+  if (!std::filesystem::is_directory(parent, ec))
+    throw_environment("cannot write " + path.string() + ": no directory " + parent.string());
   campaign::MeasureRequest request;
   request.seed = args.unsigned_number("--seed").value_or(1);
   request.size = read_size(args);
@@ -109,7 +109,8 @@ std::string coverage_of(const rules::Rule& rule, const std::vector<std::string>&
   case rules::RuleKind::valid: {
     std::vector<std::string> parts;
     if (!constructs.empty()) parts.push_back("generator: " + join(constructs, ", "));
-    if (rule.probe) parts.push_back("probe" + std::string(rule.probe->clang_rejects.empty() ? "" : " (off: clang rejects)"));
+    if (rule.probe)
+      parts.push_back("probe" + std::string(rule.probe->clang_rejects.empty() ? "" : " (off: clang rejects)"));
     if (parts.empty()) return rule.not_producible.empty() ? "-" : "not producible: " + rule.not_producible;
     return join(parts, "; ");
   }
@@ -124,7 +125,8 @@ bool produced(const rules::Rule& rule, const std::vector<std::string>& construct
 }
 
 /// The measured verdicts of a rule (its violation for E, its probe for V): compiler -> cell.
-std::map<std::string, std::string> measured_cells(const std::optional<Measurement>& measurement, const rules::Rule& rule) {
+std::map<std::string, std::string> measured_cells(const std::optional<Measurement>& measurement,
+                                                  const rules::Rule& rule) {
   std::map<std::string, std::string> cells;
   if (!measurement) return cells;
   const std::string variant = rule.kind == rules::RuleKind::must_reject ? "violation" : "probe";
@@ -151,7 +153,8 @@ std::optional<Measurement> load_measurement(const ParsedArgs& args) {
   const std::filesystem::path path = measurement_path(args);
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) {
-    if (args.has("--results")) throw_usage(path.string() + ": no such file (run cudiff rules --measure --results FILE)");
+    if (args.has("--results"))
+      throw_usage(path.string() + ": no such file (run cudiff rules --measure --results FILE)");
     return std::nullopt;
   }
   boost::system::error_code parse_error;
@@ -213,10 +216,9 @@ int run_rules(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
       }
       list.push_back(std::move(entry));
     }
-    boost::json::object coverage{{"e_rules", e_rules},         {"e_checkable", checkable},
-                                 {"e_with_violation", templates}, {"v_rules", v_rules},
-                                 {"v_generated", generated},      {"u_rules", u_rules},
-                                 {"u_scanned", scanned.size()}};
+    boost::json::object coverage{
+        {"e_rules", e_rules},       {"e_checkable", checkable}, {"e_with_violation", templates}, {"v_rules", v_rules},
+        {"v_generated", generated}, {"u_rules", u_rules},       {"u_scanned", scanned.size()}};
     out << pretty_json(boost::json::object{{"rules", std::move(list)}, {"coverage", std::move(coverage)}});
     return 0;
   }
@@ -230,7 +232,8 @@ int run_rules(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
                                     shorten_utf8(coverage_of(rule, constructs_of(rule), scanned), 48)};
     if (measurement) {
       const auto cells = measured_cells(measurement, rule);
-      row.insert(row.end(), {cell_or_dash(cells, "nvcc"), cell_or_dash(cells, "clang"), cell_or_dash(cells, "verdict")});
+      row.insert(row.end(),
+                 {cell_or_dash(cells, "nvcc"), cell_or_dash(cells, "clang"), cell_or_dash(cells, "verdict")});
     }
     row.push_back(shorten_utf8(rule.text, 72));
     table.add_row(std::move(row));
@@ -245,15 +248,15 @@ int run_rules(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   if (measurement)
     out << "measured " << format_utc(measurement->measured_at) << " with " << measurement->nvcc_version << " and "
         << measurement->clang_version << " (" << measurement_path(args).string() << ")\n";
-  else
-    out << "not measured yet: cudiff rules --measure shows what each compiler does with every rule\n";
+  else out << "not measured yet: cudiff rules --measure shows what each compiler does with every rule\n";
   return 0;
 }
 
 } // namespace
 
 Subcommand rules_subcommand() {
-  CommandSpec spec{"rules", "cudiff rules [--kind E|V|U] [--json] | cudiff rules --measure [--jobs N] [--known FILE]",
+  CommandSpec spec{"rules",
+                   "cudiff rules [--kind E|V|U] [--json] | cudiff rules --measure [--jobs N] [--known FILE]",
                    "The CUDA C++ rules catalog (from the Programming Guide: E rules must be diagnosed,\n"
                    "V constructs are valid, U is undefined behaviour) and what cudiff covers of it:\n"
                    "a violation template for each E rule a compiler can check at compile time, the\n"

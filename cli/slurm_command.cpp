@@ -77,13 +77,15 @@ int print_slurm_status(const campaign::SlurmStatus& status, bool json, std::ostr
   if (json) {
     out << pretty_json(result);
   } else {
-    TextTable table({"array job", "shards", "running", "pending", "copied out", "merge", "tests", "findings", "buckets"});
+    TextTable table(
+        {"array job", "shards", "running", "pending", "copied out", "merge", "tests", "findings", "buckets"});
     table.add_row({slurm.array_job, std::to_string(slurm.shards), std::to_string(status.running),
                    std::to_string(status.pending), std::to_string(status.copied_out), status.merge_state(),
                    status.merged ? std::to_string(status.merged->tests) : "-",
                    status.merged ? std::to_string(status.totals.findings) : "-",
-                   status.merged ? std::to_string(status.totals.buckets) + " (" + std::to_string(status.new_buckets) + " new)"
-                                 : "-"});
+                   status.merged
+                       ? std::to_string(status.totals.buckets) + " (" + std::to_string(status.new_buckets) + " new)"
+                       : "-"});
     out << table.render();
     if (status.merged)
       out << "database: " << status.database().string() << "\nreport: " << status.report().string() << "\n";
@@ -107,7 +109,8 @@ int submit_campaign(const ParsedArgs& args, std::ostream& out, std::ostream& err
   campaign::SlurmCampaign& slurm = request.campaign;
   slurm.shards = args.unsigned_number("--shards").value_or(0);
   if (slurm.shards == 0) throw_usage("submit needs --shards N (array tasks, at least 1)");
-  if (slurm.shards > 100000) throw_usage("--shards " + std::to_string(slurm.shards) + " is more than Slurm's arrays take");
+  if (slurm.shards > 100000)
+    throw_usage("--shards " + std::to_string(slurm.shards) + " is more than Slurm's arrays take");
   request.gpus_per_task = args.unsigned_number("--gpus-per-task");
   request.cpus_per_task = args.unsigned_number("--cpus-per-task");
   request.fuzz_time_budget = check_fuzz_options(args.rest);
@@ -133,14 +136,15 @@ int submit_campaign(const ParsedArgs& args, std::ostream& out, std::ostream& err
   }
   if (!args.has("--json")) {
     TextTable table({"array job", "merge job", "shards", "directory"});
-    table.add_row({submitted.array_job, submitted.merge_job, std::to_string(submitted.shards), submitted.directory.string()});
-    out << table.render() << "follow it: cudiff slurm status " << submitted.directory.string()
-        << "   (squeue -j " << submitted.array_job << "," << submitted.merge_job << ")\n";
+    table.add_row(
+        {submitted.array_job, submitted.merge_job, std::to_string(submitted.shards), submitted.directory.string()});
+    out << table.render() << "follow it: cudiff slurm status " << submitted.directory.string() << "   (squeue -j "
+        << submitted.array_job << "," << submitted.merge_job << ")\n";
   }
   if (!args.has("--wait")) return 0;
   out.flush();
-  return print_slurm_status(campaign::wait_for_slurm_campaign(submitted, poll_seconds(args), err), args.has("--json"), out,
-                            err);
+  return print_slurm_status(campaign::wait_for_slurm_campaign(submitted, poll_seconds(args), err), args.has("--json"),
+                            out, err);
 }
 
 int run_slurm(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
@@ -151,8 +155,9 @@ int run_slurm(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   if (action == "status") {
     if (args.positionals.size() != 2) throw_usage("usage: cudiff slurm status DIR");
     const campaign::SlurmCampaign slurm = campaign::read_slurm_campaign(args.positionals[1]);
-    const campaign::SlurmStatus status =
-        args.has("--wait") ? campaign::wait_for_slurm_campaign(slurm, poll_seconds(args), err) : campaign::slurm_status(slurm);
+    const campaign::SlurmStatus status = args.has("--wait")
+                                             ? campaign::wait_for_slurm_campaign(slurm, poll_seconds(args), err)
+                                             : campaign::slurm_status(slurm);
     return print_slurm_status(status, args.has("--json"), out, err);
   }
   throw_usage("unknown slurm action '" + action + "' (submit, status)");

@@ -31,16 +31,14 @@ int run_toolchains(const ParsedArgs& args, std::ostream& out, std::ostream& err)
     TextTable table({"tool", "version", "path"});
     for (const auto* probe : {&found.nvcc, &found.clang}) {
       if (probe->compiler)
-        table.add_row({runners::to_string(probe->compiler->kind), probe->compiler->version,
-                       probe->compiler->path.string()});
-      else
-        table.add_row({probe == &found.nvcc ? "nvcc" : "clang", "MISSING", probe->problem});
+        table.add_row(
+            {runners::to_string(probe->compiler->kind), probe->compiler->version, probe->compiler->path.string()});
+      else table.add_row({probe == &found.nvcc ? "nvcc" : "clang", "MISSING", probe->problem});
     }
     table.add_row({"cuda", "", found.cuda_home.string()});
     out << table.render();
     if (gpus.gpus.empty()) out << "GPUs: none (" << gpus.note << "): checks build but do not run\n";
-    for (const auto& gpu : gpus.gpus)
-      out << "GPU " << gpu.describe() << "\n";
+    for (const auto& gpu : gpus.gpus) out << "GPU " << gpu.describe() << "\n";
   }
   if (!usable) {
     err << "cudiff: error: " << (found.nvcc.compiler ? found.clang.problem : found.nvcc.problem) << "\n";

@@ -58,8 +58,8 @@ int list(const ParsedArgs& args, std::ostream& out) {
   }
   TextTable table({"id", "key", "kind", "status", "count", "first seen", "last seen", "title"});
   for (const auto& b : buckets)
-    table.add_row({std::to_string(b.id), b.key.substr(0, 12), b.kind, triage::to_string(b.status), std::to_string(b.count),
-                   day_time(b.first_seen), day_time(b.last_seen), shorten(b.title, 100)});
+    table.add_row({std::to_string(b.id), b.key.substr(0, 12), b.kind, triage::to_string(b.status),
+                   std::to_string(b.count), day_time(b.first_seen), day_time(b.last_seen), shorten(b.title, 100)});
   const auto totals = db.totals();
   out << table.render() << buckets.size() << " of " << totals.buckets << " buckets; " << totals.findings
       << " findings from " << totals.tests << " tests in " << totals.campaigns << " campaigns\n";
@@ -75,8 +75,11 @@ int show(const ParsedArgs& args, std::ostream& out) {
     boost::json::object json = triage::to_json(b);
     boost::json::array list;
     for (const auto& f : findings)
-      list.push_back(boost::json::object{{"id", f.id}, {"time", f.time}, {"source_name", f.source_name},
-                                         {"summary", f.summary}, {"details", f.details}});
+      list.push_back(boost::json::object{{"id", f.id},
+                                         {"time", f.time},
+                                         {"source_name", f.source_name},
+                                         {"summary", f.summary},
+                                         {"details", f.details}});
     json["smallest_findings"] = std::move(list);
     out << pretty_json(json);
     return 0;
@@ -84,9 +87,12 @@ int show(const ParsedArgs& args, std::ostream& out) {
   out << "bucket " << b.id << " " << b.key << "\n"
       << "title:   " << b.title << "\n"
       << "kind:    " << b.kind << " (side " << b.side << ", stage " << b.stage << ")\n"
-      << "status:  " << triage::to_string(b.status) << (b.known_reason.empty() ? "" : " (" + b.known_reason + ")") << "\n"
-      << "count:   " << b.count << ", first seen " << day_time(b.first_seen) << ", last seen " << day_time(b.last_seen) << "\n"
-      << "best:    " << b.best_finding.substr(0, 12) << " (" << format_bytes(static_cast<std::uint64_t>(b.best_size)) << ")\n"
+      << "status:  " << triage::to_string(b.status) << (b.known_reason.empty() ? "" : " (" + b.known_reason + ")")
+      << "\n"
+      << "count:   " << b.count << ", first seen " << day_time(b.first_seen) << ", last seen " << day_time(b.last_seen)
+      << "\n"
+      << "best:    " << b.best_finding.substr(0, 12) << " (" << format_bytes(static_cast<std::uint64_t>(b.best_size))
+      << ")\n"
       << "signature:\n";
   for (const auto& line : split_lines(b.symptom)) out << "  " << line << "\n";
   out << "smallest findings:\n";
@@ -178,7 +184,8 @@ int synthetic(const ParsedArgs& args, std::ostream& out) {
 }
 
 int run_triage(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
-  if (args.positionals.empty()) throw_usage("triage needs an action: list, show, mark, note, export, merge, snapshot, report, reduce");
+  if (args.positionals.empty())
+    throw_usage("triage needs an action: list, show, mark, note, export, merge, snapshot, report, reduce");
   const std::string& action = args.positionals.front();
   if (action == "list") return list(args, out);
   if (action == "show") return show(args, out);
@@ -190,7 +197,8 @@ int run_triage(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   if (action == "snapshot") return snapshot(args, out);
   if (action == "synthetic") return synthetic(args, out);
   if (action == "reduce") return triage_reduce(args, out, err);  // cli/reduce_command.cpp
-  throw_usage("unknown triage action '" + action + "' (list, show, mark, note, export, merge, snapshot, report, reduce)");
+  throw_usage("unknown triage action '" + action +
+              "' (list, show, mark, note, export, merge, snapshot, report, reduce)");
 }
 
 } // namespace
@@ -211,9 +219,8 @@ Subcommand triage_subcommand() {
       "(as cudiff reduce does) and stores the result as its best reproducer when smaller.\n"
       "`synthetic COUNT` writes generated findings (tests and benchmarks).",
       shared_options({Flag::db}, defaults())};
-  for (auto& option : std::vector<OptionSpec>{
-           {"--status", "STATUS", "list: only buckets with this status"},
-           {"--kind", "KIND", "list: only buckets of this finding kind"}})
+  for (auto& option : std::vector<OptionSpec>{{"--status", "STATUS", "list: only buckets with this status"},
+                                              {"--kind", "KIND", "list: only buckets of this finding kind"}})
     spec.options.push_back(option);
   spec.options.push_back(shared_option(Flag::json, defaults()));
   spec.options.push_back({"--html", "FILE", "report: write the HTML report here"});

@@ -14,9 +14,10 @@ bool identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)
 bool digit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
 
 /// Longest first, so that the first match is the longest one.
-constexpr std::array<std::string_view, 27> multi_char_punctuation = {
-    "<<<", ">>>", "<<=", ">>=", "...", "->*", "<=>", "::", "->", "++", "--", "<<", ">>", "<=",
-    ">=",  "==",  "!=",  "&&",  "||",  "+=",  "-=",  "*=", "/=", "%=", "&=", "|=", "^="};
+constexpr std::array<std::string_view, 27> multi_char_punctuation = {"<<<", ">>>", "<<=", ">>=", "...", "->*", "<=>",
+                                                                     "::",  "->",  "++",  "--",  "<<",  ">>",  "<=",
+                                                                     ">=",  "==",  "!=",  "&&",  "||",  "+=",  "-=",
+                                                                     "*=",  "/=",  "%=",  "&=",  "|=",  "^="};
 /// Two more the preprocessor's reading keeps whole (LexOptions::preprocessor); none is a prefix
 /// of a three-character one, so trying them after the list above still finds the longest.
 constexpr std::array<std::string_view, 2> preprocessor_punctuation = {".*", "##"};
@@ -127,7 +128,8 @@ private:
   TokenKind number() {
     while (pos_ < text_.size()) {
       const char c = text_[pos_];
-      if ((c == '+' || c == '-') && pos_ > 0 && std::string_view("eEpP").find(text_[pos_ - 1]) != std::string_view::npos) {
+      if ((c == '+' || c == '-') && pos_ > 0 &&
+          std::string_view("eEpP").find(text_[pos_ - 1]) != std::string_view::npos) {
         ++pos_;
         continue;
       }

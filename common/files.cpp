@@ -33,8 +33,8 @@ void write_file(const std::filesystem::path& path, std::string_view content) {
 
 TempDir::TempDir(std::string_view prefix) {
   const char* base = std::getenv("TMPDIR");
-  std::string pattern = std::string(base != nullptr && *base != '\0' ? base : "/tmp") + "/" +
-                        std::string(prefix) + "-XXXXXX";
+  std::string pattern = std::string(base != nullptr && *base != '\0' ? base : "/tmp") + "/" + std::string(prefix) +
+                        "-XXXXXX";
   if (::mkdtemp(pattern.data()) == nullptr)
     throw_environment("cannot create a temporary directory " + pattern + ": " + std::strerror(errno));
   path_ = pattern;
@@ -52,8 +52,7 @@ std::optional<std::filesystem::path> find_on_path(std::string_view name) {
   for (const std::string& dir : split(path_env, ':')) {
     if (dir.empty()) continue;
     std::filesystem::path candidate = std::filesystem::path(dir) / name;
-    if (::access(candidate.c_str(), X_OK) == 0 && !std::filesystem::is_directory(candidate))
-      return candidate;
+    if (::access(candidate.c_str(), X_OK) == 0 && !std::filesystem::is_directory(candidate)) return candidate;
   }
   return std::nullopt;
 }

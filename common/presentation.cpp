@@ -8,7 +8,8 @@ namespace {
 
 /// Columns a cell takes on a terminal: UTF-8 code points, not bytes ("§", "→" are one).
 std::size_t display_width(const std::string& cell) {
-  return static_cast<std::size_t>(std::ranges::count_if(cell, [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+  return static_cast<std::size_t>(
+      std::ranges::count_if(cell, [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
 }
 
 } // namespace
@@ -47,7 +48,10 @@ void pretty(std::string& out, const boost::json::value& value, int indent) {
   const std::string pad(static_cast<std::size_t>(indent) * 2, ' ');
   const std::string inner(static_cast<std::size_t>(indent + 1) * 2, ' ');
   if (const auto* object = value.if_object()) {
-    if (object->empty()) { out += "{}"; return; }
+    if (object->empty()) {
+      out += "{}";
+      return;
+    }
     out += "{\n";
     bool first = true;
     for (const auto& [key, member] : *object) {
@@ -58,7 +62,10 @@ void pretty(std::string& out, const boost::json::value& value, int indent) {
     }
     out += "\n" + pad + "}";
   } else if (const auto* array = value.if_array()) {
-    if (array->empty()) { out += "[]"; return; }
+    if (array->empty()) {
+      out += "[]";
+      return;
+    }
     out += "[\n";
     for (std::size_t i = 0; i < array->size(); ++i) {
       if (i != 0) out += ",\n";

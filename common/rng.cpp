@@ -73,7 +73,8 @@ std::uint64_t SeededRng::next_u64() {
 }
 
 ByteRng::ByteRng(const std::uint8_t* data, std::size_t size)
-    : bytes_(std::make_unique<FuzzedDataProvider>(data, size)), hash_(fnv1a64(std::string_view(reinterpret_cast<const char*>(data), size))), tail_(hash_) {}
+    : bytes_(std::make_unique<FuzzedDataProvider>(data, size)),
+      hash_(fnv1a64(std::string_view(reinterpret_cast<const char*>(data), size))), tail_(hash_) {}
 
 ByteRng::~ByteRng() = default;
 

@@ -99,10 +99,8 @@ double unix_seconds() {
 
 std::string format_seconds(double seconds) {
   char buffer[32];
-  if (seconds < 1.0)
-    std::snprintf(buffer, sizeof buffer, "%.0f ms", seconds * 1000.0);
-  else
-    std::snprintf(buffer, sizeof buffer, "%.2f s", seconds);
+  if (seconds < 1.0) std::snprintf(buffer, sizeof buffer, "%.0f ms", seconds * 1000.0);
+  else std::snprintf(buffer, sizeof buffer, "%.2f s", seconds);
   return buffer;
 }
 
@@ -115,10 +113,8 @@ std::string format_bytes(std::uint64_t bytes) {
     ++unit;
   }
   char buffer[32];
-  if (unit == 0)
-    std::snprintf(buffer, sizeof buffer, "%llu B", static_cast<unsigned long long>(bytes));
-  else
-    std::snprintf(buffer, sizeof buffer, "%.1f %s", value, units[unit]);
+  if (unit == 0) std::snprintf(buffer, sizeof buffer, "%llu B", static_cast<unsigned long long>(bytes));
+  else std::snprintf(buffer, sizeof buffer, "%.1f %s", value, units[unit]);
   return buffer;
 }
 

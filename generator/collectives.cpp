@@ -117,7 +117,8 @@ Interpreter::KernelRun Interpreter::run(const Kernel& kernel) const {
     const Stmt& stmt = kernel.body[s];
     if (is_collective(stmt.kind)) {
       run.ub = exec_collective(stmt, envs, kernel.launch, &sink);
-      if (run.ub != UB::None) run.problem = kernel.name + ": " + to_string(run.ub) + " in top-level statement " + std::to_string(s);
+      if (run.ub != UB::None)
+        run.problem = kernel.name + ": " + to_string(run.ub) + " in top-level statement " + std::to_string(s);
       continue;
     }
     for (Env& env : envs) {

@@ -15,12 +15,13 @@ bool is_edge_seed(const Policy& policy, std::uint64_t seed) {
 std::vector<rules::Rule> plantable_rules() {
   std::vector<rules::Rule> plantable;
   for (rules::Rule& rule : rules::rule_catalog())
-    if (rule.kind == rules::RuleKind::must_reject && rule.checkable && rule.violation) plantable.push_back(std::move(rule));
+    if (rule.kind == rules::RuleKind::must_reject && rule.checkable && rule.violation)
+      plantable.push_back(std::move(rule));
   return plantable;
 }
 
-std::string plant_violation(const std::string& source, const std::string& rule_id, const rules::RuleViolation& violation,
-                            int& line) {
+std::string plant_violation(const std::string& source, const std::string& rule_id,
+                            const rules::RuleViolation& violation, int& line) {
   std::string planted = source;
   if (!planted.empty() && planted.back() != '\n') planted += "\n";
   planted += "\n// ---- cudiff edge: a planted violation of " + rule_id + " (the program must be rejected) ----\n";

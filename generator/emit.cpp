@@ -142,15 +142,17 @@ std::string join_values(const std::vector<Value>& values) {
   return out;
 }
 
-
 namespace {
 
 void emit_function(const Program& program, const Function& f, Writer& w) {
   std::string params;
   for (int p = 0; p < f.param_count; ++p)
-    params += (p ? ", " : "") + (p == f.template_param ? std::string("TArg") : type_name(f.vars[p].type)) + " " + f.vars[p].name;
+    params += (p ? ", " : "") + (p == f.template_param ? std::string("TArg") : type_name(f.vars[p].type)) + " " +
+              f.vars[p].name;
   if (f.recursive) params += std::string(f.param_count ? ", " : "") + "int cudiff_depth";
-  const char* inlining = f.inlining == Inlining::NoInline ? "__noinline__ " : f.inlining == Inlining::ForceInline ? "__forceinline__ " : "";
+  const char* inlining = f.inlining == Inlining::NoInline      ? "__noinline__ "
+                         : f.inlining == Inlining::ForceInline ? "__forceinline__ "
+                                                               : "";
   std::string result = type_name(f.result);
   if (f.template_param >= 0) {
     // Instantiated with the parameter's own type (V-CXX11-17 for the defaulted result type).
@@ -181,7 +183,6 @@ void emit_function(const Program& program, const Function& f, Writer& w) {
     w.line("__device__ " + type_name(f.result) + " (*" + f.name + "_ptr)(" + types + ") = " + f.name + ";");
   }
 }
-
 
 /// A static local's accessor: the table is a constant-initialized `static const` local of a
 /// __device__ function, implicitly __device__ (V-STATIC-LOCAL-IMPLICIT).
@@ -233,7 +234,8 @@ std::string emit_expr(const Expr& e, const Program& program, const std::vector<V
   switch (e.spell) {
   case Expr::Spell::Select: return "cudiff_select(" + kid(0) + ")";
   case Expr::Spell::ClassTemplate:
-    return "cudiff_binop<" + type_name(e.type) + ", " + std::to_string(binop_code(e.binary)) + ">(" + kid(0) + ").apply(" + kid(1) + ")";
+    return "cudiff_binop<" + type_name(e.type) + ", " + std::to_string(binop_code(e.binary)) + ">(" + kid(0) +
+           ").apply(" + kid(1) + ")";
   case Expr::Spell::Sfinae: return "cudiff_tweak(" + kid(0) + ")";
   case Expr::Spell::Vector: return vector_expr(e, kid(0), kid(1));
   case Expr::Spell::Lambda: return "f" + std::to_string(e.spell_index) + "(" + kid(0) + ")";
@@ -312,9 +314,7 @@ std::string emit_test_body(const Program& program, const LayoutPlan& layout, con
   return w.text;
 }
 
-std::string emit_preamble() {
-  return prelude_text() + "\n" + runtime_helpers_text();
-}
+std::string emit_preamble() { return prelude_text() + "\n" + runtime_helpers_text(); }
 
 std::string emit_main(const std::vector<std::string>& test_namespaces) {
   auto qualified = [](const std::string& ns, const char* function) { return (ns.empty() ? "" : ns + "::") + function; };
@@ -336,8 +336,8 @@ std::string emit_main(const std::vector<std::string>& test_namespaces) {
 }
 
 std::string emit_program(const Program& program, const LayoutPlan& layout, const EmitOptions& options) {
-  return options.header + emit_preamble() + probe_includes(program.probes) + "\n" + emit_test_body(program, layout, options) + "\n" +
-         layout.device_probes + emit_main({""});
+  return options.header + emit_preamble() + probe_includes(program.probes) + "\n" +
+         emit_test_body(program, layout, options) + "\n" + layout.device_probes + emit_main({""});
 }
 
 } // namespace cudiff::generator

@@ -34,7 +34,6 @@ static unsigned long long cudiff_fold(const unsigned long long* words, size_t co
 }
 )";
 
-
 const char* const kBinopNames[] = {"+", "-", "*", "&", "|", "^"};
 
 // cudiff_binop<T, OP>(a).apply(b): a class template declared once and partially specialized
@@ -42,10 +41,13 @@ const char* const kBinopNames[] = {"+", "-", "*", "&", "|", "^"};
 std::string binop_template() {
   std::string text = "template <typename T, int Op> struct cudiff_binop;\n";
   for (int op = 0; op < 6; ++op)
-    text += "template <typename T> struct cudiff_binop<T, " + std::to_string(op) + "> {\n"
+    text += "template <typename T> struct cudiff_binop<T, " + std::to_string(op) +
+            "> {\n"
             "  T lhs;\n"
             "  __device__ explicit cudiff_binop(T value) : lhs(value) {}\n"
-            "  __device__ T apply(T rhs) const { return lhs " + kBinopNames[op] + " rhs; }\n"
+            "  __device__ T apply(T rhs) const { return lhs " +
+            kBinopNames[op] +
+            " rhs; }\n"
             "};\n";
   return text;
 }
@@ -63,8 +65,9 @@ std::string spelled_helpers(const std::set<std::string>& used) {
     for (int n = 2; n <= 4; ++n) {
       if (!used.count(std::string("v") + name + std::to_string(n))) continue;
       const std::string o = std::string(" ") + op + " ";
-      const std::string body = n == 2 ? "v.x" + o + "v.y" : n == 3 ? "(v.x" + o + "v.y)" + o + "v.z"
-                                                                   : "(v.x" + o + "v.y)" + o + "(v.z" + o + "v.w)";
+      const std::string body = n == 2   ? "v.x" + o + "v.y"
+                               : n == 3 ? "(v.x" + o + "v.y)" + o + "v.z"
+                                        : "(v.x" + o + "v.y)" + o + "(v.z" + o + "v.w)";
       text += "template <typename V> __device__ auto cudiff_v" + std::string(name) + std::to_string(n) +
               "(V v) { return " + body + "; }\n";
     }
@@ -85,7 +88,6 @@ std::string fold_helper_name(bool right, BinaryOp op) {
   default: return name + "?";
   }
 }
-
 
 std::string vector_family(IntType type) {
   switch (type) {
@@ -124,6 +126,5 @@ std::string helper_templates(const std::set<std::string>& used) {
   text += spelled_helpers(used);
   return text;
 }
-
 
 } // namespace cudiff::generator

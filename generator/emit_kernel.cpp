@@ -31,7 +31,8 @@ void last_block_globals(const Kernel& k, Writer& w) {
   for (const Stmt& s : k.body) {
     if (s.kind != StmtKind::Atomic || !s.last_block) continue;
     const std::string slot = std::to_string(s.slot);
-    w.line("__device__ unsigned long long " + k.name + "_partials" + slot + "[" + std::to_string(k.launch.blocks()) + "];");
+    w.line("__device__ unsigned long long " + k.name + "_partials" + slot + "[" + std::to_string(k.launch.blocks()) +
+           "];");
     w.line("__device__ unsigned int " + k.name + "_ticket" + slot + ";");
   }
 }
@@ -59,13 +60,17 @@ void lambdas_and_launch(const Kernel& k, const std::string& launch, Writer& w) {
     case Capture::ByValue:
       // Not const: a const integer initialized by a constant would not be captured at all.
       w.line(t + " " + c + " = " + literal(fn.constant) + ";");
-      w.line("auto " + f + " = [=] " + (fn.host_device ? "__host__ __device__ " : "__device__ ") + lambda_body(fn, c) + ";");
+      w.line("auto " + f + " = [=] " + (fn.host_device ? "__host__ __device__ " : "__device__ ") + lambda_body(fn, c) +
+             ";");
       break;
     case Capture::InitCapture:
-      w.line("auto " + f + " = [" + c + " = (" + t + ")" + literal(fn.constant) + "] __device__ " + lambda_body(fn, c) + ";");
+      w.line("auto " + f + " = [" + c + " = (" + t + ")" + literal(fn.constant) + "] __device__ " + lambda_body(fn, c) +
+             ";");
       break;
     case Capture::ThisCapture: w.line("auto " + f + " = [*this] __device__ " + lambda_body(fn, c) + ";"); break;
-    case Capture::Functor: w.line(k.name + "_fn" + std::to_string(i) + " " + f + "{" + literal(fn.constant) + "};"); break;
+    case Capture::Functor:
+      w.line(k.name + "_fn" + std::to_string(i) + " " + f + "{" + literal(fn.constant) + "};");
+      break;
     }
   }
   w.line(launch.substr(0, launch.size() - 2) + args + ");");
@@ -107,11 +112,14 @@ void kernel_function(const Program& program, const Kernel& k, const EmitOptions&
     params += ", F" + std::to_string(i) + " f" + std::to_string(i);
   }
   if (!k.lambdas.empty()) w.line("template <" + lambda_types + ">");
-  const std::string bounds = options.launch_bounds ? "__launch_bounds__(" + std::to_string(k.launch.threads_per_block()) + ") " : "";
+  const std::string bounds = options.launch_bounds
+                                 ? "__launch_bounds__(" + std::to_string(k.launch.threads_per_block()) + ") "
+                                 : "";
   w.line("__global__ void " + bounds + k.name + "(" + params + ") {");
   w.indent++;
   w.line("const unsigned int tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);");
-  w.line("const unsigned int gtid = tid + blockDim.x * blockDim.y * blockDim.z * (blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z));");
+  w.line(
+      "const unsigned int gtid = tid + blockDim.x * blockDim.y * blockDim.z * (blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z));");
   bool dynamic = false;
   for (int id : k.shared_arrays) {
     const Array& a = program.arrays[id];
@@ -152,7 +160,8 @@ void output_setup(const Kernel& k, Writer& w) {
   std::string init;
   for (std::size_t r = 0; r < k.reductions.size(); ++r)
     init += (r ? ", " : "") + std::to_string(reduction_identity(k.reductions[r])) + "ull";
-  w.line("static const unsigned long long reduction_init[" + std::to_string(k.reductions.size()) + "] = {" + init + "};");
+  w.line("static const unsigned long long reduction_init[" + std::to_string(k.reductions.size()) + "] = {" + init +
+         "};");
   w.line("cudiff_check(cudaMemcpy(out + " + std::to_string(base) +
          ", reduction_init, sizeof(reduction_init), cudaMemcpyHostToDevice), \"cudaMemcpy\");");
 }
@@ -190,7 +199,8 @@ void emit_kernel(const Program& program, const Kernel& k, const EmitOptions& opt
   const std::uint32_t words = k.output_words();
   if (k.managed) {
     // Host and device use them directly, around a synchronized launch (V-MANAGED-USE).
-    if (input) w.line("__managed__ " + type_name(input->elem) + " " + k.name + "_in[" + std::to_string(input->length) + "];");
+    if (input)
+      w.line("__managed__ " + type_name(input->elem) + " " + k.name + "_in[" + std::to_string(input->length) + "];");
     w.line("__managed__ unsigned long long " + k.name + "_out[" + std::to_string(words) + "];");
   }
   last_block_globals(k, w);
@@ -205,7 +215,8 @@ void emit_kernel(const Program& program, const Kernel& k, const EmitOptions& opt
     if (!p.grid_constant) args += ", " + literal(p.value);
   if (!grid_constant.empty()) {
     std::string members;
-    for (std::size_t i = 0; i < grid_constant.size(); ++i) members += (i ? ", " : "") + literal(grid_constant[i]->value);
+    for (std::size_t i = 0; i < grid_constant.size(); ++i)
+      members += (i ? ", " : "") + literal(grid_constant[i]->value);
     args += ", " + gc_type + "{" + members + "}";
   }
   const std::string launch = k.name + "<<<" + dim3_text(k.launch.grid) + ", " + dim3_text(k.launch.block) + ", " +
@@ -243,7 +254,8 @@ void emit_kernel(const Program& program, const Kernel& k, const EmitOptions& opt
     w.line("cudiff_check(cudaMemcpy(host_out, out, sizeof(host_out), cudaMemcpyDeviceToHost), \"cudaMemcpy\");");
     w.line("cudiff_check(cudaFree(out), \"cudaFree\");");
     if (input) w.line("cudiff_check(cudaFree(in), \"cudaFree\");");
-    w.line("std::printf(\"checksum " + options.checksum_label + k.name + " %016llx\\n\", cudiff_fold(host_out, words));");
+    w.line("std::printf(\"checksum " + options.checksum_label + k.name +
+           " %016llx\\n\", cudiff_fold(host_out, words));");
   }
   w.indent--;
   w.line("}");

@@ -10,7 +10,7 @@ namespace cudiff::generator {
 namespace {
 
 const std::vector<std::string>& op_knob_names() {
-  static const std::vector<std::string> names = {"add", "sub", "mul", "div", "rem", "shl", "shr", "and", "or",
+  static const std::vector<std::string> names = {"add", "sub", "mul", "div", "rem", "shl", "shr", "and",  "or",
                                                  "xor", "lt",  "gt",  "le",  "ge",  "eq",  "ne",  "land", "lor"};
   return names;
 }
@@ -70,7 +70,8 @@ Gen BodyGen::cast(Gen value, IntType type) {
 }
 
 Gen BodyGen::fold_vars(const std::vector<int>& ids) {
-  Gen folded = Gen{constant_expr(Value{IntType::ULLong, 0}), std::vector<Value>(active_.size(), Value{IntType::ULLong, 0})};
+  Gen folded = Gen{constant_expr(Value{IntType::ULLong, 0}),
+                   std::vector<Value>(active_.size(), Value{IntType::ULLong, 0})};
   bool first = true;
   for (int id : ids) {
     auto var = node(ExprKind::Var, vars[id].type);
@@ -178,8 +179,9 @@ Gen BodyGen::binary(int depth) {
   if (op == BinaryOp::Shl || op == BinaryOp::Shr) {
     const int width = bit_width(promote(a.expr->type));
     bool mask_ok = false;
-    Gen masked = make_binary(BinaryOp::BitAnd, b, Gen{constant_expr(Value::make(IntType::Int, width - 1)),
-                                                      std::vector<Value>(b.values.size(), Value::make(IntType::Int, width - 1))},
+    Gen masked = make_binary(BinaryOp::BitAnd, b,
+                             Gen{constant_expr(Value::make(IntType::Int, width - 1)),
+                                 std::vector<Value>(b.values.size(), Value::make(IntType::Int, width - 1))},
                              mask_ok);
     if (mask_ok) {
       built = make_binary(op, a, masked, ok);
@@ -247,7 +249,8 @@ Gen BodyGen::load(int depth) {
     // Lengths are powers of two: `& (length - 1)` is in bounds for every value (two's complement).
     const Value mask = Value::make(IntType::Int, array.length - 1);
     bool ok = false;
-    index = make_binary(BinaryOp::BitAnd, index, Gen{constant_expr(mask), std::vector<Value>(index.values.size(), mask)}, ok);
+    index = make_binary(BinaryOp::BitAnd, index,
+                        Gen{constant_expr(mask), std::vector<Value>(index.values.size(), mask)}, ok);
   }
   auto expr = node(ExprKind::Load, array.elem);
   expr->id = id;
@@ -263,7 +266,7 @@ Gen BodyGen::load(int depth) {
 // A variadic fold template's call, e.g. cudiff_fold_right_add(x1, x2, x3) = (xs + ...): in the
 // IR a chain of Binary nodes nested the same way, so it is checked and evaluated as usual.
 Gen BodyGen::fold(int depth) {
-  static const BinaryOp ops[] = {BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul,
+  static const BinaryOp ops[] = {BinaryOp::Add,    BinaryOp::Sub,   BinaryOp::Mul,
                                  BinaryOp::BitAnd, BinaryOp::BitOr, BinaryOp::BitXor};
   static const char* const names[] = {"add", "sub", "mul", "and", "or", "xor"};
   const std::size_t which = ctx_.rng.below(6);

@@ -19,7 +19,7 @@ Gen constant_gen(Value value, std::size_t lanes) { return Gen{constant_node(valu
 
 /// The operators whose result type is the operands' common type, so `T(a) op T(b)` (what a
 /// helper taking T parameters computes) equals `a op b`.
-const BinaryOp kClosedOps[] = {BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul,
+const BinaryOp kClosedOps[] = {BinaryOp::Add,    BinaryOp::Sub,   BinaryOp::Mul,
                                BinaryOp::BitAnd, BinaryOp::BitOr, BinaryOp::BitXor};
 
 bool wide(IntType type) { return bit_width(type) >= 32; }
@@ -51,7 +51,8 @@ Gen BodyGen::sfinae(int depth) {
   if (!wide(x.expr->type)) x = cast(x, ctx_.rng.chance(0.5) ? IntType::Int : IntType::UInt);
   const IntType type = x.expr->type;
   bool ok = false;
-  Gen built = make_binary(BinaryOp::BitXor, x, constant_gen(Value::make(type, is_signed(type) ? 5 : 10), x.values.size()), ok);
+  Gen built = make_binary(BinaryOp::BitXor, x,
+                          constant_gen(Value::make(type, is_signed(type) ? 5 : 10), x.values.size()), ok);
   ctx_.program.helpers.insert("sfinae");
   ctx_.use("sfinae");
   return respelled(built, Expr::Spell::Sfinae, 0);
@@ -95,7 +96,7 @@ Gen BodyGen::lambda_call(int depth) {
     fn.constant = random_value(ctx_, type);
     const bool lambdas_on = ctx_.on("extended_lambda"), functors_on = ctx_.on("functor_argument");
     const std::size_t style = ctx_.weighted("lambda.capture.", {"by_value", "init", "this", "functor"});
-    fn.capture = !lambdas_on ? Capture::Functor
+    fn.capture = !lambdas_on                  ? Capture::Functor
                  : style == 3 && !functors_on ? Capture::ByValue
                                               : static_cast<Capture>(style);
     fn.host_device = fn.capture == Capture::ByValue && ctx_.chance("lambda.host_device");

@@ -88,10 +88,12 @@ Gen BodyGen::call(int depth) {
       mask_expr->type = IntType::UInt;
       mask_expr->constant = m;
       bool ok = false;
-      depth_arg = cast(make_binary(BinaryOp::BitAnd, Gen{tid, tid_values}, Gen{mask_expr, std::vector<Value>(tid_values.size(), m)}, ok),
-                   IntType::Int);
+      depth_arg = cast(make_binary(BinaryOp::BitAnd, Gen{tid, tid_values},
+                                   Gen{mask_expr, std::vector<Value>(tid_values.size(), m)}, ok),
+                       IntType::Int);
     } else {
-      const Value d = Value::make(IntType::Int, static_cast<std::int64_t>(ctx_.rng.below(static_cast<std::uint64_t>(max_depth) + 1)));
+      const Value d = Value::make(IntType::Int,
+                                  static_cast<std::int64_t>(ctx_.rng.below(static_cast<std::uint64_t>(max_depth) + 1)));
       auto c = std::make_shared<Expr>();
       c->kind = ExprKind::Const;
       c->type = IntType::Int;

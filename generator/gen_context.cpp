@@ -18,13 +18,14 @@ std::size_t GenContext::weighted(std::string_view prefix, const std::vector<std:
 
 void GenContext::use(std::string_view construct) {
   if (!swarm.on(construct))
-    throw Error(ErrorKind::internal, "the generator used construct '" + std::string(construct) + "' that the swarm disabled");
+    throw Error(ErrorKind::internal,
+                "the generator used construct '" + std::string(construct) + "' that the swarm disabled");
   constructs_used.insert(std::string(construct));
 }
 
 IntType random_type(GenContext& ctx) {
-  static const std::vector<std::string> names = {"bool", "char", "schar", "uchar", "short",
-                                                 "ushort", "int", "uint", "llong", "ullong"};
+  static const std::vector<std::string> names = {"bool",   "char", "schar", "uchar", "short",
+                                                 "ushort", "int",  "uint",  "llong", "ullong"};
   return all_int_types()[ctx.weighted("type.", names)];
 }
 

@@ -29,11 +29,20 @@ std::string header_comment(std::uint64_t seed, const Policy& policy, Size size, 
   std::string enabled;
   for (const std::string& name : swarm.enabled) enabled += (enabled.empty() ? "" : " ") + name;
   return "// cudiff generated program\n"
-         "// seed: " + std::to_string(seed) + "\n"
-         "// generator version: " + std::string(kGeneratorVersion) + "\n"
-         "// policy hash: " + policy.hash() + "\n"
-         "// size: " + to_string(size) + "\n"
-         "// constructs enabled: " + enabled + "\n";
+         "// seed: " +
+         std::to_string(seed) +
+         "\n"
+         "// generator version: " +
+         std::string(kGeneratorVersion) +
+         "\n"
+         "// policy hash: " +
+         policy.hash() +
+         "\n"
+         "// size: " +
+         to_string(size) +
+         "\n"
+         "// constructs enabled: " +
+         enabled + "\n";
 }
 
 std::array<std::uint32_t, 3> dims(const std::uint32_t d[3]) { return {d[0], d[1], d[2]}; }
@@ -167,11 +176,17 @@ TestCase generate_batch(const Policy& policy, const std::vector<std::uint64_t>& 
   TestCase test;
   test.name = "cudiff_batch_" + padded_seed(seeds.front()) + "_" + std::to_string(seeds.size());
   test.source = "// cudiff generated batch\n"
-                "// seeds: " + seed_list + "\n"
-                "// generator version: " + std::string(kGeneratorVersion) + "\n"
-                "// policy hash: " + policy.hash() + "\n"
-                "// size: " + to_string(size) + "\n" +
-                emit_preamble() + probe_includes(all_probes) + body + emit_main(namespaces);
+                "// seeds: " +
+                seed_list +
+                "\n"
+                "// generator version: " +
+                std::string(kGeneratorVersion) +
+                "\n"
+                "// policy hash: " +
+                policy.hash() +
+                "\n"
+                "// size: " +
+                to_string(size) + "\n" + emit_preamble() + probe_includes(all_probes) + body + emit_main(namespaces);
   test.sidecar.generator_version = std::string(kGeneratorVersion);
   test.sidecar.batch = std::move(tests);
   test.sidecar.policy_hash = policy.hash();

@@ -217,8 +217,8 @@ bool is_edge_seed(const Policy& policy, std::uint64_t seed);
 /// The checkable E rules with a violation template, in catalog order.
 std::vector<rules::Rule> plantable_rules();
 /// `source` with `violation` planted at its end; `line` is set to the offending line.
-std::string plant_violation(const std::string& source, const std::string& rule_id, const rules::RuleViolation& violation,
-                            int& line);
+std::string plant_violation(const std::string& source, const std::string& rule_id,
+                            const rules::RuleViolation& violation, int& line);
 
 /// Several seeds' programs in one translation unit (docs/architecture.md, "Speed": one compile and one
 /// process for many tests). Each seed's program is the same as generate_program's (same IR,

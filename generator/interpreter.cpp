@@ -156,7 +156,8 @@ Outcome Interpreter::call(int function, const std::vector<Value>& args, const Th
     // f(args, d) = (R)(f(args, d - 1) ^ k) for d > 0; the body runs only at depth 0 and reads
     // nothing but its arguments, read-only arrays and built-ins, so it is the same value.
     const std::int64_t depth = args.size() > static_cast<std::size_t>(callee.param_count)
-                                   ? args[callee.param_count].as_signed() : 0;
+                                   ? args[callee.param_count].as_signed()
+                                   : 0;
     if (depth > 4) return {{}, UB::OutOfBounds};
     for (std::int64_t d = 0; d < depth; ++d) {
       Outcome x = apply(BinaryOp::BitXor, value, callee.recursion_xor);
@@ -220,7 +221,8 @@ UB Interpreter::exec(const Stmt& stmt, Env& env, OutputSink* sink) const {
     if (!value.ok()) return value.ub;
     if (sink) {
       const std::size_t word = std::size_t{env.thread->global_id} * sink->slots + stmt.slot;
-      if (sink->writer[word] >= 0 && sink->writer[word] != static_cast<int>(env.thread->global_id) && sink->race.empty())
+      if (sink->writer[word] >= 0 && sink->writer[word] != static_cast<int>(env.thread->global_id) &&
+          sink->race.empty())
         sink->race = "output word " + std::to_string(word) + " written by two threads";
       sink->writer[word] = static_cast<int>(env.thread->global_id);
       sink->words[word] = convert(value.value, IntType::ULLong).bits;

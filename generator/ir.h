@@ -16,8 +16,18 @@ namespace cudiff::generator {
 
 /// Read-only built-in variables (threadIdx.x ... gridDim.z), all unsigned int.
 enum class Builtin : std::uint8_t {
-  ThreadIdxX, ThreadIdxY, ThreadIdxZ, BlockIdxX, BlockIdxY, BlockIdxZ,
-  BlockDimX, BlockDimY, BlockDimZ, GridDimX, GridDimY, GridDimZ
+  ThreadIdxX,
+  ThreadIdxY,
+  ThreadIdxZ,
+  BlockIdxX,
+  BlockIdxY,
+  BlockIdxZ,
+  BlockDimX,
+  BlockDimY,
+  BlockDimZ,
+  GridDimX,
+  GridDimY,
+  GridDimZ
 };
 std::string builtin_text(Builtin builtin);
 
@@ -49,15 +59,35 @@ struct Expr {
   /// `spell_index` = n components. Lambda: a Binary `x op c` of the kernel's lambda or functor
   /// `spell_index` (Kernel::lambdas), emitted as `f<index>(x)`. Probe: a same-type Cast, emitted
   /// as a call of the device probe Program::probes[spell_index], which returns its argument.
-  enum class Spell : std::uint8_t { Plain, FoldRight, FoldLeft, Select, ClassTemplate, Sfinae, Vector, Lambda, Probe } spell = Spell::Plain;
+  enum class Spell : std::uint8_t {
+    Plain,
+    FoldRight,
+    FoldLeft,
+    Select,
+    ClassTemplate,
+    Sfinae,
+    Vector,
+    Lambda,
+    Probe
+  } spell = Spell::Plain;
   int fold_count = 0;
   int spell_index = 0;
 };
 
 enum class StmtKind : std::uint8_t {
-  Decl, Assign, If, For, Switch, WriteOut, Return,
+  Decl,
+  Assign,
+  If,
+  For,
+  Switch,
+  WriteOut,
+  Return,
   // Collectives: only at the top level of a kernel, in block-uniform control flow.
-  Exchange, Shuffle, Vote, SyncCount, Atomic
+  Exchange,
+  Shuffle,
+  Vote,
+  SyncCount,
+  Atomic
 };
 
 /// How an Assign combines: plain `=`, or `op=`.
@@ -193,7 +223,9 @@ struct Kernel {
   std::uint64_t expected_checksum = 0;
   std::vector<LambdaFn> lambdas;  ///< template arguments F0, F1...: parameters f0, f1...
   bool managed = false;           ///< input and output live in __managed__ arrays
-  std::uint32_t output_words() const { return launch.threads() * slots + static_cast<std::uint32_t>(reductions.size()); }
+  std::uint32_t output_words() const {
+    return launch.threads() * slots + static_cast<std::uint32_t>(reductions.size());
+  }
 };
 
 /// A constexpr host variable, read from device code (V-CONSTEXPR-VAR-DEV).

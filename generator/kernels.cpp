@@ -46,7 +46,8 @@ int add_array(GenContext& ctx, const std::string& ns, ArrayKind kind, const std:
     array.input_salt = static_cast<std::uint32_t>(ctx.rng.below(1u << 31));
     array.input_mode = static_cast<std::uint32_t>(ctx.rng.below(3));
     for (int i = 0; i < length; ++i)
-      array.values.push_back(convert(Value{IntType::ULLong, input_word(i, array.input_salt, array.input_mode)}, array.elem));
+      array.values.push_back(
+          convert(Value{IntType::ULLong, input_word(i, array.input_salt, array.input_mode)}, array.elem));
   } else {
     for (int i = 0; i < length; ++i) array.values.push_back(random_value(ctx, array.elem));
   }
@@ -80,11 +81,14 @@ void generate_kernel(GenContext& ctx, int index) {
   }
   const int global_length = 1 << static_cast<int>(ctx.rng.range(2, 4));
   if (ctx.on("constant_memory"))
-    for (int i = ctx.count("constant_arrays"); i > 0; --i) add_array(ctx, kernel.ns, ArrayKind::Constant, "cmem", global_length);
+    for (int i = ctx.count("constant_arrays"); i > 0; --i)
+      add_array(ctx, kernel.ns, ArrayKind::Constant, "cmem", global_length);
   if (ctx.on("device_global_array"))
-    for (int i = ctx.count("global_arrays"); i > 0; --i) add_array(ctx, kernel.ns, ArrayKind::DeviceGlobal, "gmem", global_length);
+    for (int i = ctx.count("global_arrays"); i > 0; --i)
+      add_array(ctx, kernel.ns, ArrayKind::DeviceGlobal, "gmem", global_length);
   if (ctx.on("static_local"))
-    for (int i = ctx.count("static_tables"); i > 0; --i) add_array(ctx, kernel.ns, ArrayKind::StaticLocal, "table", global_length);
+    for (int i = ctx.count("static_tables"); i > 0; --i)
+      add_array(ctx, kernel.ns, ArrayKind::StaticLocal, "table", global_length);
 
   kernel.vars = {Var{"tid", IntType::UInt}, Var{"gtid", IntType::UInt}};
   if (ctx.on("kernel_parameters") || ctx.on("grid_constant")) {
@@ -92,7 +96,8 @@ void generate_kernel(GenContext& ctx, int index) {
       ScalarParam param;
       const IntType type = random_type(ctx);
       param.value = random_value(ctx, type);
-      param.grid_constant = ctx.on("grid_constant") && (!ctx.on("kernel_parameters") || ctx.chance("kernel.grid_constant"));
+      param.grid_constant = ctx.on("grid_constant") &&
+                            (!ctx.on("kernel_parameters") || ctx.chance("kernel.grid_constant"));
       param.var = static_cast<int>(kernel.vars.size());
       const std::string name = ctx.fresh("p");
       kernel.vars.push_back(Var{param.grid_constant ? "gc." + name : name, type});
@@ -104,12 +109,13 @@ void generate_kernel(GenContext& ctx, int index) {
   const std::vector<ThreadCtx> threads = make_threads(kernel.launch);
   BodyGen gen(ctx, kernel_envs(kernel, threads), true, 0, kernel.ns);
   gen.vars = kernel.vars;
-  for (std::size_t v = 0; v < kernel.vars.size(); ++v) gen.visible.push_back(VarState{static_cast<int>(v), true, false, false});
+  for (std::size_t v = 0; v < kernel.vars.size(); ++v)
+    gen.visible.push_back(VarState{static_cast<int>(v), true, false, false});
   gen.launch = kernel.launch;
   gen.slots = kernel.slots;
   gen.lambdas = &kernel.lambdas;
-  const Skeleton skeleton =
-      make_skeleton(ctx, ctx.count("kernel.statements"), static_cast<int>(ctx.knob(to_string(ctx.size) + ".nesting.max")), true);
+  const Skeleton skeleton = make_skeleton(ctx, ctx.count("kernel.statements"),
+                                          static_cast<int>(ctx.knob(to_string(ctx.size) + ".nesting.max")), true);
   kernel.body = gen.fill(skeleton, true);
   Block outputs = gen.write_outputs(kernel.slots);
   kernel.body.insert(kernel.body.end(), outputs.begin(), outputs.end());
@@ -120,8 +126,7 @@ void generate_kernel(GenContext& ctx, int index) {
   kernel.launch.dynamic_shared_bytes = gen.dynamic_shared_bytes;
 
   const Interpreter::KernelRun run = ctx.interpreter.run(kernel);
-  if (!run.problem.empty())
-    throw Error(ErrorKind::internal, "generator defect: the interpreter finds " + run.problem);
+  if (!run.problem.empty()) throw Error(ErrorKind::internal, "generator defect: the interpreter finds " + run.problem);
   kernel.expected_checksum = run.checksum;
   ctx.program.kernels.push_back(std::move(kernel));
 }

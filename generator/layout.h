@@ -65,7 +65,7 @@ struct LayoutPlan {
 /// The device probe arrays are emitted at global scope (nvcc 13's registration code names an
 /// extern "C" __device__ variable as `::name`, which fails inside a namespace), so in a batch
 /// their expressions name the types with `type_qualifier` ("cudiff_s<seed>::").
-LayoutPlan plan_layout(const Policy& policy, Rng& rng, const Swarm& swarm, Size size, const std::string& probe_prefix = "",
-                       const std::string& type_qualifier = "");
+LayoutPlan plan_layout(const Policy& policy, Rng& rng, const Swarm& swarm, Size size,
+                       const std::string& probe_prefix = "", const std::string& type_qualifier = "");
 
 } // namespace cudiff::generator

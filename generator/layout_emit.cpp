@@ -22,14 +22,16 @@ std::string alignas_text(int align) { return align > 0 ? "alignas(" + std::to_st
 std::string member_declaration(const MemberModel& model) {
   const AggregateMember& member = model.member;
   if (member.bit_width > 0 || (member.kind == "bitfield" && member.name.empty()))
-    return member.type + (member.name.empty() ? "" : " " + member.name) + " : " + std::to_string(member.bit_width) + ";";
+    return member.type + (member.name.empty() ? "" : " " + member.name) + " : " + std::to_string(member.bit_width) +
+           ";";
   std::string text = alignas_text(model.align_as) + model.element + " " + member.name;
   if (member.array_length > 0) text += "[" + std::to_string(member.array_length) + "]";
   return text + ";";
 }
 
 std::string enum_definition(const TypeModel& type) {
-  std::string text = std::string(type.class_keyword ? "enum class " : "enum ") + type.name + " : " + type.underlying + " {";
+  std::string text = std::string(type.class_keyword ? "enum class " : "enum ") + type.name + " : " + type.underlying +
+                     " {";
   for (std::size_t i = 0; i < type.enumerators.size(); ++i) text += (i ? ", " : " ") + type.enumerators[i];
   return text + " };\n";
 }
@@ -71,8 +73,7 @@ std::string record_definition(const TypeModel& type) {
   if (type.member_functions) {
     if (type.kind == TypeKind::empty)
       text += "  __host__ __device__ int cudiff_tag() const { return " + std::to_string(type.name.size()) + "; }\n";
-    else
-      text += fold_text(type);
+    else text += fold_text(type);
   }
   text += "};\n";
   // The generator's own model, checked by both compilers: offsetof is used only where it
@@ -103,7 +104,9 @@ Aggregate aggregate_of(const TypeModel& type) {
 
 /// Probe names carry the prefix (a batch's "s<seed>_"): the arrays are extern "C", so
 /// namespaces do not keep two tests' arrays apart, and the host's lines must not clash either.
-std::string array_name(const TypeModel& type, const std::string& prefix) { return "cudiff_layout_" + prefix + type.name; }
+std::string array_name(const TypeModel& type, const std::string& prefix) {
+  return "cudiff_layout_" + prefix + type.name;
+}
 
 } // namespace
 
@@ -111,7 +114,8 @@ std::vector<std::string> probe_properties(const TypeModel& type) {
   std::vector<std::string> properties = {"sizeof", "alignof"};
   if (!type.standard_layout || type.kind == TypeKind::enum_) return properties;
   for (const MemberModel& member : type.visible_members)
-    if (member.member.bit_width == 0 && !member.member.name.empty()) properties.push_back("offsetof." + member.member.name);
+    if (member.member.bit_width == 0 && !member.member.name.empty())
+      properties.push_back("offsetof." + member.member.name);
   return properties;
 }
 
@@ -138,7 +142,8 @@ void emit_layout(const TypeSet& types, LayoutPlan& plan, const std::string& pref
       rows += "      {\"" + prefix + type.name + "\", \"" + property + "\", " + probe_expression(type, property, "") +
               "},\n";
     }
-    plan.device_probes += "extern \"C\" { __device__ unsigned long long " + array_name(type, prefix) + "[] = {" + values + "}; }\n";
+    plan.device_probes += "extern \"C\" { __device__ unsigned long long " + array_name(type, prefix) + "[] = {" +
+                          values + "}; }\n";
     Sidecar::LayoutProbe probe{prefix + type.name, array_name(type, prefix), properties, {}};
     for (const MemberModel& member : type.visible_members) {
       // One entry per name, as the JSON object this was written as kept it (the last kind wins).
@@ -153,11 +158,12 @@ void emit_layout(const TypeSet& types, LayoutPlan& plan, const std::string& pref
   // compiler. It prints only; it touches no CUDA API, so `--layout` works without a GPU.
   plan.host_probe_function = "static void cudiff_print_layout() {\n";
   if (!rows.empty()) {
-    plan.host_probe_function += "  struct Row { const char* type; const char* property; unsigned long long value; };\n"
-                                "  static const Row rows[] = {\n" +
-                                rows +
-                                "  };\n"
-                                "  for (const Row& row : rows) std::printf(\"layout %s %s %llu\\n\", row.type, row.property, row.value);\n";
+    plan.host_probe_function +=
+        "  struct Row { const char* type; const char* property; unsigned long long value; };\n"
+        "  static const Row rows[] = {\n" +
+        rows +
+        "  };\n"
+        "  for (const Row& row : rows) std::printf(\"layout %s %s %llu\\n\", row.type, row.property, row.value);\n";
   }
   plan.host_probe_function += "}\n";
 }

@@ -19,12 +19,18 @@ struct Scalar {
 // bool and plain char are members but not bit-field types: a bool bit-field wider than one
 // bit draws a warning, and plain char's signedness would make the bit-field's range vary.
 constexpr std::array<Scalar, 12> kIntegers{{
-    {"bool", 1, 1, false},          {"char", 8, 1, true},
-    {"signed char", 8, 1, true},    {"unsigned char", 8, 1, false},
-    {"short", 16, 2, true},         {"unsigned short", 16, 2, false},
-    {"int", 32, 4, true},           {"unsigned int", 32, 4, false},
-    {"long", 64, 8, true},          {"unsigned long", 64, 8, false},
-    {"long long", 64, 8, true},     {"unsigned long long", 64, 8, false},
+    {"bool", 1, 1, false},
+    {"char", 8, 1, true},
+    {"signed char", 8, 1, true},
+    {"unsigned char", 8, 1, false},
+    {"short", 16, 2, true},
+    {"unsigned short", 16, 2, false},
+    {"int", 32, 4, true},
+    {"unsigned int", 32, 4, false},
+    {"long", 64, 8, true},
+    {"unsigned long", 64, 8, false},
+    {"long long", 64, 8, true},
+    {"unsigned long long", 64, 8, false},
 }};
 
 /// The vector types' element names and sizes; alignments follow the guide's table (V-VECTOR-ALIGN).
@@ -32,9 +38,17 @@ struct VectorBase {
   std::string_view name;
   int size;
 };
-constexpr std::array<VectorBase, 12> kVectorBases{{{"char", 1}, {"uchar", 1}, {"short", 2}, {"ushort", 2},
-                                                   {"int", 4}, {"uint", 4}, {"long", 8}, {"ulong", 8},
-                                                   {"longlong", 8}, {"ulonglong", 8}, {"float", 4},
+constexpr std::array<VectorBase, 12> kVectorBases{{{"char", 1},
+                                                   {"uchar", 1},
+                                                   {"short", 2},
+                                                   {"ushort", 2},
+                                                   {"int", 4},
+                                                   {"uint", 4},
+                                                   {"long", 8},
+                                                   {"ulong", 8},
+                                                   {"longlong", 8},
+                                                   {"ulonglong", 8},
+                                                   {"float", 4},
                                                    {"double", 8}}};
 
 constexpr int kLongDoubleAlign = 16;  // the host's; clang's device side says 8 (docs/generator.md)
@@ -189,8 +203,7 @@ private:
       const TypeModel* base = rng_.pick(candidates);
       auto related = [&](const std::string& chosen) {
         const TypeModel* other = find(chosen);
-        return chosen == base->name ||
-               std::count(other->all_bases.begin(), other->all_bases.end(), base->name) > 0 ||
+        return chosen == base->name || std::count(other->all_bases.begin(), other->all_bases.end(), base->name) > 0 ||
                std::count(base->all_bases.begin(), base->all_bases.end(), chosen) > 0;
       };
       if (std::any_of(type.bases.begin(), type.bases.end(), related)) continue;
@@ -213,15 +226,14 @@ private:
   void add_member(TypeModel& type, bool in_union) {
     const bool nested = on("nested_aggregates") && !nestable().empty();
     const bool enums = on("enums") && !of_kind(TypeKind::enum_).empty();
-    const std::vector<double> weights = {
-        knob("layout.member.integer"),
-        on("float_members") ? knob("layout.member.float") : 0.0,
-        on("bit_fields") ? knob("layout.member.bitfield") : 0.0,
-        on("vector_members") ? knob("layout.member.vector") : 0.0,
-        on("array_members") ? knob("layout.member.array") : 0.0,
-        nested ? knob("layout.member.nested") : 0.0,
-        enums ? knob("layout.member.enum") : 0.0,
-        on("long_double_members") ? knob("layout.member.long_double") : 0.0};
+    const std::vector<double> weights = {knob("layout.member.integer"),
+                                         on("float_members") ? knob("layout.member.float") : 0.0,
+                                         on("bit_fields") ? knob("layout.member.bitfield") : 0.0,
+                                         on("vector_members") ? knob("layout.member.vector") : 0.0,
+                                         on("array_members") ? knob("layout.member.array") : 0.0,
+                                         nested ? knob("layout.member.nested") : 0.0,
+                                         enums ? knob("layout.member.enum") : 0.0,
+                                         on("long_double_members") ? knob("layout.member.long_double") : 0.0};
     const std::size_t choice = rng_.weighted(weights);
     if (choice == 2) return add_bitfield(type);
     MemberModel member;
@@ -237,7 +249,8 @@ private:
     member.member.name = member_name();
     if (in_union) member.member.integer_scalar = false;  // only one member is ever active
     if (on("alignas_members") && rng_.chance(knob("layout.alignas.member"))) {
-      member.align_as = alignment_of(member) << rng_.range(0, static_cast<std::int64_t>(knob("layout.alignas.steps.max")));
+      member.align_as = alignment_of(member)
+                        << rng_.range(0, static_cast<std::int64_t>(knob("layout.alignas.steps.max")));
       used("alignas_members");
     }
     type.members.push_back(std::move(member));
@@ -306,7 +319,8 @@ private:
     }
     member.member.kind = "array";
     member.member.integer_scalar = false;
-    member.member.array_length = static_cast<int>(rng_.range(1, static_cast<std::int64_t>(knob("layout.array.length.max"))));
+    member.member.array_length = static_cast<int>(
+        rng_.range(1, static_cast<std::int64_t>(knob("layout.array.length.max"))));
     return member;
   }
 
@@ -330,7 +344,8 @@ private:
     const Scalar& scalar = pick_type(rng_.chance(knob("layout.bitfield.signed")));
     // A one-bit signed bit-field holds only 0 and -1; nvcc warns about it (108-D).
     const int narrowest = scalar.is_signed ? 2 : 1;
-    type.members.push_back(bitfield_member(scalar, static_cast<int>(rng_.range(narrowest, scalar.bits)), member_name()));
+    type.members.push_back(
+        bitfield_member(scalar, static_cast<int>(rng_.range(narrowest, scalar.bits)), member_name()));
   }
 
   MemberModel bitfield_member(const Scalar& scalar, int width, std::string name) {
@@ -415,7 +430,6 @@ private:
       used("alignas_types");
     }
   }
-
 };
 
 } // namespace

@@ -13,7 +13,7 @@ std::vector<Knob> default_knobs() {
 #include "generator/knobs_core.def"
 #include "generator/knobs_layout.def"
 #undef KNOB
-#define CONSTRUCT(name, probability, rules, help) \
+#define CONSTRUCT(name, probability, rules, help)                                                                      \
   knobs.push_back(Knob{std::string("construct.") + name, probability, 0, 1, "probability a program enables: " help});
 #include "generator/constructs_core.def"
 #include "generator/constructs_layout.def"

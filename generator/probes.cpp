@@ -129,7 +129,8 @@ std::string probe_definitions(const std::vector<PlantedProbe>& probes) {
   for (const PlantedProbe& planted : probes) {
     std::string fragment = planted.probe.fragment;
     if (!fragment.empty() && fragment.back() != '\n') fragment += "\n";
-    text += "// cudiff probe " + planted.rule_id + " begin\n" + fragment + "// cudiff probe " + planted.rule_id + " end\n";
+    text += "// cudiff probe " + planted.rule_id + " begin\n" + fragment + "// cudiff probe " + planted.rule_id +
+            " end\n";
   }
   return text;
 }

@@ -14,10 +14,11 @@ struct KindChoice {
 };
 
 const std::vector<KindChoice>& nested_kinds() {
-  static const std::vector<KindChoice> kinds = {
-      {StmtKind::Decl, "decl", nullptr},           {StmtKind::Assign, "assign", nullptr},
-      {StmtKind::If, "if", "if_else"},             {StmtKind::For, "for", "for_loop"},
-      {StmtKind::Switch, "switch", "switch_statement"}};
+  static const std::vector<KindChoice> kinds = {{StmtKind::Decl, "decl", nullptr},
+                                                {StmtKind::Assign, "assign", nullptr},
+                                                {StmtKind::If, "if", "if_else"},
+                                                {StmtKind::For, "for", "for_loop"},
+                                                {StmtKind::Switch, "switch", "switch_statement"}};
   return kinds;
 }
 
@@ -148,8 +149,8 @@ void BodyGen::assign(Block& out) {
   }
   std::vector<Value> results = value.values;
   if (type != IntType::Bool && ctx_.chance("assign.compound")) {
-    static const BinaryOp ops[] = {BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul, BinaryOp::BitXor, BinaryOp::BitOr,
-                                   BinaryOp::BitAnd, BinaryOp::Shl, BinaryOp::Shr, BinaryOp::Div, BinaryOp::Rem};
+    static const BinaryOp ops[] = {BinaryOp::Add,    BinaryOp::Sub, BinaryOp::Mul, BinaryOp::BitXor, BinaryOp::BitOr,
+                                   BinaryOp::BitAnd, BinaryOp::Shl, BinaryOp::Shr, BinaryOp::Div,    BinaryOp::Rem};
     for (int attempt = 0; attempt < 3; ++attempt) {
       const BinaryOp op = ops[ctx_.rng.below(std::size(ops))];
       std::vector<Value> combined;
@@ -172,7 +173,8 @@ void BodyGen::assign(Block& out) {
 void BodyGen::if_stmt(const SkelNode& node, Block& out) {
   Gen cond = expr(ctx_.count("expr.depth"));
   std::vector<int> then_active, else_active;
-  for (std::size_t i = 0; i < active_.size(); ++i) (cond.values[i].bits ? then_active : else_active).push_back(active_[i]);
+  for (std::size_t i = 0; i < active_.size(); ++i)
+    (cond.values[i].bits ? then_active : else_active).push_back(active_[i]);
   Stmt stmt;
   stmt.kind = StmtKind::If;
   stmt.expr = cond.expr;
@@ -351,7 +353,7 @@ void BodyGen::collective(const SkelNode& node, Block& out) {
     static const IntType types[] = {IntType::Int, IntType::UInt, IntType::LLong, IntType::ULLong};
     result = types[ctx_.rng.below(4)];
     stmt.shuffle = static_cast<ShuffleKind>(ctx_.rng.below(4));
-    stmt.param = stmt.shuffle == ShuffleKind::Idx ? static_cast<std::uint32_t>(ctx_.rng.below(32))
+    stmt.param = stmt.shuffle == ShuffleKind::Idx   ? static_cast<std::uint32_t>(ctx_.rng.below(32))
                  : stmt.shuffle == ShuffleKind::Xor ? static_cast<std::uint32_t>(ctx_.rng.range(1, 31))
                                                     : static_cast<std::uint32_t>(ctx_.rng.range(1, 16));
     ctx_.use("warp_shuffle");

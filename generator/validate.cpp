@@ -15,12 +15,13 @@ public:
   Validator(const Program& program, std::uint64_t seed) : program_(program), seed_(seed) {}
 
   [[noreturn]] void fail(const std::string& where, const std::string& what) const {
-    throw Error(ErrorKind::internal, "generated program for seed " + std::to_string(seed_) + " is invalid: " + where +
-                                         ": " + what);
+    throw Error(ErrorKind::internal,
+                "generated program for seed " + std::to_string(seed_) + " is invalid: " + where + ": " + what);
   }
 
   void expr(const Expr& e, const std::set<int>& scope, int function, const std::string& where) const {
-    if (e.kind == ExprKind::Var && !scope.count(e.id)) fail(where, "variable " + std::to_string(e.id) + " used out of scope");
+    if (e.kind == ExprKind::Var && !scope.count(e.id))
+      fail(where, "variable " + std::to_string(e.id) + " used out of scope");
     if (e.kind == ExprKind::Load && (e.id < 0 || e.id >= static_cast<int>(program_.arrays.size())))
       fail(where, "load from an unknown array");
     if (e.kind == ExprKind::Call) {
@@ -35,8 +36,9 @@ public:
   /// What each spelling's emitted helper assumes about the plain node it stands for.
   void spelled(const Expr& e, int function, const std::string& where) const {
     const bool binary = e.kind == ExprKind::Binary && e.kids.size() == 2;
-    const bool closed = binary && (e.binary == BinaryOp::Add || e.binary == BinaryOp::Sub || e.binary == BinaryOp::Mul ||
-                                   e.binary == BinaryOp::BitAnd || e.binary == BinaryOp::BitOr || e.binary == BinaryOp::BitXor);
+    const bool closed = binary &&
+                        (e.binary == BinaryOp::Add || e.binary == BinaryOp::Sub || e.binary == BinaryOp::Mul ||
+                         e.binary == BinaryOp::BitAnd || e.binary == BinaryOp::BitOr || e.binary == BinaryOp::BitXor);
     switch (e.spell) {
     case Expr::Spell::ClassTemplate:
       if (!closed) fail(where, "a class-template spelling of an operator whose type is not its operands' common type");
@@ -77,9 +79,7 @@ public:
         if (returned) fail(where, "a barrier, warp operation or atomic after a divergent return");
       }
       switch (s.kind) {
-      case StmtKind::Decl:
-        scope.insert(s.var);
-        break;
+      case StmtKind::Decl: scope.insert(s.var); break;
       case StmtKind::Assign:
         if (!scope.count(s.var)) fail(where, "assignment to a variable out of scope");
         break;
@@ -121,9 +121,10 @@ public:
         if (function >= 0) fail(where, "return statement in a device function body");
         returned = true;
         break;
-      case StmtKind::Exchange: case StmtKind::Shuffle: case StmtKind::Vote: case StmtKind::SyncCount:
-        scope.insert(s.var);
-        break;
+      case StmtKind::Exchange:
+      case StmtKind::Shuffle:
+      case StmtKind::Vote:
+      case StmtKind::SyncCount: scope.insert(s.var); break;
       default: break;
       }
     }

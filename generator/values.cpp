@@ -8,9 +8,7 @@ std::uint64_t mask(int width) { return width >= 64 ? ~std::uint64_t{0} : (std::u
 
 using Wide = __int128;
 
-Wide math_value(Value v) {
-  return is_signed(v.type) ? Wide(v.as_signed()) : Wide(v.as_unsigned());
-}
+Wide math_value(Value v) { return is_signed(v.type) ? Wide(v.as_signed()) : Wide(v.as_unsigned()); }
 
 bool fits(Wide value, IntType type) {
   return value >= math_value(min_value(type)) && value <= math_value(max_value(type));
@@ -46,10 +44,15 @@ std::string type_name(IntType type) {
 int bit_width(IntType type) {
   switch (type) {
   case IntType::Bool: return 1;
-  case IntType::Char: case IntType::SChar: case IntType::UChar: return 8;
-  case IntType::Short: case IntType::UShort: return 16;
-  case IntType::Int: case IntType::UInt: return 32;
-  case IntType::LLong: case IntType::ULLong: return 64;
+  case IntType::Char:
+  case IntType::SChar:
+  case IntType::UChar: return 8;
+  case IntType::Short:
+  case IntType::UShort: return 16;
+  case IntType::Int:
+  case IntType::UInt: return 32;
+  case IntType::LLong:
+  case IntType::ULLong: return 64;
   }
   return 0;
 }
@@ -62,10 +65,15 @@ bool is_signed(IntType type) {
 int rank(IntType type) {
   switch (type) {
   case IntType::Bool: return 1;
-  case IntType::Char: case IntType::SChar: case IntType::UChar: return 2;
-  case IntType::Short: case IntType::UShort: return 3;
-  case IntType::Int: case IntType::UInt: return 4;
-  case IntType::LLong: case IntType::ULLong: return 6;
+  case IntType::Char:
+  case IntType::SChar:
+  case IntType::UChar: return 2;
+  case IntType::Short:
+  case IntType::UShort: return 3;
+  case IntType::Int:
+  case IntType::UInt: return 4;
+  case IntType::LLong:
+  case IntType::ULLong: return 6;
   }
   return 0;
 }
@@ -74,7 +82,8 @@ IntType promote(IntType type) { return rank(type) < rank(IntType::Int) ? IntType
 
 IntType make_unsigned(IntType type) {
   switch (promote(type)) {
-  case IntType::LLong: case IntType::ULLong: return IntType::ULLong;
+  case IntType::LLong:
+  case IntType::ULLong: return IntType::ULLong;
   default: break;
   }
   if (rank(type) == rank(IntType::Int)) return IntType::UInt;
@@ -139,8 +148,8 @@ std::string op_text(UnaryOp op) {
 }
 
 std::string op_text(BinaryOp op) {
-  static const char* const texts[] = {"+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^",
-                                      "<", ">", "<=", ">=", "==", "!=", "&&", "||"};
+  static const char* const texts[] = {"+", "-", "*", "/",  "%",  "<<", ">>", "&",  "|",
+                                      "^", "<", ">", "<=", ">=", "==", "!=", "&&", "||"};
   return texts[static_cast<int>(op)];
 }
 
@@ -171,9 +180,16 @@ std::string to_string(UB ub) {
 
 IntType result_type(BinaryOp op, IntType a, IntType b) {
   switch (op) {
-  case BinaryOp::Shl: case BinaryOp::Shr: return promote(a);
-  case BinaryOp::Lt: case BinaryOp::Gt: case BinaryOp::Le: case BinaryOp::Ge: case BinaryOp::Eq:
-  case BinaryOp::Ne: case BinaryOp::LogAnd: case BinaryOp::LogOr: return IntType::Bool;
+  case BinaryOp::Shl:
+  case BinaryOp::Shr: return promote(a);
+  case BinaryOp::Lt:
+  case BinaryOp::Gt:
+  case BinaryOp::Le:
+  case BinaryOp::Ge:
+  case BinaryOp::Eq:
+  case BinaryOp::Ne:
+  case BinaryOp::LogAnd:
+  case BinaryOp::LogOr: return IntType::Bool;
   default: return common_type(a, b);
   }
 }

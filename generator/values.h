@@ -52,8 +52,24 @@ Value max_value(IntType type);
 
 enum class UnaryOp : std::uint8_t { Neg, BitNot, LogNot, Plus };
 enum class BinaryOp : std::uint8_t {
-  Add, Sub, Mul, Div, Rem, Shl, Shr, BitAnd, BitOr, BitXor,
-  Lt, Gt, Le, Ge, Eq, Ne, LogAnd, LogOr
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Rem,
+  Shl,
+  Shr,
+  BitAnd,
+  BitOr,
+  BitXor,
+  Lt,
+  Gt,
+  Le,
+  Ge,
+  Eq,
+  Ne,
+  LogAnd,
+  LogOr
 };
 std::string op_text(UnaryOp op);
 std::string op_text(BinaryOp op);
@@ -61,8 +77,16 @@ const std::vector<BinaryOp>& all_binary_ops();
 
 /// Why an operation has no defined result.
 enum class UB : std::uint8_t {
-  None, SignedOverflow, DivByZero, DivOverflow, ShiftNegative, ShiftTooLarge, ShiftOfNegative,
-  ShiftOverflow, OutOfBounds, Uninitialized
+  None,
+  SignedOverflow,
+  DivByZero,
+  DivOverflow,
+  ShiftNegative,
+  ShiftTooLarge,
+  ShiftOfNegative,
+  ShiftOverflow,
+  OutOfBounds,
+  Uninitialized
 };
 std::string to_string(UB ub);
 

@@ -45,9 +45,15 @@ struct SignalName {
   int number;
 };
 constexpr std::array<SignalName, 9> signal_names{{
-    {"Segmentation fault", 11}, {"Aborted", 6}, {"Illegal instruction", 4},
-    {"Bus error", 7}, {"Floating point exception", 8}, {"Killed", 9},
-    {"Trace/breakpoint trap", 5}, {"Terminated", 15}, {"CPU time limit exceeded", 24},
+    {"Segmentation fault", 11},
+    {"Aborted", 6},
+    {"Illegal instruction", 4},
+    {"Bus error", 7},
+    {"Floating point exception", 8},
+    {"Killed", 9},
+    {"Trace/breakpoint trap", 5},
+    {"Terminated", 15},
+    {"CPU time limit exceeded", 24},
 }};
 
 std::optional<int> signal_number(std::string_view text) {
@@ -135,8 +141,7 @@ std::optional<Sign> clang_sign(std::string_view line) {
 /// call cannot be resolved: a link error, reported by ptxas), and the summary ptxas prints
 /// after rejecting invalid PTX (e.g. bad inline asm).
 bool is_ordinary_ptxas_fatal(std::string_view message) {
-  return message.starts_with("Unresolved extern function") ||
-         message.starts_with("Ptx assembly aborted due to errors");
+  return message.starts_with("Unresolved extern function") || message.starts_with("Ptx assembly aborted due to errors");
 }
 
 /// "nvcc error   : 'cicc' died due to signal 11 (Invalid memory reference)",
@@ -164,8 +169,7 @@ std::optional<Sign> nvidia_tool_sign(std::string_view line) {
     std::string_view message = detail::trim_left(after(rest, ":"));
     if (message.find("nternal error") != std::string_view::npos)
       return Sign{Strength::internal, std::string(tool), "internal error"};
-    if (rest.starts_with("fatal") && tool != "nvcc" &&
-        !(tool == "ptxas" && is_ordinary_ptxas_fatal(message)))
+    if (rest.starts_with("fatal") && tool != "nvcc" && !(tool == "ptxas" && is_ordinary_ptxas_fatal(message)))
       return Sign{Strength::generic, std::string(tool), "fatal"};
   }
   return std::nullopt;
@@ -180,8 +184,7 @@ std::optional<Sign> nvcc_sign(std::string_view line) {
   bool located = line.find("): internal error") != std::string_view::npos ||
                  (line.find(") (col. ") != std::string_view::npos &&
                   line.find(": internal error") != std::string_view::npos);
-  if (located || line.starts_with("internal error"))
-    return Sign{Strength::internal, "", "internal error"};
+  if (located || line.starts_with("internal error")) return Sign{Strength::internal, "", "internal error"};
   // cicc: "Error: Internal Compiler Error (codegen): "...""
   if (line.find("Internal Compiler Error") != std::string_view::npos)
     return Sign{Strength::internal, "cicc", "internal compiler error"};
@@ -194,8 +197,7 @@ std::optional<Sign> nvcc_sign(std::string_view line) {
 std::optional<Sign> common_sign(std::string_view line) {
   if (line.find(": internal compiler error") != std::string_view::npos)
     return Sign{Strength::internal, "cc1plus", "internal compiler error"};
-  if (std::optional<int> number = signal_number(line))
-    return Sign{Strength::signal, "", signal_reason(*number)};
+  if (std::optional<int> number = signal_number(line)) return Sign{Strength::signal, "", signal_reason(*number)};
   return std::nullopt;
 }
 
@@ -234,9 +236,7 @@ void scan_for_crash(CompilerKind compiler, std::string_view text, CrashScan& sca
 
 // ---- outcome ------------------------------------------------------------------------------
 
-std::string compiler_stage(CompilerKind compiler) {
-  return compiler == CompilerKind::clang ? "clang" : "nvcc";
-}
+std::string compiler_stage(CompilerKind compiler) { return compiler == CompilerKind::clang ? "clang" : "nvcc"; }
 
 /// The exit statuses of ordinary rejections (see the top of this file).
 bool is_ordinary_rejection_status(CompilerKind compiler, int status) {
@@ -264,7 +264,7 @@ std::string tail_excerpt(std::string_view text) {
 Crash crash_from_scan(CompilerKind compiler, const CrashScan& scan) {
   Crash crash;
   crash.reason = scan.best->reason;
-  crash.stage = !scan.best->stage.empty() ? scan.best->stage
+  crash.stage = !scan.best->stage.empty()  ? scan.best->stage
                 : !scan.stage_hint.empty() ? scan.stage_hint
                                            : compiler_stage(compiler);
   crash.excerpt = join(scan.excerpt, "\n");
@@ -274,8 +274,7 @@ Crash crash_from_scan(CompilerKind compiler, const CrashScan& scan) {
 /// Why a process that printed no crash sign still counts as crashed, if it does: killed by
 /// a signal, past the memory limit, or an exit status no rejection gives. nullopt: it
 /// accepted or rejected normally.
-std::optional<Crash> crash_from_status(CompilerKind compiler, const runners::SubprocessResult& process,
-                                       bool errors) {
+std::optional<Crash> crash_from_status(CompilerKind compiler, const runners::SubprocessResult& process, bool errors) {
   Crash crash{compiler_stage(compiler), "", tail_excerpt(process.err.text)};
   if (process.memory_limit_hit) crash.reason = "memory limit";
   else if (process.signal != 0) crash.reason = signal_reason(process.signal);

@@ -59,8 +59,7 @@ constexpr std::array<SeverityWord, 4> tool_severities{{
 }};
 
 template <std::size_t N>
-std::optional<SeverityWord> severity_at(std::string_view text,
-                                        const std::array<SeverityWord, N>& table) {
+std::optional<SeverityWord> severity_at(std::string_view text, const std::array<SeverityWord, N>& table) {
   for (const SeverityWord& entry : table)
     if (text.starts_with(entry.word)) return entry;
   return std::nullopt;
@@ -94,8 +93,7 @@ Diagnostic make(Severity severity, Tool tool, std::string_view message, std::str
   diagnostic.severity = severity;
   diagnostic.tool = tool;
   diagnostic.message = std::string(trim_left(message.substr(0, max_message_chars)));
-  while (!diagnostic.message.empty() && is_space(diagnostic.message.back()))
-    diagnostic.message.pop_back();
+  while (!diagnostic.message.empty() && is_space(diagnostic.message.back())) diagnostic.message.pop_back();
   diagnostic.id = id.empty() ? message_template(diagnostic.message) : std::move(id);
   return diagnostic;
 }
@@ -108,8 +106,7 @@ Diagnostic make(Severity severity, Tool tool, std::string_view message, std::str
 /// part never contains ": ", which also keeps gcc-form lines out.
 std::optional<Diagnostic> parse_edg(std::string_view line) {
   std::size_t first_colon_space = line.find(": ");
-  for (std::size_t open = line.find('('); open != std::string_view::npos && open > 0;
-       open = line.find('(', open + 1)) {
+  for (std::size_t open = line.find('('); open != std::string_view::npos && open > 0; open = line.find('(', open + 1)) {
     if (open > first_colon_space) return std::nullopt;  // later "(" cannot start a location
     std::size_t pos = open + 1;
     std::optional<int> line_number = read_int(line, pos);
@@ -154,8 +151,7 @@ std::optional<Diagnostic> parse_edg(std::string_view line) {
 std::optional<Diagnostic> parse_edg_context(std::string_view indented, const Diagnostic& above) {
   std::string_view text = trim_left(indented);
   if (text.starts_with("detected during ")) text.remove_prefix(std::string_view("detected during ").size());
-  if (!text.starts_with("instantiation of ") && !text.starts_with("implicit generation of "))
-    return std::nullopt;
+  if (!text.starts_with("instantiation of ") && !text.starts_with("implicit generation of ")) return std::nullopt;
   std::size_t at = text.rfind(" at line ");
   if (at == std::string_view::npos) return std::nullopt;
   std::size_t pos = at + std::string_view(" at line ").size();
@@ -177,8 +173,7 @@ std::optional<Diagnostic> parse_edg_context(std::string_view indented, const Dia
 /// `internal error: ...` printed before a file is open.
 std::optional<Diagnostic> parse_edg_unlocated(std::string_view line) {
   constexpr std::string_view command_line = "Command-line error:";
-  if (line.starts_with(command_line))
-    return make(Severity::fatal, Tool::frontend, line.substr(command_line.size()));
+  if (line.starts_with(command_line)) return make(Severity::fatal, Tool::frontend, line.substr(command_line.size()));
   for (std::string_view word : {"catastrophic error:", "internal error:"})
     if (line.starts_with(word)) return make(Severity::fatal, Tool::frontend, line.substr(word.size()));
   return std::nullopt;
@@ -275,8 +270,8 @@ std::optional<Tool> program_tool(std::string_view prefix) {
   if (is_clang_driver_name(name) || name == "nvcc") return Tool::driver;
   if (name == "clang-nvlink-wrapper" || name == "nvlink") return Tool::nvlink;
   if (name == "ptxas") return Tool::ptxas;
-  for (std::string_view linker : {"clang-linker-wrapper", "ld", "ld.bfd", "ld.gold", "ld.lld",
-                                  "lld", "collect2", "fatbinary"})
+  for (std::string_view linker :
+       {"clang-linker-wrapper", "ld", "ld.bfd", "ld.gold", "ld.lld", "lld", "collect2", "fatbinary"})
     if (name == linker) return Tool::linker;
   for (std::string_view host : {"cc1plus", "cc1", "gcc", "g++", "c++", "cc", "as"})
     if (name == host) return Tool::host_compiler;

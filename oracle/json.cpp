@@ -39,8 +39,7 @@ boost::json::value to_json(const Diagnostic& diagnostic) {
 
 boost::json::value to_json(const CompileObservation& observation) {
   array diagnostics;
-  for (const Diagnostic& diagnostic : observation.diagnostics)
-    diagnostics.push_back(to_json(diagnostic));
+  for (const Diagnostic& diagnostic : observation.diagnostics) diagnostics.push_back(to_json(diagnostic));
   return object{{"config", observation.config},
                 {"compiler", runners::to_string(observation.compiler)},
                 {"outcome", to_string(observation.outcome)},

@@ -34,10 +34,7 @@ Finding crash_finding(const CompileObservation& compile) {
   if (const std::string excerpt = first_line(crash.excerpt); !excerpt.empty()) {
     summary += ": " + excerpt;
   }
-  object details{{"compiler", compiler},
-                 {"stage", stage},
-                 {"reason", crash.reason},
-                 {"excerpt", crash.excerpt}};
+  object details{{"compiler", compiler}, {"stage", stage}, {"reason", crash.reason}, {"excerpt", crash.excerpt}};
   return detail::make_finding(FindingKind::crash, {compile.config}, summary, std::move(details));
 }
 
@@ -116,19 +113,16 @@ std::vector<Finding> compile_status_findings(const std::vector<CompileObservatio
   if (split.accepted.empty() || split.rejected.empty()) return {};
   const std::vector<std::string> accepting = config_names(split.accepted);
   const std::vector<std::string> rejecting = config_names(split.rejected);
-  const std::string summary = "accepted by " + join(accepting, ", ") + ", rejected by " +
-                              join(rejecting, ", ") + ": " +
+  const std::string summary = "accepted by " + join(accepting, ", ") + ", rejected by " + join(rejecting, ", ") + ": " +
                               describe_error(split.rejected.front()->first_error());
   array ids;
-  for (const std::string& id : sorted_error_ids(split.rejected))
-    ids.push_back(boost::json::value(id));
+  for (const std::string& id : sorted_error_ids(split.rejected)) ids.push_back(boost::json::value(id));
   object details{{"accepted", side_entries(split.accepted)},
                  {"rejected", side_entries(split.rejected)},
                  {"rejected_error_ids", std::move(ids)}};
   std::vector<std::string> configs = accepting;
   configs.insert(configs.end(), rejecting.begin(), rejecting.end());
-  return {detail::make_finding(FindingKind::compile_status_mismatch, std::move(configs), summary,
-                               std::move(details))};
+  return {detail::make_finding(FindingKind::compile_status_mismatch, std::move(configs), summary, std::move(details))};
 }
 
 std::vector<Finding> crash_and_hang_findings(const std::vector<CompileObservation>& compiles) {
@@ -149,7 +143,8 @@ std::string agreement_text(const Observations& observations) {
       return compile.outcome == CompileOutcome::accepted;
     });
     std::string status = all_accept ? "all accept" : "none accepts (all reject)";
-    if (observations.expected && observations.expected->reject && !all_accept && !observations.expected->rule_id.empty())
+    if (observations.expected && observations.expected->reject && !all_accept &&
+        !observations.expected->rule_id.empty())
       status += ", as " + observations.expected->rule_id + " requires";
     parts.push_back(std::move(status));
   }
@@ -166,10 +161,14 @@ void append(std::vector<Finding>& to, std::vector<Finding> from) {
   for (Finding& finding : from) to.push_back(std::move(finding));
 }
 
-constexpr FindingKind kind_order[] = {FindingKind::missed_diagnostic,  FindingKind::false_rejection,
-                                      FindingKind::compile_status_mismatch, FindingKind::crash,
-                                      FindingKind::hang, FindingKind::run_mismatch,
-                                      FindingKind::warning_mismatch, FindingKind::layout_mismatch};
+constexpr FindingKind kind_order[] = {FindingKind::missed_diagnostic,
+                                      FindingKind::false_rejection,
+                                      FindingKind::compile_status_mismatch,
+                                      FindingKind::crash,
+                                      FindingKind::hang,
+                                      FindingKind::run_mismatch,
+                                      FindingKind::warning_mismatch,
+                                      FindingKind::layout_mismatch};
 
 // A stable sort by kind, written out: std::stable_sort's temporary buffer trips a libstdc++
 // deprecation warning under clang 22 (-Werror).
@@ -190,8 +189,7 @@ namespace detail {
 Finding make_finding(FindingKind kind, std::vector<std::string> configs, std::string_view summary,
                      boost::json::object details) {
   std::string line(summary);
-  std::ranges::replace_if(
-      line, [](char c) { return c == '\n' || c == '\r' || c == '\t'; }, ' ');
+  std::ranges::replace_if(line, [](char c) { return c == '\n' || c == '\r' || c == '\t'; }, ' ');
   return Finding{kind, std::move(configs), shorten(line, summary_chars), std::move(details)};
 }
 
@@ -211,14 +209,14 @@ std::string location_text(const Diagnostic& diagnostic) {
 
 std::string to_string(FindingKind kind) {
   switch (kind) {
-    case FindingKind::compile_status_mismatch: return "compile_status_mismatch";
-    case FindingKind::crash: return "crash";
-    case FindingKind::hang: return "hang";
-    case FindingKind::run_mismatch: return "run_mismatch";
-    case FindingKind::warning_mismatch: return "warning_mismatch";
-    case FindingKind::layout_mismatch: return "layout_mismatch";
-    case FindingKind::missed_diagnostic: return "missed_diagnostic";
-    case FindingKind::false_rejection: return "false_rejection";
+  case FindingKind::compile_status_mismatch: return "compile_status_mismatch";
+  case FindingKind::crash: return "crash";
+  case FindingKind::hang: return "hang";
+  case FindingKind::run_mismatch: return "run_mismatch";
+  case FindingKind::warning_mismatch: return "warning_mismatch";
+  case FindingKind::layout_mismatch: return "layout_mismatch";
+  case FindingKind::missed_diagnostic: return "missed_diagnostic";
+  case FindingKind::false_rejection: return "false_rejection";
   }
   return "unknown";
 }
@@ -236,7 +234,8 @@ std::string Verdict::headline() const {
 // produces its findings in config order; by_kind keeps that).
 Verdict judge(const Observations& observations, const JudgeOptions& options) {
   std::vector<Finding> findings;
-  if (observations.expected) append(findings, detail::expectation_findings(observations.compiles, *observations.expected));
+  if (observations.expected)
+    append(findings, detail::expectation_findings(observations.compiles, *observations.expected));
   else append(findings, compile_status_findings(observations.compiles));
   append(findings, crash_and_hang_findings(observations.compiles));
   append(findings, detail::run_findings(observations.runs));

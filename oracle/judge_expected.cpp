@@ -83,7 +83,8 @@ std::optional<std::string> marked_rule(std::string_view line) {
 
 namespace detail {
 
-std::vector<Finding> expectation_findings(const std::vector<CompileObservation>& compiles, const Expectation& expected) {
+std::vector<Finding> expectation_findings(const std::vector<CompileObservation>& compiles,
+                                          const Expectation& expected) {
   const StatusSplit split = split_by_status(compiles);
   if (expected.reject && !split.accepted.empty()) return {missed_diagnostic(split, expected)};
   if (!expected.reject && !split.rejected.empty()) return {false_rejection(split, expected)};

@@ -29,8 +29,8 @@ bool same_behaviour(const RunObservation& a, const RunObservation& b) {
 std::vector<Group> group_runs(const std::vector<RunObservation>& runs) {
   std::vector<Group> groups;
   for (const RunObservation& run : runs) {
-    auto group = std::ranges::find_if(
-        groups, [&](const Group& candidate) { return same_behaviour(*candidate.front(), run); });
+    auto group = std::ranges::find_if(groups,
+                                      [&](const Group& candidate) { return same_behaviour(*candidate.front(), run); });
     if (group == groups.end()) {
       groups.push_back({&run});
     } else {
@@ -50,8 +50,7 @@ std::string group_label(const Group& group) { return join(group_configs(group), 
 
 /// The index of the first line where `a` and `b` differ (a line missing on one side counts),
 /// or nullopt when they are equal.
-std::optional<std::size_t> first_differing(const std::vector<std::string>& a,
-                                           const std::vector<std::string>& b) {
+std::optional<std::size_t> first_differing(const std::vector<std::string>& a, const std::vector<std::string>& b) {
   const auto [in_a, in_b] = std::ranges::mismatch(a, b);
   if (in_a == a.end() && in_b == b.end()) return std::nullopt;
   return static_cast<std::size_t>(in_a - a.begin());
@@ -78,26 +77,22 @@ std::pair<std::string, std::string> first_difference(const Group& first, const G
   const std::string name_b = group_label(second);
   if (!exited(a) || !exited(b)) {
     if (a.timed_out != b.timed_out || a.signal != b.signal) {
-      return {"status",
-              "status: " + name_a + " " + a.status_text + ", " + name_b + " " + b.status_text};
+      return {"status", "status: " + name_a + " " + a.status_text + ", " + name_b + " " + b.status_text};
     }
   }
   if (const auto index = first_differing(a.cuda_errors, b.cuda_errors)) {
-    if (a.cuda_errors.empty())
-      return {"cuda_errors", "CUDA error only in " + name_b + ": " + b.cuda_errors.front()};
-    if (b.cuda_errors.empty())
-      return {"cuda_errors", "CUDA error only in " + name_a + ": " + a.cuda_errors.front()};
-    return {"cuda_errors", "CUDA error: " + name_a + " " + quoted(a.cuda_errors, *index) + ", " +
-                               name_b + " " + quoted(b.cuda_errors, *index)};
+    if (a.cuda_errors.empty()) return {"cuda_errors", "CUDA error only in " + name_b + ": " + b.cuda_errors.front()};
+    if (b.cuda_errors.empty()) return {"cuda_errors", "CUDA error only in " + name_a + ": " + a.cuda_errors.front()};
+    return {"cuda_errors", "CUDA error: " + name_a + " " + quoted(a.cuda_errors, *index) + ", " + name_b + " " +
+                               quoted(b.cuda_errors, *index)};
   }
   if (a.exit_code != b.exit_code) {
-    return {"exit_code", "exit code: " + name_a + " " + std::to_string(a.exit_code) + ", " +
-                             name_b + " " + std::to_string(b.exit_code)};
+    return {"exit_code", "exit code: " + name_a + " " + std::to_string(a.exit_code) + ", " + name_b + " " +
+                             std::to_string(b.exit_code)};
   }
   const std::size_t index = first_differing(a.output_lines, b.output_lines).value_or(0);
-  return {"output", "output line " + std::to_string(index + 1) + ": " + name_a + " " +
-                        quoted(a.output_lines, index) + ", " + name_b + " " +
-                        quoted(b.output_lines, index)};
+  return {"output", "output line " + std::to_string(index + 1) + ": " + name_a + " " + quoted(a.output_lines, index) +
+                        ", " + name_b + " " + quoted(b.output_lines, index)};
 }
 
 array to_strings(const std::vector<std::string>& strings) {
@@ -155,12 +150,12 @@ array differing_kernels(const std::vector<Group>& groups) {
   return names;
 }
 
-Finding mismatch_finding(const std::vector<RunObservation>& runs,
-                         const std::vector<Group>& groups) {
+Finding mismatch_finding(const std::vector<RunObservation>& runs, const std::vector<Group>& groups) {
   const auto [aspect, summary] = first_difference(groups[0], groups[1]);
   array group_entries;
   for (const Group& group : groups) group_entries.push_back(group_details(group, groups[0]));
-  object details{{"first_difference", aspect}, {"groups", std::move(group_entries)},
+  object details{{"first_difference", aspect},
+                 {"groups", std::move(group_entries)},
                  {"differing_kernels", differing_kernels(groups)}};
   std::vector<std::string> truncated;
   for (const RunObservation& run : runs) {
@@ -168,8 +163,7 @@ Finding mismatch_finding(const std::vector<RunObservation>& runs,
   }
   if (!truncated.empty()) {
     details["output_truncated"] = to_strings(truncated);
-    details["truncation_note"] =
-        "output was cut at the capture limit; a difference past the cut cannot be seen";
+    details["truncation_note"] = "output was cut at the capture limit; a difference past the cut cannot be seen";
   }
   std::vector<std::string> configs;
   for (const RunObservation& run : runs) configs.push_back(run.config);
@@ -190,8 +184,7 @@ Finding all_timed_out_finding(const std::vector<RunObservation>& runs) {
   const std::string summary = "all runs timed out (" + join(configs, ", ") +
                               "): the program never ends under any config (generator defect or "
                               "looping program?)";
-  object details{
-      {"stage", "run"}, {"configs", to_strings(configs)}, {"seconds", std::move(seconds)}};
+  object details{{"stage", "run"}, {"configs", to_strings(configs)}, {"seconds", std::move(seconds)}};
   return make_finding(FindingKind::hang, std::move(configs), summary, std::move(details));
 }
 
@@ -215,10 +208,8 @@ std::string run_agreement(const std::vector<RunObservation>& runs) {
   std::vector<std::string> facts;
   if (run.signal != 0 || run.exit_code != 0) facts.push_back(run.status_text);
   facts.push_back(count_text(run.output_lines.size(), "output line"));
-  if (!run.cuda_errors.empty())
-    facts.push_back(count_text(run.cuda_errors.size(), "CUDA error line"));
-  return std::string(runs.size() == 1 ? "one run" : "all runs equal") + " (" + join(facts, ", ") +
-         ")";
+  if (!run.cuda_errors.empty()) facts.push_back(count_text(run.cuda_errors.size(), "CUDA error line"));
+  return std::string(runs.size() == 1 ? "one run" : "all runs equal") + " (" + join(facts, ", ") + ")";
 }
 
 } // namespace cudiff::oracle::detail

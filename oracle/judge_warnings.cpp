@@ -25,15 +25,13 @@ std::vector<const Diagnostic*> program_warnings(const CompileObservation& compil
   return warnings;
 }
 
-Location location_of(const Diagnostic& diagnostic) {
-  return {file_basename(diagnostic.file), diagnostic.line};
-}
+Location location_of(const Diagnostic& diagnostic) { return {file_basename(diagnostic.file), diagnostic.line}; }
 
 // The two compilers word and number their warnings differently, so across compilers only
 // "is there any warning here" compares; the same compiler under two configs must give the
 // same warnings (ids) at each location.
-std::vector<const Diagnostic*> one_sided(const CompileObservation& from,
-                                         const CompileObservation& other, bool same_compiler) {
+std::vector<const Diagnostic*> one_sided(const CompileObservation& from, const CompileObservation& other,
+                                         bool same_compiler) {
   std::set<Location> other_locations;
   std::set<std::pair<Location, std::string>> other_ids;
   for (const Diagnostic* warning : program_warnings(other)) {
@@ -59,8 +57,7 @@ std::string describe_warning(const Diagnostic& warning) {
   return warning.message;
 }
 
-object side_details(const CompileObservation& compile,
-                    const std::vector<const Diagnostic*>& warnings) {
+object side_details(const CompileObservation& compile, const std::vector<const Diagnostic*>& warnings) {
   array entries;
   for (const Diagnostic* warning : warnings) entries.push_back(to_json(*warning));
   return object{{"config", compile.config},
@@ -75,12 +72,11 @@ std::optional<Finding> compare_pair(const CompileObservation& a, const CompileOb
   if (only_a.empty() && only_b.empty()) return std::nullopt;
   const CompileObservation& first_side = only_a.empty() ? b : a;
   const Diagnostic& first = only_a.empty() ? *only_b.front() : *only_a.front();
-  const std::string summary = "warning only from " + first_side.config + " at " +
-                              location_text(first) + ": " + describe_warning(first);
+  const std::string summary = "warning only from " + first_side.config + " at " + location_text(first) + ": " +
+                              describe_warning(first);
   object details{{"compared", same_compiler ? "warning ids per location" : "warning locations"},
                  {"only_in", array{side_details(a, only_a), side_details(b, only_b)}}};
-  return make_finding(FindingKind::warning_mismatch, {a.config, b.config}, summary,
-                      std::move(details));
+  return make_finding(FindingKind::warning_mismatch, {a.config, b.config}, summary, std::move(details));
 }
 
 // Warning sets are comparable only when both compiles got equally far: a compile that
@@ -97,8 +93,7 @@ std::vector<Finding> warning_findings(const std::vector<CompileObservation>& com
   for (std::size_t i = 0; i < compiles.size(); ++i) {
     for (std::size_t j = i + 1; j < compiles.size(); ++j) {
       if (!comparable(compiles[i], compiles[j])) continue;
-      if (auto finding = compare_pair(compiles[i], compiles[j]))
-        findings.push_back(std::move(*finding));
+      if (auto finding = compare_pair(compiles[i], compiles[j])) findings.push_back(std::move(*finding));
     }
   }
   return findings;

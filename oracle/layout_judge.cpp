@@ -82,7 +82,8 @@ Finding type_finding(const LayoutProbe& probe, const std::vector<std::string>& d
   summary += ": " + join(parts, ", ");
   if (differing.size() > 1) summary += " (+" + std::to_string(differing.size() - 1) + " more properties)";
   array all;
-  for (const std::string& each : differing) all.push_back(property_entry(probe, each, readings(probe.type, each, views)));
+  for (const std::string& each : differing)
+    all.push_back(property_entry(probe, each, readings(probe.type, each, views)));
   std::set<std::string> kinds;
   for (const auto& [name, kind] : probe.member_kinds) kinds.insert(kind);
   array kind_list;

@@ -77,7 +77,7 @@ private:
     while (at < text_.size()) {
       std::size_t close = find_from(2 * i, style.close, at);
       std::size_t other = style.other_close.empty() ? std::string_view::npos
-                                                     : find_from(2 * i + 1, style.other_close, at);
+                                                    : find_from(2 * i + 1, style.other_close, at);
       std::size_t hit = std::min(close, other);
       if (hit == std::string_view::npos) return hit;
       std::size_t after = hit + (hit == close ? style.close.size() : style.other_close.size());
@@ -101,8 +101,7 @@ private:
         continue;
       }
       out_ += style.placeholder;
-      pos_ = close + (text_.substr(close).starts_with(style.close) ? style.close.size()
-                                                                  : style.other_close.size());
+      pos_ = close + (text_.substr(close).starts_with(style.close) ? style.close.size() : style.other_close.size());
       if (i == 0) skip_aka();
       return true;
     }
@@ -130,8 +129,8 @@ private:
     while (i < text_.size()) {
       char c = text_[i];
       bool sign_after_exponent = (c == '+' || c == '-') && i > pos_ &&
-                                 (text_[i - 1] == 'e' || text_[i - 1] == 'E' ||
-                                  text_[i - 1] == 'p' || text_[i - 1] == 'P') &&
+                                 (text_[i - 1] == 'e' || text_[i - 1] == 'E' || text_[i - 1] == 'p' ||
+                                  text_[i - 1] == 'P') &&
                                  i + 1 < text_.size() && is_digit(text_[i + 1]);
       bool decimal_point = c == '.' && i + 1 < text_.size() && is_digit(text_[i + 1]);
       if (!is_word(c) && !sign_after_exponent && !decimal_point) break;

@@ -155,7 +155,14 @@ LayoutView host_layout_view(const std::string& config, runners::CompilerKind com
 /// generated one). Both replace compile_status_mismatch when the observations carry an
 /// Expectation.
 enum class FindingKind {
-  compile_status_mismatch, crash, hang, run_mismatch, warning_mismatch, layout_mismatch, missed_diagnostic, false_rejection
+  compile_status_mismatch,
+  crash,
+  hang,
+  run_mismatch,
+  warning_mismatch,
+  layout_mismatch,
+  missed_diagnostic,
+  false_rejection
 };
 std::string to_string(FindingKind kind);
 

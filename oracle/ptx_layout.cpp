@@ -153,7 +153,8 @@ std::map<std::string, std::vector<std::uint64_t>> read_ptx_layout(std::string_vi
     if (semicolon == std::string_view::npos) break;
     if (newlines.from(at) < semicolon && braces.from(start) >= semicolon) continue;
     const std::string_view statement = ptx.substr(start, semicolon - start);
-    if (auto declaration = parse_declaration(statement); declaration && values + value_count(*declaration) <= kMaxValues) {
+    if (auto declaration = parse_declaration(statement);
+        declaration && values + value_count(*declaration) <= kMaxValues) {
       values += value_count(*declaration);
       arrays[declaration->name] = to_u64(*declaration);
     }

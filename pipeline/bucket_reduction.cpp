@@ -16,7 +16,8 @@ boost::json::object reduced_outputs(const CheckRun& run) {
 } // namespace
 
 BucketReduction reduce_bucket(triage::Database& db, const std::string& id, ReduceRequest request,
-                              const runners::Toolchain& toolchain, const runners::GpuDiscovery& gpus, std::ostream& err) {
+                              const runners::Toolchain& toolchain, const runners::GpuDiscovery& gpus,
+                              std::ostream& err) {
   BucketReduction reduction;
   const triage::Bucket bucket = db.bucket(id);
   reduction.bucket = bucket;
@@ -34,7 +35,8 @@ BucketReduction reduce_bucket(triage::Database& db, const std::string& id, Reduc
   // The stored reproducer has no sidecar: a false rejection was judged against a generated
   // program's "must accept", so its candidates are too. (A missed diagnostic's reproducer
   // carries its `// expected-error: ID` line, which the reduction keeps.)
-  if (bucket.kind == oracle::to_string(oracle::FindingKind::false_rejection)) request.check.expected = oracle::Expectation{};
+  if (bucket.kind == oracle::to_string(oracle::FindingKind::false_rejection))
+    request.check.expected = oracle::Expectation{};
   request.check.configs = campaign && !campaign->configs.empty() ? runners::parse_configs(join(campaign->configs, ","))
                                                                  : runners::default_configs();
   request.check.compile_limits = limits(kFileCompileSeconds);
@@ -54,8 +56,8 @@ BucketReduction reduce_bucket(triage::Database& db, const std::string& id, Reduc
   CheckRequest full = request.check;
   if (!full.mode) full.mode = gpus.gpus.empty() ? runners::Mode::binary : runners::Mode::run;
   TempDir check_dir("cudiff-triage-reduce");
-  const CheckRun run =
-      SignatureTest(*reduction.outcome.target, full, toolchain, gpus, request).check(reduced, check_dir.path());
+  const CheckRun run = SignatureTest(*reduction.outcome.target, full, toolchain, gpus, request)
+                           .check(reduced, check_dir.path());
   const std::vector<triage::Signature> signatures = signatures_of(run);
   std::size_t index = signatures.size();
   for (std::size_t i = 0; i < signatures.size(); ++i)
@@ -76,10 +78,23 @@ BucketReduction reduce_bucket(triage::Database& db, const std::string& id, Reduc
   campaign_row.mode = runners::to_string(run.mode);
   campaign_row.tests = 1;
   campaign_row.findings = 1;
-  const triage::Test test{triage::content_key(campaign_row.id + "/" + name), campaign_row.id, name, "", "",
-                          campaign_row.configs, "discrepancy", campaign_row.ended, campaign_row.ended - started};
-  const triage::NewFinding stored{triage::content_key(campaign_row.id + "/0"), campaign_row.id, test.id,
-                                  campaign_row.ended, run.verdict.findings[index], signatures[index], name, reduced,
+  const triage::Test test{triage::content_key(campaign_row.id + "/" + name),
+                          campaign_row.id,
+                          name,
+                          "",
+                          "",
+                          campaign_row.configs,
+                          "discrepancy",
+                          campaign_row.ended,
+                          campaign_row.ended - started};
+  const triage::NewFinding stored{triage::content_key(campaign_row.id + "/0"),
+                                  campaign_row.id,
+                                  test.id,
+                                  campaign_row.ended,
+                                  run.verdict.findings[index],
+                                  signatures[index],
+                                  name,
+                                  reduced,
                                   reduced_outputs(run)};
   triage::Bucket after;
   db.transaction([&] {

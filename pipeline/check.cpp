@@ -20,13 +20,13 @@ runners::Mode choose_mode(const CheckRequest& options, const runners::GpuDiscove
   }
   if (mode == runners::Mode::run && gpus.gpus.empty())
     notes.push_back("no GPU (" + gpus.note + "): binaries were built but not run");
-  else if (!options.mode && gpus.gpus.empty())
-    notes.push_back("no GPU (" + gpus.note + "): binaries built, not run");
+  else if (!options.mode && gpus.gpus.empty()) notes.push_back("no GPU (" + gpus.note + "): binaries built, not run");
   return mode;
 }
 
 ConfigCheck build_one(const runners::Toolchain& toolchain, const runners::Config& config, runners::Mode mode,
-                      const CheckRequest& options, const std::filesystem::path& file, const std::filesystem::path& workdir) {
+                      const CheckRequest& options, const std::filesystem::path& file,
+                      const std::filesystem::path& workdir) {
   ConfigCheck check;
   check.compile = runners::compile(toolchain, config, mode, file, workdir, options.compile_limits);
   if (check.compile.process.timed_out) {
@@ -34,8 +34,8 @@ ConfigCheck build_one(const runners::Toolchain& toolchain, const runners::Config
     longer.wall_seconds *= kHangConfirmationFactor;
     runners::CompileResult retry = runners::compile(toolchain, config, mode, file, workdir, longer);
     if (!retry.process.timed_out)
-      check.note = "passed its " + format_seconds(options.compile_limits.wall_seconds) +
-                   " limit, finished in " + format_seconds(retry.process.wall_seconds) + " with a longer one";
+      check.note = "passed its " + format_seconds(options.compile_limits.wall_seconds) + " limit, finished in " +
+                   format_seconds(retry.process.wall_seconds) + " with a longer one";
     check.compile = std::move(retry);
   }
   check.observation = oracle::observe_compile(check.compile);
@@ -44,9 +44,8 @@ ConfigCheck build_one(const runners::Toolchain& toolchain, const runners::Config
 
 /// Compiles run in parallel (one thread per config): each is a separate process tree, and
 /// nvcc spends most of a second in start-up that would otherwise be serialized.
-std::vector<ConfigCheck> build_all(const runners::Toolchain& toolchain, const CheckRequest& options,
-                                   runners::Mode mode, const std::filesystem::path& file,
-                                   const std::filesystem::path& workdir) {
+std::vector<ConfigCheck> build_all(const runners::Toolchain& toolchain, const CheckRequest& options, runners::Mode mode,
+                                   const std::filesystem::path& file, const std::filesystem::path& workdir) {
   std::vector<std::future<ConfigCheck>> pending;
   for (const auto& config : options.configs)
     pending.push_back(std::async(std::launch::async, build_one, std::cref(toolchain), std::cref(config), mode,
@@ -104,8 +103,7 @@ runners::Limits limits(double seconds) {
 bool defines_main(std::string_view source) {
   const std::string code = code_only(source);
   for (std::size_t at = code.find("main"); at != std::string::npos; at = code.find("main", at + 4)) {
-    if (at > 0 && (identifier_char(code[at - 1]) || code[at - 1] == '.' || code[at - 1] == ':' ||
-                   code[at - 1] == '>'))
+    if (at > 0 && (identifier_char(code[at - 1]) || code[at - 1] == '.' || code[at - 1] == ':' || code[at - 1] == '>'))
       continue;  // part of a longer name, a member, or a qualified name
     std::size_t next = code.find_first_not_of(" \t\r\n", at + 4);
     if (next == std::string::npos || code[next] != '(') continue;

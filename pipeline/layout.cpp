@@ -16,7 +16,8 @@ oracle::LayoutView device_view(const CheckRun& run, const ConfigCheck& check, co
   oracle::LayoutView empty{config.name, config.compiler, oracle::LayoutSide::device, {}, {}};
   std::filesystem::path ptx = check.compile.artifact;
   if (run.mode != runners::Mode::ptx) {
-    const runners::CompileResult result = runners::compile(run.toolchain, config, runners::Mode::ptx, run.file, workdir, limits);
+    const runners::CompileResult result = runners::compile(run.toolchain, config, runners::Mode::ptx, run.file, workdir,
+                                                           limits);
     if (result.artifact.empty()) {
       empty.problem = "the PTX compile failed (" + result.process.status_text() + ")";
       return empty;
@@ -31,7 +32,8 @@ oracle::LayoutView device_view(const CheckRun& run, const ConfigCheck& check, co
   }
 }
 
-oracle::LayoutView host_view(const ConfigCheck& check, const runners::Limits& limits, const std::filesystem::path& workdir) {
+oracle::LayoutView host_view(const ConfigCheck& check, const runners::Limits& limits,
+                             const std::filesystem::path& workdir) {
   const runners::Config& config = check.compile.config;
   runners::Command command;
   command.argv = {check.compile.artifact.string(), "--layout"};
@@ -75,7 +77,8 @@ std::optional<LayoutCheck> check_layout(const CheckRun& run, const TestInput& in
     if (binary && !check.compile.artifact.empty()) layout.views.push_back(host_view(check, run_limits, workdir));
   }
   for (const oracle::LayoutView& view : layout.views)
-    if (!view.problem.empty()) layout.notes.push_back(view.config + " " + oracle::to_string(view.side) + ": " + view.problem);
+    if (!view.problem.empty())
+      layout.notes.push_back(view.config + " " + oracle::to_string(view.side) + ": " + view.problem);
   if (run.mode != runners::Mode::binary && run.mode != runners::Mode::run)
     layout.notes.push_back("no binaries in mode " + runners::to_string(run.mode) + ": device views only");
   observations.layout_probes = layout.probes;

@@ -300,6 +300,7 @@ struct BucketReduction {
 /// format; the rest is filled here. Throws Error(environment) when there is nothing to reduce,
 /// or a run mismatch and no GPU.
 BucketReduction reduce_bucket(triage::Database& db, const std::string& id, ReduceRequest request,
-                              const runners::Toolchain& toolchain, const runners::GpuDiscovery& gpus, std::ostream& err);
+                              const runners::Toolchain& toolchain, const runners::GpuDiscovery& gpus,
+                              std::ostream& err);
 
 } // namespace cudiff::pipeline

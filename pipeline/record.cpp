@@ -145,12 +145,26 @@ void record_check(CheckRecorder& recorder, CheckRun& run) {
     // One transaction: a check is recorded whole or not at all.
     db.transaction([&] {
       db.put_campaign(campaign);
-      triage::Test test{triage::content_key(campaign.id + "/" + run.file.string()), campaign.id, run.file.string(), "", "",
-                        campaign.configs, run.verdict.agree() ? "agree" : "discrepancy", now, now - campaign.started};
+      triage::Test test{triage::content_key(campaign.id + "/" + run.file.string()),
+                        campaign.id,
+                        run.file.string(),
+                        "",
+                        "",
+                        campaign.configs,
+                        run.verdict.agree() ? "agree" : "discrepancy",
+                        now,
+                        now - campaign.started};
       db.add_test(test);
       for (std::size_t i = 0; i < signatures.size(); ++i) {
-        triage::NewFinding finding{triage::content_key(campaign.id + "/" + std::to_string(i)), campaign.id, test.id, now,
-                                   run.verdict.findings[i], signatures[i], run.file.filename().string(), source, outputs};
+        triage::NewFinding finding{triage::content_key(campaign.id + "/" + std::to_string(i)),
+                                   campaign.id,
+                                   test.id,
+                                   now,
+                                   run.verdict.findings[i],
+                                   signatures[i],
+                                   run.file.filename().string(),
+                                   source,
+                                   outputs};
         recorded[i] = db.add_finding(finding, known.match(signatures[i]));
       }
     });

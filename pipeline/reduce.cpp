@@ -31,8 +31,8 @@ std::function<void(const reducer::Progress&)> progress_printer(std::ostream& err
     std::snprintf(rate, sizeof rate, "%.1f", p.tests_per_second());
     const std::string line = "reduce: " + size_text(p.original_bytes) + " -> " + size_text(p.bytes) + " (-" +
                              std::to_string(static_cast<int>(saved)) + "%) | " + p.pass + " | " +
-                             std::to_string(p.tests) + " tests, " + std::to_string(p.cache_hits) + " cached | " +
-                             rate + " tests/s | " + format_seconds(p.seconds);
+                             std::to_string(p.tests) + " tests, " + std::to_string(p.cache_hits) + " cached | " + rate +
+                             " tests/s | " + format_seconds(p.seconds);
     if (terminal) err << "\r" << line << "\x1b[K" << std::flush;
     else err << line << "\n" << std::flush;
   };
@@ -114,7 +114,8 @@ ReduceTarget pick_target(const ReduceRequest& request, const CheckRun& original)
       return {signatures[i].key, signatures[i].title, original.verdict.findings[i].kind};
   std::vector<std::string> keys;
   for (const auto& signature : signatures) keys.push_back(signature.key.substr(0, 12));
-  throw_usage("no finding of " + request.file.string() + " has key " + *request.key + " (its keys: " + join(keys, ", ") + ")");
+  throw_usage("no finding of " + request.file.string() + " has key " + *request.key +
+              " (its keys: " + join(keys, ", ") + ")");
 }
 
 bool shows(const std::vector<triage::Signature>& signatures, const std::string& key) {

@@ -22,12 +22,21 @@ std::set<std::string> error_ids(const oracle::CompileObservation& observation) {
 /// Warnings whose cause is undefined behaviour in the program, not a matter of style; as
 /// errors they reject a candidate of a run-mismatch reduction (C-Reduce's documentation asks
 /// the same of a miscompile test script).
-const std::vector<std::string> ub_warning_flags = {
-    "-Werror=return-type",          "-Werror=uninitialized",          "-Werror=sometimes-uninitialized",
-    "-Werror=conditional-uninitialized", "-Werror=array-bounds",      "-Werror=shift-count-overflow",
-    "-Werror=shift-count-negative", "-Werror=shift-negative-value",   "-Werror=division-by-zero",
-    "-Werror=integer-overflow",     "-Werror=unsequenced",            "-Werror=null-dereference",
-    "-Werror=return-stack-address", "-Werror=uninitialized-const-reference", "-Werror=dangling"};
+const std::vector<std::string> ub_warning_flags = {"-Werror=return-type",
+                                                   "-Werror=uninitialized",
+                                                   "-Werror=sometimes-uninitialized",
+                                                   "-Werror=conditional-uninitialized",
+                                                   "-Werror=array-bounds",
+                                                   "-Werror=shift-count-overflow",
+                                                   "-Werror=shift-count-negative",
+                                                   "-Werror=shift-negative-value",
+                                                   "-Werror=division-by-zero",
+                                                   "-Werror=integer-overflow",
+                                                   "-Werror=unsequenced",
+                                                   "-Werror=null-dereference",
+                                                   "-Werror=return-stack-address",
+                                                   "-Werror=uninitialized-const-reference",
+                                                   "-Werror=dangling"};
 
 } // namespace
 
@@ -38,7 +47,8 @@ std::optional<std::string> undefined_behaviour_warning(const runners::Toolchain&
   const std::filesystem::path file = dir.path() / file_name;
   write_file(file, text);
   const runners::Config config{"clang-ub-warnings", runners::CompilerKind::clang, "O0", arch, ub_warning_flags};
-  const runners::CompileResult compile = runners::compile(toolchain, config, runners::Mode::syntax, file, dir.path(), limits);
+  const runners::CompileResult compile = runners::compile(toolchain, config, runners::Mode::syntax, file, dir.path(),
+                                                          limits);
   const oracle::CompileObservation observation = oracle::observe_compile(compile);
   if (observation.outcome == oracle::CompileOutcome::accepted) return std::nullopt;
   for (const oracle::Diagnostic& diagnostic : observation.diagnostics)
@@ -83,10 +93,10 @@ void SignatureTest::use_prefilter(const CheckRun& original) {
     const std::string key = triage::signature_of(candidate, crash_output(original, candidate)).key;
     if (key == target_.key) finding = &candidate;
   }
-  if (finding == nullptr || (finding->kind != oracle::FindingKind::compile_status_mismatch &&
-                             finding->kind != oracle::FindingKind::false_rejection &&
-                             finding->kind != oracle::FindingKind::missed_diagnostic &&
-                             finding->kind != oracle::FindingKind::crash))
+  if (finding == nullptr ||
+      (finding->kind != oracle::FindingKind::compile_status_mismatch &&
+       finding->kind != oracle::FindingKind::false_rejection &&
+       finding->kind != oracle::FindingKind::missed_diagnostic && finding->kind != oracle::FindingKind::crash))
     return;
   std::set<std::string> allowed;
   if (const auto* ids = finding->details.if_contains("rejected_error_ids"); ids != nullptr && ids->is_array())
@@ -138,7 +148,8 @@ std::optional<ConfigCheck> SignatureTest::prefilter(const std::filesystem::path&
                                                     const std::string& text) const {
   // Built the way check_test builds: a file without main() as an object.
   runners::Mode mode = check_.mode.value_or(runners::Mode::binary);
-  if ((mode == runners::Mode::binary || mode == runners::Mode::run) && !defines_main(text)) mode = runners::Mode::object;
+  if ((mode == runners::Mode::binary || mode == runners::Mode::run) && !defines_main(text))
+    mode = runners::Mode::object;
   const std::filesystem::path workdir = dir / "prefilter";
   std::filesystem::create_directories(workdir);
   ConfigCheck check;
@@ -214,7 +225,7 @@ bool SignatureTest::sanitizer_clean(const CheckRun& run, const std::string& cand
       }
   auto clean = [&](const std::string& tool, const ConfigCheck& built) {
     runners::Command command;
-    command.argv = {sanitizer_->string(), "--tool", tool, "--error-exitcode", "86", "--print-limit", "1",
+    command.argv = {sanitizer_->string(),           "--tool", tool, "--error-exitcode", "86", "--print-limit", "1",
                     built.compile.artifact.string()};
     command.limits = check_.run_limits;
     command.limits.wall_seconds *= 10;  // the sanitizers are slow

@@ -73,8 +73,8 @@ std::vector<Edit> whitespace_edits(std::string_view text) {
   std::string out;
   for (const Range& line : line_units(text)) {
     std::string_view content = text.substr(line.begin, line.end - line.begin);
-    while (!content.empty() && (content.back() == '\n' || content.back() == ' ' || content.back() == '\t' ||
-                                content.back() == '\r'))
+    while (!content.empty() &&
+           (content.back() == '\n' || content.back() == ' ' || content.back() == '\t' || content.back() == '\r'))
       content.remove_suffix(1);
     content.remove_prefix(std::min(content.find_first_not_of(" \t"), content.size()));
     out.append(content);
@@ -94,8 +94,7 @@ bool brackets_may_go(std::string_view text, const std::vector<Token>& tokens, co
                      const Pair& pair) {
   const auto before = previous_code(tokens, pair.open);
   const std::string_view previous = before ? spelling(text, tokens[*before]) : ";";
-  if (pair.kind == '(')
-    return !before || tokens[*before].kind != TokenKind::identifier || is_keyword(previous);
+  if (pair.kind == '(') return !before || tokens[*before].kind != TokenKind::identifier || is_keyword(previous);
   if (pair.kind != '{') return false;
   if (one_of(previous, {";", "{", "}", "else", "do", "=", "return", ",", "("})) return true;
   if (previous != ")") return false;
@@ -134,12 +133,12 @@ std::vector<Edit> block_edits(std::string_view text) {
     if (pair.kind == 'L') continue;  // a launch without its configuration is never valid
     const Range whole = range_of(tokens, pair.open, pair.close);
     edits.push_back(removal({whole}));
-    if (pair.close > pair.open + 1)
-      edits.push_back(replacing({{tokens[pair.open].end, tokens[pair.close].begin, ""}}));
+    if (pair.close > pair.open + 1) edits.push_back(replacing({{tokens[pair.open].end, tokens[pair.close].begin, ""}}));
     if (brackets_may_go(text, tokens, pairs, pair))  // keep the contents, drop the brackets
       edits.push_back(removal({range_of(tokens, pair.open, pair.open), range_of(tokens, pair.close, pair.close)}));
     if (const auto head = wrapper_head(text, tokens, pair))  // unwrap: `namespace N {` ... `}` gone
-      edits.push_back(removal({range_of(tokens, *head, pair.open), range_of(tokens, pair.close, pair.close)}, whole.begin));
+      edits.push_back(
+          removal({range_of(tokens, *head, pair.open), range_of(tokens, pair.close, pair.close)}, whole.begin));
   }
   return edits;
 }
@@ -242,11 +241,10 @@ std::vector<Edit> constant_edits(std::string_view text) {
     const auto after = next_code(tokens, i);
     if (!before || !after) continue;
     if (!one_of(spelling(text, tokens[*before]),
-                {"(", ",", "=", "[", "return", "?", ":", "+", "-", "*", "/", "%", "&", "|", "^", "!", "~", "<<", ">>",
-                 "<=", ">=", "==", "!=", "&&", "||", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^="}) ||
-        !one_of(spelling(text, tokens[*after]),
-                {")", ",", ";", "]", "?", ":", "+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>", "<", ">", "<=",
-                 ">=", "==", "!=", "&&", "||"}))
+                {"(",  ",",  "=",  "[",  "return", "?",  ":",  "+",  "-",  "*",  "/",  "%",  "&",  "|",  "^",  "!", "~",
+                 "<<", ">>", "<=", ">=", "==",     "!=", "&&", "||", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^="}) ||
+        !one_of(spelling(text, tokens[*after]), {")", ",", ";",  "]",  "?", ":", "+",  "-",  "*",  "/",  "%",  "&",
+                                                 "|", "^", "<<", ">>", "<", ">", "<=", ">=", "==", "!=", "&&", "||"}))
       continue;
     edits.push_back(replacing({{tokens[i].begin, tokens[i].end, "0"}}));
   }

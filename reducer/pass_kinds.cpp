@@ -90,7 +90,8 @@ std::vector<Edit> by_start(std::vector<Edit> edits) {
 } // namespace
 
 EditListPass::EditListPass(std::string name, Edits edits)
-    : name_(std::move(name)), edits_([edits = std::move(edits)](std::string_view text) { return by_start(edits(text)); }) {}
+    : name_(std::move(name)),
+      edits_([edits = std::move(edits)](std::string_view text) { return by_start(edits(text)); }) {}
 
 std::optional<Cursor> EditListPass::start(std::string_view text) const {
   const std::vector<Edit> edits = edits_(text);

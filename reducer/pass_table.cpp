@@ -51,18 +51,37 @@ struct Entry {
 // The table, in the order docs/reducer.md describes the passes.
 constexpr Entry table[] = {
     {"comments", []() -> std::unique_ptr<Pass> { return std::make_unique<EditListPass>("comments", comment_edits); }},
-    {"whitespace", []() -> std::unique_ptr<Pass> { return std::make_unique<EditListPass>("whitespace", whitespace_edits); }},
-    {"includes", []() -> std::unique_ptr<Pass> { return std::make_unique<ChunkPass>("includes", one_range_each(includes), one_level, 0); }},
-    {"uses", []() -> std::unique_ptr<Pass> { return std::make_unique<ChunkPass>("uses", declarations_with_uses, one_level, 0); }},
-    {"hdd", []() -> std::unique_ptr<Pass> { return std::make_unique<ChunkPass>("hdd", one_range_each(statements), depth_levels, 0); }},
-    {"unused", []() -> std::unique_ptr<Pass> { return std::make_unique<EditListPass>("unused", unused_declaration_edits); }},
+    {"whitespace",
+     []() -> std::unique_ptr<Pass> { return std::make_unique<EditListPass>("whitespace", whitespace_edits); }},
+    {"includes",
+     []() -> std::unique_ptr<Pass> {
+       return std::make_unique<ChunkPass>("includes", one_range_each(includes), one_level, 0);
+     }},
+    {"uses",
+     []() -> std::unique_ptr<Pass> {
+       return std::make_unique<ChunkPass>("uses", declarations_with_uses, one_level, 0);
+     }},
+    {"hdd",
+     []() -> std::unique_ptr<Pass> {
+       return std::make_unique<ChunkPass>("hdd", one_range_each(statements), depth_levels, 0);
+     }},
+    {"unused",
+     []() -> std::unique_ptr<Pass> { return std::make_unique<EditListPass>("unused", unused_declaration_edits); }},
     {"blocks", []() -> std::unique_ptr<Pass> { return std::make_unique<EditListPass>("blocks", block_edits); }},
     {"commas", []() -> std::unique_ptr<Pass> { return std::make_unique<EditListPass>("commas", comma_edits); }},
-    {"arguments", []() -> std::unique_ptr<Pass> { return std::make_unique<EditListPass>("arguments", argument_edits); }},
+    {"arguments",
+     []() -> std::unique_ptr<Pass> { return std::make_unique<EditListPass>("arguments", argument_edits); }},
     {"simplify", []() -> std::unique_ptr<Pass> { return std::make_unique<EditListPass>("simplify", simplify_edits); }},
-    {"lines", []() -> std::unique_ptr<Pass> { return std::make_unique<ChunkPass>("lines", one_range_each(lines), one_level, 0); }},
-    {"tokens", []() -> std::unique_ptr<Pass> { return std::make_unique<ChunkPass>("tokens", one_range_each(tokens), one_level, 4); }},
-    {"constants", []() -> std::unique_ptr<Pass> { return std::make_unique<EditListPass>("constants", constant_edits); }},
+    {"lines",
+     []() -> std::unique_ptr<Pass> {
+       return std::make_unique<ChunkPass>("lines", one_range_each(lines), one_level, 0);
+     }},
+    {"tokens",
+     []() -> std::unique_ptr<Pass> {
+       return std::make_unique<ChunkPass>("tokens", one_range_each(tokens), one_level, 4);
+     }},
+    {"constants",
+     []() -> std::unique_ptr<Pass> { return std::make_unique<EditListPass>("constants", constant_edits); }},
     {"rename", []() -> std::unique_ptr<Pass> { return std::make_unique<EditListPass>("rename", rename_edits); }},
 };
 

@@ -33,8 +33,8 @@ namespace cudiff::reducer {
 // The reducer cuts text at common's C++/CUDA tokens (common/cpp_lexer.h), read as written:
 // a directive ends at the first newline not after a `\`, comments are tokens of their own.
 using cpp::Token;
-using cpp::TokenKind;
 using cpp::tokenize;
+using cpp::TokenKind;
 
 /// The size in C tokens: comments do not count, a directive counts as the tokens of its line
 /// (`#include <x>` is 5). The size measure of bench/ (bench/count_tokens.py counts the same).

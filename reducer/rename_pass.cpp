@@ -15,19 +15,21 @@ bool one_of(std::string_view word, std::initializer_list<std::string_view> words
 
 /// Keywords that may stand right before a declared name.
 bool declares_after(std::string_view word) {
-  return one_of(word, {"void", "int", "char", "short", "long", "float", "double", "bool", "unsigned", "signed", "auto",
-                       "const", "constexpr", "static", "inline", "struct", "class", "union", "enum", "typename",
-                       "namespace", "volatile", "extern", "__global__", "__device__", "__host__", "__shared__",
-                       "__constant__", "__managed__", "__forceinline__", "__noinline__", "__restrict__", "virtual",
-                       "explicit", "register", "thread_local", "mutable", "using", "typedef", "char8_t", "char16_t",
-                       "char32_t", "wchar_t", "__inline__"});
+  return one_of(word, {"void",         "int",          "char",       "short",        "long",        "float",
+                       "double",       "bool",         "unsigned",   "signed",       "auto",        "const",
+                       "constexpr",    "static",       "inline",     "struct",       "class",       "union",
+                       "enum",         "typename",     "namespace",  "volatile",     "extern",      "__global__",
+                       "__device__",   "__host__",     "__shared__", "__constant__", "__managed__", "__forceinline__",
+                       "__noinline__", "__restrict__", "virtual",    "explicit",     "register",    "thread_local",
+                       "mutable",      "using",        "typedef",    "char8_t",      "char16_t",    "char32_t",
+                       "wchar_t",      "__inline__"});
 }
 
 /// Names the CUDA runtime, the compilers or the C library give meaning to.
 bool reserved(std::string_view name) {
   return name == "main" || name.starts_with("__") || name.starts_with("cuda") || name.starts_with("cudiff_") ||
-         one_of(name, {"std", "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "dim3", "size_t",
-                       "printf", "malloc", "free", "memcpy", "memset", "atomicAdd"});
+         one_of(name, {"std", "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "dim3", "size_t", "printf",
+                       "malloc", "free", "memcpy", "memset", "atomicAdd"});
 }
 
 std::string short_name(std::size_t n) {

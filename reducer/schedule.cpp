@@ -41,7 +41,7 @@ boost::json::array names_json(const std::vector<std::string>& names) {
   return array;
 }
 
-} // namespace
+}  // namespace
 
 Schedule default_schedule() { return parse_schedule(default_schedule_json, "the default schedule"); }
 
@@ -49,7 +49,8 @@ Schedule parse_schedule(std::string_view json, std::string_view origin) {
   boost::system::error_code error;
   const boost::json::value value = boost::json::parse(json, error);
   if (error) throw_usage(std::string(origin) + " is not JSON: " + error.message());
-  if (!value.is_object()) throw_usage(std::string(origin) + ": a schedule is an object {\"first\", \"main\", \"last\"}");
+  if (!value.is_object())
+    throw_usage(std::string(origin) + ": a schedule is an object {\"first\", \"main\", \"last\"}");
   for (const auto& [key, _] : value.as_object())
     if (key != "first" && key != "main" && key != "last")
       throw_usage(std::string(origin) + ": unknown phase \"" + std::string(key) + "\" (first, main, last)");
@@ -66,4 +67,4 @@ std::string schedule_json(const Schedule& schedule) {
                                          {"last", names_json(schedule.last)}});
 }
 
-} // namespace cudiff::reducer
+}  // namespace cudiff::reducer

@@ -5,7 +5,8 @@
 
 namespace cudiff::reducer {
 
-Tester::Tester(Interesting interesting, std::size_t jobs) : interesting_(std::move(interesting)), jobs_(std::max<std::size_t>(1, jobs)) {
+Tester::Tester(Interesting interesting, std::size_t jobs)
+    : interesting_(std::move(interesting)), jobs_(std::max<std::size_t>(1, jobs)) {
   if (jobs_ > 1)
     for (std::size_t i = 0; i < jobs_; ++i) workers_.emplace_back([this] { work(); });
 }

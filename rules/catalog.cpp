@@ -19,7 +19,8 @@ std::string text_of(const boost::json::object& object, std::string_view key) {
 RuleProbe probe_of(const std::string& id, const boost::json::object& object) {
   RuleProbe probe;
   const std::string space = text_of(object, "space");
-  if (space != "device" && space != "host") throw_environment("rules catalog: probe of " + id + " has space '" + space + "'");
+  if (space != "device" && space != "host")
+    throw_environment("rules catalog: probe of " + id + " has space '" + space + "'");
   probe.host = space == "host";
   if (const auto* headers = object.if_contains("headers"); headers != nullptr && headers->is_array())
     for (const auto& header : headers->as_array())
@@ -28,7 +29,8 @@ RuleProbe probe_of(const std::string& id, const boost::json::object& object) {
   probe.function = text_of(object, "function");
   probe.clang_rejects = text_of(object, "clang_rejects");
   probe.nvcc_rejects = text_of(object, "nvcc_rejects");
-  if (probe.fragment.empty() || probe.function.empty()) throw_environment("rules catalog: probe of " + id + " lacks fragment or function");
+  if (probe.fragment.empty() || probe.function.empty())
+    throw_environment("rules catalog: probe of " + id + " lacks fragment or function");
   return probe;
 }
 

@@ -21,10 +21,8 @@ std::string shell_quote(std::string_view word) {
   if (!word.empty() && std::all_of(word.begin(), word.end(), shell_safe)) return std::string(word);
   std::string quoted = "'";
   for (char c : word) {
-    if (c == '\'')
-      quoted += "'\\''";
-    else
-      quoted += c;
+    if (c == '\'') quoted += "'\\''";
+    else quoted += c;
   }
   quoted += '\'';
   return quoted;

@@ -18,9 +18,8 @@ std::string artifact_name(const std::filesystem::path& source, Mode mode) {
 
 } // namespace
 
-CompileResult compile(const Toolchain& toolchain, const Config& config, Mode mode,
-                      const std::filesystem::path& source, const std::filesystem::path& workdir,
-                      const Limits& limits) {
+CompileResult compile(const Toolchain& toolchain, const Config& config, Mode mode, const std::filesystem::path& source,
+                      const std::filesystem::path& workdir, const Limits& limits) {
   const std::filesystem::path dir = workdir / config.name;
   const std::filesystem::path scratch = dir / "tmp";
   std::error_code ec;
@@ -33,13 +32,11 @@ CompileResult compile(const Toolchain& toolchain, const Config& config, Mode mod
   CompileResult result;
   result.config = config;
   result.mode = mode;
-  result.command = compile_command(toolchain, config, mode, std::filesystem::absolute(source),
-                                   output, scratch);
+  result.command = compile_command(toolchain, config, mode, std::filesystem::absolute(source), output, scratch);
   result.command.cwd = dir;
   result.command.limits = limits;
   result.process = run_subprocess(result.command);
-  if (result.process.exited_zero() && !output.empty() && std::filesystem::exists(output, ec))
-    result.artifact = output;
+  if (result.process.exited_zero() && !output.empty() && std::filesystem::exists(output, ec)) result.artifact = output;
   return result;
 }
 

@@ -103,16 +103,14 @@ Command compile_command(const Toolchain& toolchain, const Config& config, Mode m
   Command command;
   const std::string cuda = toolchain.cuda_home.string();
   if (config.compiler == CompilerKind::nvcc) {
-    command.argv = {toolchain.nvcc.path.string(), "-std=c++17", "--extended-lambda",
-                    "-arch=" + config.arch};
+    command.argv = {toolchain.nvcc.path.string(), "-std=c++17", "--extended-lambda", "-arch=" + config.arch};
     append(command.argv, nvcc_optimization(config));
     append(command.argv, config.extra_flags);
     append(command.argv, nvcc_mode_flags(mode, output));
     command.argv.push_back(source.string());
   } else {
     command.argv = {toolchain.clang.path.string(), "-x", "cuda", "--cuda-gpu-arch=" + config.arch,
-                    "--cuda-path=" + cuda, "-Wno-unknown-cuda-version", "-std=c++17",
-                    "-" + config.opt_level,
+                    "--cuda-path=" + cuda, "-Wno-unknown-cuda-version", "-std=c++17", "-" + config.opt_level,
                     // Crash reproducers land in the private scratch dir, never in /tmp.
                     "-fcrash-diagnostics-dir=" + scratch.string()};
     append(command.argv, config.extra_flags);

@@ -65,9 +65,9 @@ GpuDiscovery discover_gpus() {
     return discovery;
   }
   if (int status = init(0); status != 0) {
-    discovery.note = status == kErrorNoDevice ? "no CUDA device found"
-                                              : "CUDA driver failed to initialize (CUresult " +
-                                                    std::to_string(status) + ")";
+    discovery.note = status == kErrorNoDevice
+                         ? "no CUDA device found"
+                         : "CUDA driver failed to initialize (CUresult " + std::to_string(status) + ")";
     return discovery;
   }
   int count = 0;

@@ -19,8 +19,7 @@ namespace cudiff::runners::detail {
 
 // ---- BoundedCapture ---------------------------------------------------------------------
 
-BoundedCapture::BoundedCapture(std::size_t cap)
-    : unlimited_(cap == 0), head_cap_(cap - cap / 4), tail_cap_(cap / 4) {}
+BoundedCapture::BoundedCapture(std::size_t cap) : unlimited_(cap == 0), head_cap_(cap - cap / 4), tail_cap_(cap / 4) {}
 
 void BoundedCapture::append(const char* data, std::size_t size) {
   total_ += size;

@@ -166,9 +166,8 @@ struct CompileResult {
 };
 
 /// Builds `source` with `config` in `mode` (Mode::run builds a binary) inside `workdir`.
-CompileResult compile(const Toolchain& toolchain, const Config& config, Mode mode,
-                      const std::filesystem::path& source, const std::filesystem::path& workdir,
-                      const Limits& limits);
+CompileResult compile(const Toolchain& toolchain, const Config& config, Mode mode, const std::filesystem::path& source,
+                      const std::filesystem::path& workdir, const Limits& limits);
 
 // ---- GPUs and execution -----------------------------------------------------------------
 

@@ -74,8 +74,7 @@ std::vector<std::string> child_environment(const Command& command) {
   const auto& overrides = command.env_overrides;
   auto overridden = [&](std::string_view entry) {
     std::string_view name = entry.substr(0, entry.find('='));
-    return std::any_of(overrides.begin(), overrides.end(),
-                       [&](const auto& o) { return o.first == name; });
+    return std::any_of(overrides.begin(), overrides.end(), [&](const auto& o) { return o.first == name; });
   };
   std::vector<std::string> env;
   for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry)
@@ -96,8 +95,7 @@ bool is_executable_file(const std::filesystem::path& path) {
 /// argv[0] as the path to exec. A name without '/' is looked up on the PATH the child will
 /// see (so an overridden PATH applies, as with `env PATH=... name`); a relative path is taken
 /// relative to cudiff's directory, not to command.cwd.
-std::optional<std::filesystem::path> find_program(const std::string& name,
-                                                  const std::vector<std::string>& env,
+std::optional<std::filesystem::path> find_program(const std::string& name, const std::vector<std::string>& env,
                                                   std::string& error) {
   if (name.find('/') != std::string::npos) {
     std::error_code ec;
@@ -161,8 +159,8 @@ struct ChildSetup {
 
   // bp::filesystem is boost::filesystem or std::filesystem, as Boost.Process was configured; a
   // parameter of the other type would make the launcher skip this hook without a word.
-  boost::system::error_code on_exec_setup(bp::posix::default_launcher& launcher,
-                                          const bp::filesystem::path&, const char* const*) const {
+  boost::system::error_code on_exec_setup(bp::posix::default_launcher& launcher, const bp::filesystem::path&,
+                                          const char* const*) const {
     // Its own process group, so that one kill(-pgid) reaches everything it spawns.
     if (::setpgid(0, 0) != 0) return last_error();
     // Should cudiff die, a hung compiler must not run on unsupervised. Only the leader gets
@@ -234,8 +232,8 @@ private:
 };
 
 /// Starts the child; returns its pid, or 0 with `error` set. Never leaves a zombie behind.
-int launch(const Command& command, const std::filesystem::path& executable,
-           const std::vector<std::string>& env, const Pipes& pipes, std::string& error) {
+int launch(const Command& command, const std::filesystem::path& executable, const std::vector<std::string>& env,
+           const Pipes& pipes, std::string& error) {
   std::vector<const char*> argv;
   for (const auto& arg : command.argv) argv.push_back(arg.c_str());
   argv.push_back(nullptr);
@@ -253,10 +251,10 @@ int launch(const Command& command, const std::filesystem::path& executable,
   try {
     // The setup goes last: it closes descriptors, which must happen after stdio's dup2.
     auto process = command.cwd.empty()
-        ? launcher(context.get_executor(), ec, program, argv_data, stdio, environment, setup)
-        : launcher(context.get_executor(), ec, program, argv_data, stdio,
-                   bp::process_start_dir(bp::filesystem::path(command.cwd.string())), environment,
-                   setup);
+                       ? launcher(context.get_executor(), ec, program, argv_data, stdio, environment, setup)
+                       : launcher(context.get_executor(), ec, program, argv_data, stdio,
+                                  bp::process_start_dir(bp::filesystem::path(command.cwd.string())), environment,
+                                  setup);
     // Its destructor would kill the child; from here on the pid is managed by hand.
     process.detach();
   } catch (const std::exception& e) {
@@ -290,8 +288,8 @@ struct Child {
   std::vector<char> buffer = std::vector<char>(256 << 10);
 
   Child(int child_pid, Fd out_read, Fd err_read, std::size_t cap)
-      : pid(child_pid), pidfd(static_cast<int>(::syscall(SYS_pidfd_open, child_pid, 0))),
-        out(std::move(out_read)), err(std::move(err_read)), out_capture(cap), err_capture(cap) {}
+      : pid(child_pid), pidfd(static_cast<int>(::syscall(SYS_pidfd_open, child_pid, 0))), out(std::move(out_read)),
+        err(std::move(err_read)), out_capture(cap), err_capture(cap) {}
 };
 
 /// Reads once from one ready pipe into its capture; closes the pipe at EOF or error.
@@ -339,10 +337,9 @@ enum class Ending { exited, timed_out, memory_limit };
 /// address space), and RLIMIT_RSS is not enforced by Linux at all.
 Ending watch(Child& child, const Limits& limits, Clock::time_point start) {
   const bool wall_limit = limits.wall_seconds > 0 && limits.wall_seconds < 1e7;
-  const auto deadline =
-      wall_limit ? start + std::chrono::duration_cast<Clock::duration>(
-                               std::chrono::duration<double>(limits.wall_seconds))
-                 : Clock::time_point::max();
+  const auto deadline = wall_limit ? start + std::chrono::duration_cast<Clock::duration>(
+                                                 std::chrono::duration<double>(limits.wall_seconds))
+                                   : Clock::time_point::max();
   const auto interval = limits.memory_bytes > 0 ? 50ms : 100ms;
   auto next_sample = Clock::now() + interval;
   while (true) {
@@ -431,8 +428,7 @@ void run(const Command& command, SubprocessResult& result) {
   result.process_group = pid;
   pipes.out_write.reset();  // the child holds the only write ends now: EOF when it is done
   pipes.err_write.reset();
-  Child child(pid, std::move(pipes.out_read), std::move(pipes.err_read),
-              command.limits.output_cap_bytes);
+  Child child(pid, std::move(pipes.out_read), std::move(pipes.err_read), command.limits.output_cap_bytes);
 
   const Ending ending = watch(child, command.limits, start);
   // The leader is a zombie (or about to be killed): while it is unreaped its pid cannot be

@@ -38,8 +38,8 @@ CompilerProbe probe(CompilerKind kind, const std::filesystem::path& path, const 
     result.compiler = Compiler{kind, path, match[1].str(), line};
     return result;
   }
-  result.problem = path.string() + " did not print a " + to_string(kind) +
-                   " version (is it really " + to_string(kind) + "?)";
+  result.problem = path.string() + " did not print a " + to_string(kind) + " version (is it really " + to_string(kind) +
+                   "?)";
   return result;
 }
 
@@ -62,8 +62,7 @@ CompilerProbe probe_clang(const std::filesystem::path& path) {
 
 std::filesystem::path find_nvcc(const ToolchainSearch& search) {
   if (search.nvcc) return *search.nvcc;
-  if (search.cuda_home && is_executable_file(*search.cuda_home / "bin/nvcc"))
-    return *search.cuda_home / "bin/nvcc";
+  if (search.cuda_home && is_executable_file(*search.cuda_home / "bin/nvcc")) return *search.cuda_home / "bin/nvcc";
   if (is_executable_file("/usr/local/cuda/bin/nvcc")) return "/usr/local/cuda/bin/nvcc";
   if (auto on_path = find_on_path("nvcc")) return *on_path;
   return "/usr/local/cuda/bin/nvcc";  // reported as missing by probe()
@@ -96,10 +95,8 @@ ToolchainDiscovery discover_toolchain(const ToolchainSearch& search) {
   ToolchainDiscovery discovery;
   discovery.nvcc = probe_nvcc(find_nvcc(search));
   std::filesystem::path clang = find_clang(search);
-  if (clang.is_absolute() || clang.has_parent_path())
-    discovery.clang = probe_clang(clang);
-  else
-    discovery.clang.problem = "clang++-22 not found on PATH (install clang-22, or pass --clang)";
+  if (clang.is_absolute() || clang.has_parent_path()) discovery.clang = probe_clang(clang);
+  else discovery.clang.problem = "clang++-22 not found on PATH (install clang-22, or pass --clang)";
   discovery.cuda_home = find_cuda_home(search, discovery.nvcc);
   return discovery;
 }

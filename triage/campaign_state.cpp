@@ -5,9 +5,12 @@
 namespace cudiff::triage {
 
 void Database::put_campaign_params(const std::string& campaign_id, const std::string& params) {
-  impl_->statement("INSERT INTO campaign_params(campaign_id, params) VALUES(?1, ?2) "
-                   "ON CONFLICT(campaign_id) DO UPDATE SET params = excluded.params")
-      .bind(1, campaign_id).bind(2, params).run();
+  impl_
+      ->statement("INSERT INTO campaign_params(campaign_id, params) VALUES(?1, ?2) "
+                  "ON CONFLICT(campaign_id) DO UPDATE SET params = excluded.params")
+      .bind(1, campaign_id)
+      .bind(2, params)
+      .run();
 }
 
 std::optional<std::string> Database::campaign_params(const std::string& campaign_id) const {

@@ -95,7 +95,7 @@ void set_journal_mode(Database::Impl& impl, const std::string& mode, double time
 
 bool on_network_filesystem(const std::filesystem::path& path) {
   const std::filesystem::path directory = path.parent_path().empty() ? "." : path.parent_path();
-  struct statfs info {};
+  struct statfs info{};
   if (::statfs(directory.c_str(), &info) != 0) return false;
   // statfs magic numbers (linux/magic.h and the vendors' own) of filesystems one file of which
   // several hosts can open; FUSE is counted in, since sshfs and the cloud-bucket mounts are.
@@ -113,14 +113,11 @@ bool on_network_filesystem(const std::filesystem::path& path) {
   case 0xAAD7AAEAu:  // PanFS
   case 0x65735546u:  // FUSE
     return true;
-  default:
-    return false;
+  default: return false;
   }
 }
 
-namespace {
-
-} // namespace
+namespace {} // namespace
 
 Database::Database(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Database::Database(Database&&) noexcept = default;

@@ -39,7 +39,8 @@ std::string expected_for(std::string_view kind) {
     return "both compilers accept the program, or both reject it (it is either valid CUDA C++ or not)";
   if (kind == "crash") return "the compiler diagnoses or compiles the program; it never crashes";
   if (kind == "hang") return "the compile (or the program) finishes well within the time limit";
-  if (kind == "run_mismatch") return "both binaries exit the same way and print the same output (the program has one defined result)";
+  if (kind == "run_mismatch")
+    return "both binaries exit the same way and print the same output (the program has one defined result)";
   if (kind == "warning_mismatch") return "both compilers warn about the same places";
   if (kind == "missed_diagnostic")
     return "the program breaks a rule of the CUDA C++ Programming Guide that must be diagnosed (the rule id in the "
@@ -76,29 +77,37 @@ std::string render_markdown_report(const Database& database, const Bucket& bucke
   const auto campaign = database.campaign(finding.campaign_id);
 
   md += "\n## Versions\n\n";
-  md += "- nvcc: " + (campaign ? campaign->nvcc_version : "?") + " (" + text_at(finding.outputs, {"toolchain", "nvcc", "path"}) + ")\n";
-  md += "- clang: " + (campaign ? campaign->clang_version : "?") + " (" + text_at(finding.outputs, {"toolchain", "clang", "path"}) + ")\n";
+  md += "- nvcc: " + (campaign ? campaign->nvcc_version : "?") + " (" +
+        text_at(finding.outputs, {"toolchain", "nvcc", "path"}) + ")\n";
+  md += "- clang: " + (campaign ? campaign->clang_version : "?") + " (" +
+        text_at(finding.outputs, {"toolchain", "clang", "path"}) + ")\n";
   md += "- CUDA toolkit used by clang: " + text_at(finding.outputs, {"toolchain", "cuda_home"}) + "\n";
-  md += "- GPU: " + (campaign && !campaign->gpus.empty() ? campaign->gpus : "none (compile only: " + text_at(finding.outputs, {"gpu_note"}) + ")") + "\n";
+  md += "- GPU: " +
+        (campaign && !campaign->gpus.empty() ? campaign->gpus
+                                             : "none (compile only: " + text_at(finding.outputs, {"gpu_note"}) + ")") +
+        "\n";
   if (campaign) md += "- host: " + campaign->host + ", cudiff " + campaign->cudiff_version + "\n";
 
   md += "\n## Reproducer\n\n`" + name + "` (" + std::to_string(finding.source.size()) +
         " bytes, the smallest of this bucket's findings):\n\n" + fenced(finding.source, "cuda");
 
-  md += "\n## Expected vs observed\n\n- expected: " + expected_for(bucket.kind) + "\n- observed: " + finding.summary + "\n";
+  md += "\n## Expected vs observed\n\n- expected: " + expected_for(bucket.kind) + "\n- observed: " + finding.summary +
+        "\n";
 
   md += "\n## Commands and what each compiler printed\n\nRun from the directory holding `" + name + "`.\n";
   const std::string original = text_at(finding.outputs, {"file"});
   if (const auto* configs = finding.outputs.is_object() ? finding.outputs.as_object().if_contains("configs") : nullptr;
       configs != nullptr && configs->is_array()) {
     for (const auto& config : configs->as_array()) {
-      md += "\n### " + text_at(config, {"config"}) + " (" + text_at(config, {"outcome"}) + ", " + text_at(config, {"status"}) + ")\n\n";
+      md += "\n### " + text_at(config, {"config"}) + " (" + text_at(config, {"outcome"}) + ", " +
+            text_at(config, {"status"}) + ")\n\n";
       md += fenced(replace_all(text_at(config, {"command"}), original, name), "sh");
       const std::string err = text_at(config, {"stderr"});
       md += err.empty() ? "\n(printed nothing on stderr)\n" : "\nstderr:\n\n" + fenced(err);
       if (std::string run = text_at(config, {"run", "status"}); !run.empty()) {
         md += "\nrun: " + run + "\n\n" + fenced(text_at(config, {"run", "stdout"}));
-        if (std::string run_err = text_at(config, {"run", "stderr"}); !run_err.empty()) md += "\nrun stderr:\n\n" + fenced(run_err);
+        if (std::string run_err = text_at(config, {"run", "stderr"}); !run_err.empty())
+          md += "\nrun stderr:\n\n" + fenced(run_err);
       }
     }
   }
@@ -111,7 +120,8 @@ std::string render_markdown_report(const Database& database, const Bucket& bucke
   return md;
 }
 
-std::filesystem::path export_bucket(const Database& database, const Bucket& bucket, const std::filesystem::path& directory) {
+std::filesystem::path export_bucket(const Database& database, const Bucket& bucket,
+                                    const std::filesystem::path& directory) {
   std::error_code ec;
   std::filesystem::create_directories(directory, ec);
   if (ec) throw_environment("cannot create " + directory.string() + ": " + ec.message());

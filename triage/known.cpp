@@ -7,8 +7,8 @@
 namespace cudiff::triage {
 namespace {
 
-std::string field(const boost::json::object& entry, std::string_view name, std::string_view origin,
-                  std::size_t index, bool required) {
+std::string field(const boost::json::object& entry, std::string_view name, std::string_view origin, std::size_t index,
+                  bool required) {
   const auto* value = entry.if_contains(name);
   if (value == nullptr || !value->is_string()) {
     if (!required) return {};
@@ -34,7 +34,8 @@ KnownDifferences KnownDifferences::parse(std::string_view text, std::string_view
   KnownDifferences known;
   const auto& entries = list->as_array();
   for (std::size_t i = 0; i < entries.size(); ++i) {
-    if (!entries[i].is_object()) throw_usage(std::string(origin) + ": entry " + std::to_string(i + 1) + " is not an object");
+    if (!entries[i].is_object())
+      throw_usage(std::string(origin) + ": entry " + std::to_string(i + 1) + " is not an object");
     const auto& entry = entries[i].as_object();
     KnownDifference difference{field(entry, "kind", origin, i, true), field(entry, "side", origin, i, false),
                                field(entry, "id", origin, i, true), field(entry, "reason", origin, i, true)};
@@ -56,7 +57,8 @@ const KnownDifference* KnownDifferences::match(const Signature& signature) const
     // "R-EXTLAM-*": a family of rules (ids of the rules catalog) that differ for one reason.
     if (entry.id.size() > 1 && entry.id.back() == '*') {
       const std::string_view prefix(entry.id.data(), entry.id.size() - 1);
-      if (std::ranges::any_of(signature.ids, [&](const std::string& id) { return id.starts_with(prefix); })) return &entry;
+      if (std::ranges::any_of(signature.ids, [&](const std::string& id) { return id.starts_with(prefix); }))
+        return &entry;
     }
   }
   return nullptr;

@@ -22,7 +22,8 @@ bool compiler_source(std::string_view name) {
 }
 
 bool looks_like_file(std::string_view token) {
-  constexpr std::array<std::string_view, 9> extensions{".cu", ".cuh", ".ptx", ".s", ".o", ".cubin", ".fatbin", ".sh", ".ii"};
+  constexpr std::array<std::string_view, 9> extensions{".cu",    ".cuh",    ".ptx", ".s", ".o",
+                                                       ".cubin", ".fatbin", ".sh",  ".ii"};
   for (std::string_view extension : extensions)
     if (token.size() > extension.size() && token.ends_with(extension)) return true;
   return false;
@@ -42,8 +43,10 @@ std::string mask_path(std::string_view path) {
 std::string mask_paths(std::string_view text) {
   std::string out;
   std::size_t i = 0;
-  auto path_char = [](char c) { return !std::isspace(static_cast<unsigned char>(c)) && c != ':' && c != '\'' &&
-                                       c != '"' && c != '(' && c != ')' && c != ',' && c != '`'; };
+  auto path_char = [](char c) {
+    return !std::isspace(static_cast<unsigned char>(c)) && c != ':' && c != '\'' && c != '"' && c != '(' && c != ')' &&
+           c != ',' && c != '`';
+  };
   while (i < text.size()) {
     if (!path_char(text[i])) {
       out.push_back(text[i++]);
@@ -68,8 +71,8 @@ std::string mask_crash_text(std::string_view text) {
   for (std::size_t i = 0; i < paths.size();) {
     const char c = paths[i];
     // 0x7f3c11ab8786 -> 0x_ : addresses differ on every run.
-    if (c == '0' && i + 2 < paths.size() && (paths[i + 1] == 'x' || paths[i + 1] == 'X') && is_hex_digit(paths[i + 2]) &&
-        (i == 0 || !is_word(paths[i - 1]))) {
+    if (c == '0' && i + 2 < paths.size() && (paths[i + 1] == 'x' || paths[i + 1] == 'X') &&
+        is_hex_digit(paths[i + 2]) && (i == 0 || !is_word(paths[i - 1]))) {
       i += 2;
       while (i < paths.size() && is_hex_digit(paths[i])) ++i;
       out += "0x_";

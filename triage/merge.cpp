@@ -43,10 +43,12 @@ MergeStats merge_attached(Database::Impl& impl) {
   stats.tests_added = changes(impl);
   stats.tests_present = impl.scalar("SELECT count(*) FROM shard.tests") - stats.tests_added;
   impl.exec("INSERT OR IGNORE INTO main.blobs(hash, data) SELECT hash, data FROM shard.blobs");
-  impl.exec("INSERT OR IGNORE INTO main.notes(id, bucket_key, time, text) SELECT id, bucket_key, time, text FROM shard.notes");
+  impl.exec(
+      "INSERT OR IGNORE INTO main.notes(id, bucket_key, time, text) SELECT id, bucket_key, time, text FROM shard.notes");
   // The findings this database does not have yet: the only ones that count.
   impl.exec("DROP TABLE IF EXISTS temp.incoming");
-  impl.exec("CREATE TEMP TABLE incoming AS SELECT " + f + " FROM shard.findings WHERE id NOT IN (SELECT id FROM main.findings)");
+  impl.exec("CREATE TEMP TABLE incoming AS SELECT " + f +
+            " FROM shard.findings WHERE id NOT IN (SELECT id FROM main.findings)");
   impl.exec("INSERT INTO main.findings(" + f + ") SELECT " + f + " FROM temp.incoming");
   stats.findings_added = changes(impl);
   impl.exec(
@@ -55,13 +57,11 @@ MergeStats merge_attached(Database::Impl& impl) {
       "first_seen, last_seen, best_finding, best_size FROM shard.buckets WHERE key NOT IN (SELECT key FROM main.buckets)");
   stats.buckets_added = changes(impl);
   // A person's decision (known, reported, fixed, invalid) wins over `new`.
-  impl.exec(
-      "UPDATE main.buckets SET status = s.status, known_reason = s.known_reason FROM shard.buckets s "
-      "WHERE s.key = buckets.key AND buckets.status = 'new' AND s.status != 'new'");
-  impl.exec(
-      "UPDATE main.buckets SET count = count + a.n, first_seen = min(first_seen, a.first), "
-      "last_seen = max(last_seen, a.last) FROM (SELECT bucket_key, count(*) AS n, min(time) AS first, "
-      "max(time) AS last FROM temp.incoming GROUP BY bucket_key) a WHERE a.bucket_key = buckets.key");
+  impl.exec("UPDATE main.buckets SET status = s.status, known_reason = s.known_reason FROM shard.buckets s "
+            "WHERE s.key = buckets.key AND buckets.status = 'new' AND s.status != 'new'");
+  impl.exec("UPDATE main.buckets SET count = count + a.n, first_seen = min(first_seen, a.first), "
+            "last_seen = max(last_seen, a.last) FROM (SELECT bucket_key, count(*) AS n, min(time) AS first, "
+            "max(time) AS last FROM temp.incoming GROUP BY bucket_key) a WHERE a.bucket_key = buckets.key");
   impl.exec(
       "UPDATE main.buckets SET best_finding = b.id, best_size = b.source_size FROM (SELECT bucket_key, id, "
       "source_size, row_number() OVER (PARTITION BY bucket_key ORDER BY source_size, id) AS rank "
@@ -70,15 +70,14 @@ MergeStats merge_attached(Database::Impl& impl) {
   impl.exec("DROP TABLE temp.incoming");
   // One campaign from its shards: it ended when the last shard did (and not while one is
   // unfinished, so that the report does not call a cancelled shard's campaign done).
-  impl.exec(
-      "UPDATE main.campaigns SET started = min(campaigns.started, j.started), "
-      "ended = CASE WHEN campaigns.ended = 0 OR j.ended = 0 THEN 0 ELSE max(campaigns.ended, j.ended) END, "
-      "host = CASE WHEN instr(', ' || campaigns.host || ', ', ', ' || j.host || ', ') > 0 THEN campaigns.host "
-      "ELSE campaigns.host || ', ' || j.host END, "
-      "gpus = CASE WHEN campaigns.gpus = '' THEN j.gpus ELSE campaigns.gpus END, "
-      "tests = (SELECT count(*) FROM main.tests t WHERE t.campaign_id = campaigns.id), "
-      "findings = (SELECT count(*) FROM main.findings f WHERE f.campaign_id = campaigns.id) "
-      "FROM temp.joined j WHERE j.id = campaigns.id");
+  impl.exec("UPDATE main.campaigns SET started = min(campaigns.started, j.started), "
+            "ended = CASE WHEN campaigns.ended = 0 OR j.ended = 0 THEN 0 ELSE max(campaigns.ended, j.ended) END, "
+            "host = CASE WHEN instr(', ' || campaigns.host || ', ', ', ' || j.host || ', ') > 0 THEN campaigns.host "
+            "ELSE campaigns.host || ', ' || j.host END, "
+            "gpus = CASE WHEN campaigns.gpus = '' THEN j.gpus ELSE campaigns.gpus END, "
+            "tests = (SELECT count(*) FROM main.tests t WHERE t.campaign_id = campaigns.id), "
+            "findings = (SELECT count(*) FROM main.findings f WHERE f.campaign_id = campaigns.id) "
+            "FROM temp.joined j WHERE j.id = campaigns.id");
   impl.exec("DROP TABLE temp.joined");
   return stats;
 }

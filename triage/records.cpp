@@ -86,11 +86,11 @@ bool is_hex(std::string_view text) {
 
 std::string to_string(Status status) {
   switch (status) {
-    case Status::fresh: return "new";
-    case Status::known: return "known";
-    case Status::reported: return "reported";
-    case Status::fixed: return "fixed";
-    case Status::invalid: return "invalid";
+  case Status::fresh: return "new";
+  case Status::known: return "known";
+  case Status::reported: return "reported";
+  case Status::fixed: return "fixed";
+  case Status::invalid: return "invalid";
   }
   return "new";
 }
@@ -102,23 +102,41 @@ Status parse_status(std::string_view text) {
 }
 
 void Database::put_campaign(const Campaign& c) {
-  impl_->statement(
-           "INSERT INTO campaigns(id, kind, host, started, ended, cudiff_version, nvcc_version, clang_version, "
-           "gpus, configs, mode, tests, findings) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13) "
-           "ON CONFLICT(id) DO UPDATE SET ended = excluded.ended, tests = excluded.tests, "
-           "findings = excluded.findings")
-      .bind(1, c.id).bind(2, c.kind).bind(3, c.host).bind(4, c.started).bind(5, c.ended)
-      .bind(6, c.cudiff_version).bind(7, c.nvcc_version).bind(8, c.clang_version).bind(9, c.gpus)
-      .bind(10, strings_json(c.configs)).bind(11, c.mode).bind(12, c.tests).bind(13, c.findings)
+  impl_
+      ->statement("INSERT INTO campaigns(id, kind, host, started, ended, cudiff_version, nvcc_version, clang_version, "
+                  "gpus, configs, mode, tests, findings) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13) "
+                  "ON CONFLICT(id) DO UPDATE SET ended = excluded.ended, tests = excluded.tests, "
+                  "findings = excluded.findings")
+      .bind(1, c.id)
+      .bind(2, c.kind)
+      .bind(3, c.host)
+      .bind(4, c.started)
+      .bind(5, c.ended)
+      .bind(6, c.cudiff_version)
+      .bind(7, c.nvcc_version)
+      .bind(8, c.clang_version)
+      .bind(9, c.gpus)
+      .bind(10, strings_json(c.configs))
+      .bind(11, c.mode)
+      .bind(12, c.tests)
+      .bind(13, c.findings)
       .run();
 }
 
 void Database::add_test(const Test& t) {
-  impl_->statement(
-           "INSERT OR IGNORE INTO tests(id, campaign_id, name, seed, policy_hash, configs, outcome, time, seconds) "
-           "VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)")
-      .bind(1, t.id).bind(2, t.campaign_id).bind(3, t.name).bind(4, t.seed).bind(5, t.policy_hash)
-      .bind(6, strings_json(t.configs)).bind(7, t.outcome).bind(8, t.time).bind(9, t.seconds)
+  impl_
+      ->statement(
+          "INSERT OR IGNORE INTO tests(id, campaign_id, name, seed, policy_hash, configs, outcome, time, seconds) "
+          "VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)")
+      .bind(1, t.id)
+      .bind(2, t.campaign_id)
+      .bind(3, t.name)
+      .bind(4, t.seed)
+      .bind(5, t.policy_hash)
+      .bind(6, strings_json(t.configs))
+      .bind(7, t.outcome)
+      .bind(8, t.time)
+      .bind(9, t.seconds)
       .run();
 }
 
@@ -134,14 +152,24 @@ Recorded Database::add_finding(const NewFinding& f, const KnownDifference* known
 
     boost::json::array configs;
     for (const auto& config : f.finding.configs) configs.emplace_back(config);
-    impl_->statement(
-             "INSERT OR IGNORE INTO findings(id, bucket_key, campaign_id, test_id, time, kind, summary, configs, "
-             "details, source_name, source_hash, source_size, outputs_hash) "
-             "VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)")
-        .bind(1, f.id).bind(2, f.signature.key).bind(3, f.campaign_id).bind(4, f.test_id).bind(5, f.time)
-        .bind(6, f.signature.kind).bind(7, f.finding.summary).bind(8, json_text(configs))
-        .bind(9, json_text(f.finding.details)).bind(10, f.source_name).bind(11, source_hash)
-        .bind(12, static_cast<std::int64_t>(f.source.size())).bind(13, outputs_hash)
+    impl_
+        ->statement(
+            "INSERT OR IGNORE INTO findings(id, bucket_key, campaign_id, test_id, time, kind, summary, configs, "
+            "details, source_name, source_hash, source_size, outputs_hash) "
+            "VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)")
+        .bind(1, f.id)
+        .bind(2, f.signature.key)
+        .bind(3, f.campaign_id)
+        .bind(4, f.test_id)
+        .bind(5, f.time)
+        .bind(6, f.signature.kind)
+        .bind(7, f.finding.summary)
+        .bind(8, json_text(configs))
+        .bind(9, json_text(f.finding.details))
+        .bind(10, f.source_name)
+        .bind(11, source_hash)
+        .bind(12, static_cast<std::int64_t>(f.source.size()))
+        .bind(13, outputs_hash)
         .run();
     if (sqlite3_changes(impl_->db) == 0) {
       result.duplicate = true;
@@ -149,21 +177,30 @@ Recorded Database::add_finding(const NewFinding& f, const KnownDifference* known
       return;
     }
     // Every expression in DO UPDATE reads the row as it was, so `status` below is the old one.
-    auto& upsert = impl_->statement(std::string(
-        "INSERT INTO buckets(key, title, kind, side, stage, symptom, status, known_reason, count, first_seen, "
-        "last_seen, best_finding, best_size) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,1,?9,?9,?10,?11) "
-        "ON CONFLICT(key) DO UPDATE SET count = count + 1, "
-        "first_seen = min(first_seen, excluded.first_seen), last_seen = max(last_seen, excluded.last_seen), "
-        "best_finding = CASE WHEN excluded.best_size < best_size OR (excluded.best_size = best_size AND "
-        "excluded.best_finding < best_finding) THEN excluded.best_finding ELSE best_finding END, "
-        "best_size = min(best_size, excluded.best_size), "
-        "status = CASE WHEN status = 'new' AND excluded.status = 'known' THEN 'known' ELSE status END, "
-        "known_reason = CASE WHEN status = 'new' AND excluded.status = 'known' THEN excluded.known_reason "
-        "ELSE known_reason END RETURNING ") + std::string(bucket_columns));
-    upsert.bind(1, f.signature.key).bind(2, f.signature.title).bind(3, f.signature.kind)
-        .bind(4, f.signature.side).bind(5, f.signature.stage).bind(6, f.signature.symptom)
-        .bind(7, known != nullptr ? "known" : "new").bind(8, known != nullptr ? known->reason : "")
-        .bind(9, f.time).bind(10, f.id).bind(11, static_cast<std::int64_t>(f.source.size()));
+    auto& upsert = impl_->statement(
+        std::string(
+            "INSERT INTO buckets(key, title, kind, side, stage, symptom, status, known_reason, count, first_seen, "
+            "last_seen, best_finding, best_size) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,1,?9,?9,?10,?11) "
+            "ON CONFLICT(key) DO UPDATE SET count = count + 1, "
+            "first_seen = min(first_seen, excluded.first_seen), last_seen = max(last_seen, excluded.last_seen), "
+            "best_finding = CASE WHEN excluded.best_size < best_size OR (excluded.best_size = best_size AND "
+            "excluded.best_finding < best_finding) THEN excluded.best_finding ELSE best_finding END, "
+            "best_size = min(best_size, excluded.best_size), "
+            "status = CASE WHEN status = 'new' AND excluded.status = 'known' THEN 'known' ELSE status END, "
+            "known_reason = CASE WHEN status = 'new' AND excluded.status = 'known' THEN excluded.known_reason "
+            "ELSE known_reason END RETURNING ") +
+        std::string(bucket_columns));
+    upsert.bind(1, f.signature.key)
+        .bind(2, f.signature.title)
+        .bind(3, f.signature.kind)
+        .bind(4, f.signature.side)
+        .bind(5, f.signature.stage)
+        .bind(6, f.signature.symptom)
+        .bind(7, known != nullptr ? "known" : "new")
+        .bind(8, known != nullptr ? known->reason : "")
+        .bind(9, f.time)
+        .bind(10, f.id)
+        .bind(11, static_cast<std::int64_t>(f.source.size()));
     if (!upsert.step()) throw_environment("database write failed: no bucket row for " + f.signature.key);
     result.bucket = bucket_from(upsert);
     upsert.reset();
@@ -173,9 +210,9 @@ Recorded Database::add_finding(const NewFinding& f, const KnownDifference* known
 }
 
 std::vector<Bucket> Database::buckets(const BucketQuery& query) const {
-  auto& select = impl_->statement(with_columns(
-      bucket_columns, "FROM buckets WHERE (?1 IS NULL OR status = ?1) AND (?2 IS NULL OR kind = ?2) "
-                      "ORDER BY count DESC, key LIMIT ?3"));
+  auto& select = impl_->statement(
+      with_columns(bucket_columns, "FROM buckets WHERE (?1 IS NULL OR status = ?1) AND (?2 IS NULL OR kind = ?2) "
+                                   "ORDER BY count DESC, key LIMIT ?3"));
   if (query.status) select.bind(1, to_string(*query.status));
   if (query.kind) select.bind(2, *query.kind);
   select.bind(3, query.limit == 0 ? std::int64_t{-1} : static_cast<std::int64_t>(query.limit));
@@ -206,7 +243,8 @@ Bucket Database::bucket(std::string_view id_or_key) const {
     while (select.step()) found.push_back(bucket_from(select));
   }
   if (found.empty()) throw_usage("no bucket '" + std::string(id_or_key) + "' in " + impl_->path.string());
-  if (found.size() > 1) throw_usage("bucket key prefix '" + std::string(id_or_key) + "' is ambiguous; give more digits");
+  if (found.size() > 1)
+    throw_usage("bucket key prefix '" + std::string(id_or_key) + "' is ambiguous; give more digits");
   return found.front();
 }
 
@@ -279,14 +317,21 @@ std::optional<Campaign> Database::campaign(const std::string& id) const {
 }
 
 void Database::set_status(const std::string& bucket_key, Status status) {
-  impl_->statement("UPDATE buckets SET status = ?2 WHERE key = ?1").bind(1, bucket_key).bind(2, to_string(status)).run();
+  impl_->statement("UPDATE buckets SET status = ?2 WHERE key = ?1")
+      .bind(1, bucket_key)
+      .bind(2, to_string(status))
+      .run();
 }
 
 void Database::add_note(const std::string& bucket_key, std::string_view text, double time) {
   // The id is the note's content, so a merged shard does not repeat notes it shares.
   const std::string id = content_key(bucket_key + "\n" + std::to_string(time) + "\n" + std::string(text));
   impl_->statement("INSERT OR IGNORE INTO notes(id, bucket_key, time, text) VALUES(?1, ?2, ?3, ?4)")
-      .bind(1, id).bind(2, bucket_key).bind(3, time).bind(4, text).run();
+      .bind(1, id)
+      .bind(2, bucket_key)
+      .bind(3, time)
+      .bind(4, text)
+      .run();
 }
 
 std::int64_t Database::apply_known(const KnownDifferences& known) {
@@ -300,7 +345,9 @@ std::int64_t Database::apply_known(const KnownDifferences& known) {
         if (line.starts_with("id ")) signature.ids.push_back(line.substr(3));
       if (const KnownDifference* entry = known.match(signature)) {
         impl_->statement("UPDATE buckets SET status = 'known', known_reason = ?2 WHERE key = ?1")
-            .bind(1, bucket.key).bind(2, entry->reason).run();
+            .bind(1, bucket.key)
+            .bind(2, entry->reason)
+            .run();
         ++marked;
       }
     }
@@ -316,10 +363,19 @@ std::vector<std::pair<double, std::string>> Database::finding_times() const {
 }
 
 boost::json::object to_json(const Bucket& b) {
-  return boost::json::object{{"id", b.id}, {"key", b.key}, {"title", b.title}, {"kind", b.kind},
-                             {"side", b.side}, {"stage", b.stage}, {"status", to_string(b.status)},
-                             {"known_reason", b.known_reason}, {"count", b.count}, {"first_seen", b.first_seen},
-                             {"last_seen", b.last_seen}, {"best_finding", b.best_finding}, {"best_size", b.best_size},
+  return boost::json::object{{"id", b.id},
+                             {"key", b.key},
+                             {"title", b.title},
+                             {"kind", b.kind},
+                             {"side", b.side},
+                             {"stage", b.stage},
+                             {"status", to_string(b.status)},
+                             {"known_reason", b.known_reason},
+                             {"count", b.count},
+                             {"first_seen", b.first_seen},
+                             {"last_seen", b.last_seen},
+                             {"best_finding", b.best_finding},
+                             {"best_size", b.best_size},
                              {"symptom", b.symptom}};
 }
 

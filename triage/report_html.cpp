@@ -71,11 +71,12 @@ std::string bucket_table(const std::vector<Bucket>& buckets) {
                      "<th>first seen</th><th>last seen</th><th>reproducer</th></tr>";
   for (const Bucket& b : buckets) {
     const std::string status = to_string(b.status);
-    html += "<tr>" + cell(std::to_string(b.id), true) + "<td><code>" + html_escape(b.key.substr(0, 12)) + "</code></td>" +
-            cell(b.kind) + "<td class='status-" + status + "'>" + status +
-            (b.known_reason.empty() ? "" : " <span title='" + html_escape(b.known_reason) + "'>(why?)</span>") + "</td>" +
-            cell(b.title) + cell(std::to_string(b.count), true) + cell(format_time(b.first_seen)) +
-            cell(format_time(b.last_seen)) + cell(format_bytes(static_cast<std::uint64_t>(b.best_size)), true) + "</tr>";
+    html += "<tr>" + cell(std::to_string(b.id), true) + "<td><code>" + html_escape(b.key.substr(0, 12)) +
+            "</code></td>" + cell(b.kind) + "<td class='status-" + status + "'>" + status +
+            (b.known_reason.empty() ? "" : " <span title='" + html_escape(b.known_reason) + "'>(why?)</span>") +
+            "</td>" + cell(b.title) + cell(std::to_string(b.count), true) + cell(format_time(b.first_seen)) +
+            cell(format_time(b.last_seen)) + cell(format_bytes(static_cast<std::uint64_t>(b.best_size)), true) +
+            "</tr>";
   }
   return html + "</table>";
 }
@@ -89,8 +90,8 @@ std::string new_section(const Database& database, const std::vector<Campaign>& c
   for (const Bucket& b : database.buckets())
     if (b.first_seen >= latest.started) fresh.push_back(b);
   html += "<p class='meta'>Latest campaign: " + html_escape(latest.kind) + " on " + html_escape(latest.host) +
-          ", started " + format_time(latest.started) + (campaigns.size() == 1 ? " (the first one: everything is new)" : "") +
-          ".</p>";
+          ", started " + format_time(latest.started) +
+          (campaigns.size() == 1 ? " (the first one: everything is new)" : "") + ".</p>";
   return html + bucket_table(fresh);
 }
 
@@ -113,12 +114,12 @@ std::string html_escape(std::string_view text) {
   out.reserve(text.size());
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
+    case '&': out += "&amp;"; break;
+    case '<': out += "&lt;"; break;
+    case '>': out += "&gt;"; break;
+    case '"': out += "&quot;"; break;
+    case '\'': out += "&#39;"; break;
+    default: out += c;
     }
   }
   return out;
@@ -133,8 +134,9 @@ std::string render_html_report(const Database& database, double now) {
   const Totals totals = database.totals();
   const report::Events events = database.finding_times();
   const auto colours = report::kind_colours(events);
-  std::string html = "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>cudiff triage report</title><style>" +
-                     std::string(style) + "</style></head><body>";
+  std::string html =
+      "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>cudiff triage report</title><style>" +
+      std::string(style) + "</style></head><body>";
   html += "<h1>cudiff triage report</h1><p class='meta'>" + html_escape(database.path().filename().string()) +
           ", generated " + format_time(now) + ". Buckets: " + status_line(database) + ".</p>";
   html += campaigns_section(campaigns, totals);

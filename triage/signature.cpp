@@ -44,7 +44,9 @@ std::string compiler_of_config(std::string_view config) { return std::string(con
 struct Builder {
   Signature signature;
   std::vector<std::string> lines;
-  void add(std::string_view field, std::string_view value) { lines.push_back(std::string(field) + " " + std::string(value)); }
+  void add(std::string_view field, std::string_view value) {
+    lines.push_back(std::string(field) + " " + std::string(value));
+  }
   void id(const std::string& value) {
     add("id", value);
     signature.ids.push_back(value);
@@ -62,8 +64,8 @@ void compile_status(const object& details, Builder& b) {
     if (!entry.is_object()) continue;
     rejecting.insert(text_of(entry.as_object(), "compiler"));
     rejecting_configs.insert(text_of(entry.as_object(), "config"));
-    if (const auto* error = entry.as_object().if_contains("first_error"); error != nullptr && error->is_object() &&
-                                                                          stage == "frontend")
+    if (const auto* error = entry.as_object().if_contains("first_error");
+        error != nullptr && error->is_object() && stage == "frontend")
       stage = text_of(error->as_object(), "tool");
   }
   for (const auto& entry : array_of(details, "accepted")) {
@@ -80,8 +82,8 @@ void compile_status(const object& details, Builder& b) {
   std::ranges::sort(ids);
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
   for (const auto& id : ids) b.id(id);
-  b.signature.title = b.signature.side + " rejects, " + accepted + " accepts: " +
-                      (ids.empty() ? "(no error message)" : shorten(ids.front(), 90)) +
+  b.signature.title = b.signature.side + " rejects, " + accepted +
+                      " accepts: " + (ids.empty() ? "(no error message)" : shorten(ids.front(), 90)) +
                       (ids.size() > 1 ? " (+" + std::to_string(ids.size() - 1) + ")" : "");
 }
 
@@ -98,7 +100,8 @@ void missed_diagnostic(const object& details, Builder& b) {
   b.signature.stage = "frontend";
   b.add("rule", rule);
   b.id(rule);
-  b.signature.title = b.signature.side + " misses the diagnostic for " + (rule.empty() ? std::string("an E rule") : rule) +
+  b.signature.title = b.signature.side + " misses the diagnostic for " +
+                      (rule.empty() ? std::string("an E rule") : rule) +
                       (rejecting.empty() ? std::string(" (no compiler rejects)")
                                          : " (" + joined(rejecting, "+") + " rejects)");
 }
@@ -110,7 +113,8 @@ void false_rejection(const object& details, Builder& b) {
   // The V rule a measured probe exercises: for known differences to match, not in the key.
   if (const std::string rule = text_of(details, "rule"); !rule.empty()) b.signature.ids.push_back(rule);
   b.signature.title = b.signature.side + " rejects a valid program: " +
-                      (b.signature.ids.empty() ? std::string("(no error message)") : shorten(b.signature.ids.front(), 90)) +
+                      (b.signature.ids.empty() ? std::string("(no error message)")
+                                               : shorten(b.signature.ids.front(), 90)) +
                       (b.signature.ids.size() > 1 ? " (+" + std::to_string(b.signature.ids.size() - 1) + ")" : "");
 }
 
@@ -141,9 +145,15 @@ std::vector<std::string> top_frames(std::string_view output, std::size_t count) 
 
 /// The line that says what went wrong (an assertion, a fatal error, an ICE), masked.
 std::string key_line(std::string_view output) {
-  constexpr std::string_view markers[] = {"Assertion `", "LLVM ERROR:", "error in backend:", "internal error",
-                                          "Internal Compiler Error", "internal compiler error", "ptxas fatal",
-                                          "nvlink fatal", "UNREACHABLE executed"};
+  constexpr std::string_view markers[] = {"Assertion `",
+                                          "LLVM ERROR:",
+                                          "error in backend:",
+                                          "internal error",
+                                          "Internal Compiler Error",
+                                          "internal compiler error",
+                                          "ptxas fatal",
+                                          "nvlink fatal",
+                                          "UNREACHABLE executed"};
   for (const std::string& raw : split_lines(output)) {
     for (std::string_view marker : markers) {
       if (raw.find(marker) == std::string::npos) continue;
@@ -255,12 +265,15 @@ void layout(const object& details, Builder& b) {
     if (!view.is_object()) continue;
     const object& v = view.as_object();
     const auto* value = v.if_contains("value");
-    by_value[value != nullptr ? boost::json::serialize(*value) : "?"].insert(text_of(v, "compiler") + " " + text_of(v, "side"));
+    by_value[value != nullptr ? boost::json::serialize(*value) : "?"].insert(text_of(v, "compiler") + " " +
+                                                                             text_of(v, "side"));
   }
   std::vector<std::string> groups;
   for (const auto& [value, views] : by_value) groups.push_back(joined(views, "+"));
   std::ranges::sort(groups, [](const std::string& x, const std::string& y) {
-    return std::ranges::count(x, '+') != std::ranges::count(y, '+') ? std::ranges::count(x, '+') < std::ranges::count(y, '+') : x < y;
+    return std::ranges::count(x, '+') != std::ranges::count(y, '+')
+               ? std::ranges::count(x, '+') < std::ranges::count(y, '+')
+               : x < y;
   });
   b.signature.side = groups.empty() ? "?" : groups.front();
   b.signature.stage = "layout";
@@ -294,7 +307,8 @@ void other(const oracle::Finding& finding, Builder& b) {
   }
   if (std::string property = text_of(details, "property"); !property.empty()) b.id(property);
   if (named.empty()) b.add("summary", mask_crash_text(finding.summary));  // masked, never raw
-  b.signature.title = oracle::to_string(finding.kind) + ": " + (named.empty() ? shorten(finding.summary, 100) : join(named, " of "));
+  b.signature.title = oracle::to_string(finding.kind) + ": " +
+                      (named.empty() ? shorten(finding.summary, 100) : join(named, " of "));
 }
 
 } // namespace

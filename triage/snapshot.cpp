@@ -37,16 +37,16 @@ void Database::snapshot_to(const std::filesystem::path& destination) const {
   {
     sqlite3* db = nullptr;
     const int code = sqlite3_open_v2(copy.c_str(), &db, SQLITE_OPEN_READWRITE, nullptr);
-    const bool switched =
-        code == SQLITE_OK && sqlite3_exec(db, "PRAGMA journal_mode = DELETE", nullptr, nullptr, nullptr) == SQLITE_OK;
+    const bool switched = code == SQLITE_OK &&
+                          sqlite3_exec(db, "PRAGMA journal_mode = DELETE", nullptr, nullptr, nullptr) == SQLITE_OK;
     const std::string message = db ? sqlite3_errmsg(db) : "out of memory";
     sqlite3_close(db);
     if (!switched) throw_environment("cannot prepare the snapshot of " + impl_->path.string() + ": " + message);
   }
 
   const std::filesystem::path directory = destination.parent_path().empty() ? "." : destination.parent_path();
-  const std::filesystem::path part =
-      directory / ("." + destination.filename().string() + ".part-" + std::to_string(::getpid()));
+  const std::filesystem::path part = directory /
+                                     ("." + destination.filename().string() + ".part-" + std::to_string(::getpid()));
   std::filesystem::copy_file(copy, part, std::filesystem::copy_options::overwrite_existing, ec);
   if (!ec) {
     try {

@@ -10,8 +10,9 @@ void check(sqlite3* db, int code, std::string_view what) {
 }
 
 Statement::Statement(sqlite3* db, std::string_view text) : db_(db) {
-  check(db, sqlite3_prepare_v3(db, text.data(), static_cast<int>(text.size()), SQLITE_PREPARE_PERSISTENT,
-                               &statement_, nullptr),
+  check(db,
+        sqlite3_prepare_v3(db, text.data(), static_cast<int>(text.size()), SQLITE_PREPARE_PERSISTENT, &statement_,
+                           nullptr),
         "database query failed");
 }
 
@@ -80,8 +81,7 @@ Database::Impl::~Impl() {
 
 sql::Statement& Database::Impl::statement(std::string_view text) {
   auto found = cache.find(text);
-  if (found == cache.end())
-    found = cache.emplace(std::string(text), std::make_unique<sql::Statement>(db, text)).first;
+  if (found == cache.end()) found = cache.emplace(std::string(text), std::make_unique<sql::Statement>(db, text)).first;
   return found->second->reset();
 }
 

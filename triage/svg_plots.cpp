@@ -98,7 +98,8 @@ std::map<std::string, long> totals_of(const Events& events) {
 } // namespace
 
 std::map<std::string, std::string> kind_colours(const Events& events) {
-  static constexpr const char* palette[] = {"#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2"};
+  static constexpr const char* palette[] = {"#d62728", "#1f77b4", "#2ca02c", "#ff7f0e",
+                                            "#9467bd", "#8c564b", "#e377c2"};
   std::set<std::string> kinds;
   for (const auto& event : events) kinds.insert(event.second);
   std::map<std::string, std::string> colours;

@@ -23,27 +23,30 @@ oracle::Finding finding_for(std::int64_t bucket) {
   oracle::Finding finding;
   finding.configs = {"nvcc-O3", "clang-O3"};
   switch (bucket % 5) {
-    case 0:
-      finding.kind = oracle::FindingKind::crash;
-      finding.configs = {"clang-O3"};
-      finding.summary = "clang-O3: clang crashed (assertion): synthetic " + name;
-      finding.details = object{{"compiler", "clang"}, {"stage", "clang"}, {"reason", "assertion"},
-                               {"excerpt", "clang++-22: SemaSynthetic.cpp:12: Assertion `synthetic_" + name + "' failed."}};
-      break;
-    case 1:
-      finding.kind = oracle::FindingKind::run_mismatch;
-      finding.summary = "output line 1: nvcc-O3 'value " + name + "', clang-O3 'other'";
-      finding.details = object{{"first_difference", "output"},
-                               {"groups", array{object{{"configs", array{"nvcc-O3"}}, {"status", "exit 0"}},
-                                                object{{"configs", array{"clang-O3"}}, {"status", "exit 0"},
-                                                       {"line", "value " + name}}}}};
-      break;
-    default:
-      finding.kind = oracle::FindingKind::compile_status_mismatch;
-      finding.summary = "accepted by nvcc-O3, rejected by clang-O3: error: synthetic " + name;
-      finding.details = object{{"accepted", array{object{{"config", "nvcc-O3"}, {"compiler", "nvcc"}}}},
-                               {"rejected", array{object{{"config", "clang-O3"}, {"compiler", "clang"}}}},
-                               {"rejected_error_ids", array{"synthetic error " + name}}};
+  case 0:
+    finding.kind = oracle::FindingKind::crash;
+    finding.configs = {"clang-O3"};
+    finding.summary = "clang-O3: clang crashed (assertion): synthetic " + name;
+    finding.details = object{{"compiler", "clang"},
+                             {"stage", "clang"},
+                             {"reason", "assertion"},
+                             {"excerpt",
+                              "clang++-22: SemaSynthetic.cpp:12: Assertion `synthetic_" + name + "' failed."}};
+    break;
+  case 1:
+    finding.kind = oracle::FindingKind::run_mismatch;
+    finding.summary = "output line 1: nvcc-O3 'value " + name + "', clang-O3 'other'";
+    finding.details = object{
+        {"first_difference", "output"},
+        {"groups", array{object{{"configs", array{"nvcc-O3"}}, {"status", "exit 0"}},
+                         object{{"configs", array{"clang-O3"}}, {"status", "exit 0"}, {"line", "value " + name}}}}};
+    break;
+  default:
+    finding.kind = oracle::FindingKind::compile_status_mismatch;
+    finding.summary = "accepted by nvcc-O3, rejected by clang-O3: error: synthetic " + name;
+    finding.details = object{{"accepted", array{object{{"config", "nvcc-O3"}, {"compiler", "nvcc"}}}},
+                             {"rejected", array{object{{"config", "clang-O3"}, {"compiler", "clang"}}}},
+                             {"rejected_error_ids", array{"synthetic error " + name}}};
   }
   return finding;
 }
@@ -64,9 +67,14 @@ NewFinding synthetic_finding(const std::string& campaign_id, std::int64_t index,
              "__global__ void kernel_" + word(bucket) + "(int* out) {\n  out[threadIdx.x] = " + std::to_string(index) +
              ";\n}\n" + std::string(static_cast<std::size_t>(150 + index * 7 % 100), '/') + "\n";
   f.outputs = object{{"file", f.source_name},
-                     {"configs", array{object{{"config", "nvcc-O3"}, {"outcome", "accepted"}, {"status", "exit 0"},
-                                              {"command", "nvcc -O3 -c " + f.source_name}, {"stderr", ""}},
-                                       object{{"config", "clang-O3"}, {"outcome", "rejected"}, {"status", "exit 1"},
+                     {"configs", array{object{{"config", "nvcc-O3"},
+                                              {"outcome", "accepted"},
+                                              {"status", "exit 0"},
+                                              {"command", "nvcc -O3 -c " + f.source_name},
+                                              {"stderr", ""}},
+                                       object{{"config", "clang-O3"},
+                                              {"outcome", "rejected"},
+                                              {"status", "exit 1"},
                                               {"command", "clang++-22 -x cuda -O3 -c " + f.source_name},
                                               {"stderr", f.finding.summary}}}}};
   return f;

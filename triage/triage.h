@@ -301,8 +301,7 @@ std::filesystem::path export_bucket(const Database& database, const Bucket& buck
 
 /// The index-th of a deterministic stream of findings spread over `buckets` buckets, with
 /// real signatures (each bucket a distinct compile-status symptom), about 300 bytes of source.
-NewFinding synthetic_finding(const std::string& campaign_id, std::int64_t index, std::int64_t buckets,
-                             double time);
+NewFinding synthetic_finding(const std::string& campaign_id, std::int64_t index, std::int64_t buckets, double time);
 /// A campaign of kind "synthetic" with `count` synthetic findings over `buckets` buckets,
 /// `batch` to a transaction; `committed` is called with each transaction's finding ids once it
 /// is committed (a test that kills the writer knows which findings must be there).

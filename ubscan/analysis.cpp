@@ -71,7 +71,8 @@ const ClassInfo* Analysis::class_named(std::string_view name, const std::string&
   return best ? best : &m.classes[found->second.front()];
 }
 
-const Variable* Analysis::data_member(const std::string& cls, const std::string& ns, std::string_view name, int depth) const {
+const Variable* Analysis::data_member(const std::string& cls, const std::string& ns, std::string_view name,
+                                      int depth) const {
   const ClassInfo* info = cls.empty() || depth > 8 ? nullptr : class_named(cls, ns);
   if (!info) return nullptr;
   for (const Variable& v : info->data_members)
@@ -99,7 +100,8 @@ std::vector<int> Analysis::callees(const Call& call) const {
     if (call.member) {
       if (!u.owner.empty()) out.push_back(id);
     } else if (!call.qualifier.empty()) {
-      if (u.owner == call.qualifier || u.ns == call.qualifier || u.ns.ends_with("::" + call.qualifier)) out.push_back(id);
+      if (u.owner == call.qualifier || u.ns == call.qualifier || u.ns.ends_with("::" + call.qualifier))
+        out.push_back(id);
     } else if ((u.owner.empty() || (caller && u.owner == caller->owner)) && visible(u.ns, ns)) {
       out.push_back(id);
     }
@@ -217,7 +219,8 @@ void Analysis::find_calls() {
   for (std::size_t k = 0; k + 1 < m.size(); ++k) {
     if (!m.identifier(k) || is_non_call_word(m.text(k)) || declarations.count(k)) continue;
     std::size_t open = k + 1;
-    if (m.is(open, "<") && (m.units_by_name.count(std::string(m.text(k))) || m.type_names.count(std::string(m.text(k))))) {
+    if (m.is(open, "<") &&
+        (m.units_by_name.count(std::string(m.text(k))) || m.type_names.count(std::string(m.text(k))))) {
       open = template_arguments_end(open);
       if (open == npos) continue;
     }
@@ -268,7 +271,8 @@ void Analysis::find_launches() {
     if (!m.identifier(name)) continue;
     launch.name_token = name;
     std::size_t close = k + 1;
-    while (close < m.size() && !m.is(close, ">>>") && !m.is(close, ";")) close = m.is(close, "(") ? m.after(close) : close + 1;
+    while (close < m.size() && !m.is(close, ">>>") && !m.is(close, ";"))
+      close = m.is(close, "(") ? m.after(close) : close + 1;
     if (!m.is(close, ">>>") || !m.is(close + 1, "(") || m.partner(close + 1) == npos) continue;
     launch.open = close + 1;
     launch.close = m.partner(close + 1);

@@ -186,7 +186,8 @@ private:
     std::size_t j = i;
     while (j < end && !m_.is(j, ";") && !m_.is(j, "}"))
       j = (m_.is(j, "(") || m_.is(j, "[") || m_.is(j, "{")) ? std::min(end, m_.after(j)) : j + 1;
-    const bool is_return = (m_.is(i, "return") || m_.is(i, "co_return")) && m_.tokens[i].branch != ArchBranch::host_only;
+    const bool is_return = (m_.is(i, "return") || m_.is(i, "co_return")) &&
+                           m_.tokens[i].branch != ArchBranch::host_only;
     expression(i, j, divergent);
     if (is_return && divergent) returned_divergently_ = true;
     i = m_.is(j, ";") ? j + 1 : j;

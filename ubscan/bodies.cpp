@@ -39,7 +39,8 @@ std::size_t Parser::lambda(std::size_t k, int parent) {
     } else if (t == "[" && m_.is(j + 1, "[")) {
       j = m_.after(j) - 1;
     } else if (t == "->") {
-      while (j + 1 < m_.size() && !m_.is(j + 1, "{") && !m_.is(j + 1, ";")) j = m_.is(j + 1, "(") ? m_.after(j + 1) - 1 : j + 1;
+      while (j + 1 < m_.size() && !m_.is(j + 1, "{") && !m_.is(j + 1, ";"))
+        j = m_.is(j + 1, "(") ? m_.after(j + 1) - 1 : j + 1;
     } else if (!in_list(t, {"mutable", "constexpr", "consteval", "static", "__forceinline__", "__noinline__"})) {
       return npos;
     }
@@ -85,7 +86,8 @@ void Parser::mark_bodies() {
   for (std::size_t u = 0; u < m_.units.size(); ++u) {
     const Unit& unit = m_.units[u];
     if (!unit.has_body) continue;
-    for (std::size_t t = unit.body_begin; t < std::min(unit.body_end, m_.size()); ++t) m_.unit_of[t] = static_cast<int>(u);
+    for (std::size_t t = unit.body_begin; t < std::min(unit.body_end, m_.size()); ++t)
+      m_.unit_of[t] = static_cast<int>(u);
   }
 }
 
@@ -105,7 +107,8 @@ void Parser::collect_locals(int id) {
     // A range-for's declaration ends at its ':'; elsewhere a ':' may be a conditional's.
     const bool for_header = m_.is(k - 1, "(") && m_.is(k - 2, "for");
     std::size_t stop = k;
-    while (stop < end && !m_.is(stop, ";") && !m_.is(stop, ")") && !m_.is(stop, "}") && !(for_header && m_.is(stop, ":")))
+    while (stop < end && !m_.is(stop, ";") && !m_.is(stop, ")") && !m_.is(stop, "}") &&
+           !(for_header && m_.is(stop, ":")))
       stop = (m_.is(stop, "(") || m_.is(stop, "[") || m_.is(stop, "{")) ? m_.after(stop) : stop + 1;
     for (Variable& v : declarators(k, std::min(stop, end), id)) locals.push_back(std::move(v));
   }

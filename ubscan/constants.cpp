@@ -9,18 +9,46 @@ namespace cudiff::ubscan::detail {
 
 /// Sizes and alignments of the types a pointer into dynamic shared memory may have.
 std::optional<std::pair<int, int>> size_and_alignment(std::string_view type) {
-  static const std::map<std::string_view, int> scalars = {
-      {"char", 1}, {"signed char", 1}, {"unsigned char", 1}, {"bool", 1}, {"int8_t", 1}, {"uint8_t", 1},
-      {"short", 2}, {"unsigned short", 2}, {"short int", 2}, {"int16_t", 2}, {"uint16_t", 2}, {"half", 2},
-      {"__half", 2}, {"__nv_bfloat16", 2}, {"int", 4}, {"unsigned", 4}, {"unsigned int", 4}, {"signed", 4},
-      {"int32_t", 4}, {"uint32_t", 4}, {"float", 4}, {"long", 8}, {"unsigned long", 8}, {"long long", 8},
-      {"unsigned long long", 8}, {"long int", 8}, {"long long int", 8}, {"unsigned long long int", 8},
-      {"int64_t", 8}, {"uint64_t", 8}, {"size_t", 8}, {"double", 8}, {"ptrdiff_t", 8}, {"uintptr_t", 8}};
+  static const std::map<std::string_view, int> scalars = {{"char", 1},
+                                                          {"signed char", 1},
+                                                          {"unsigned char", 1},
+                                                          {"bool", 1},
+                                                          {"int8_t", 1},
+                                                          {"uint8_t", 1},
+                                                          {"short", 2},
+                                                          {"unsigned short", 2},
+                                                          {"short int", 2},
+                                                          {"int16_t", 2},
+                                                          {"uint16_t", 2},
+                                                          {"half", 2},
+                                                          {"__half", 2},
+                                                          {"__nv_bfloat16", 2},
+                                                          {"int", 4},
+                                                          {"unsigned", 4},
+                                                          {"unsigned int", 4},
+                                                          {"signed", 4},
+                                                          {"int32_t", 4},
+                                                          {"uint32_t", 4},
+                                                          {"float", 4},
+                                                          {"long", 8},
+                                                          {"unsigned long", 8},
+                                                          {"long long", 8},
+                                                          {"unsigned long long", 8},
+                                                          {"long int", 8},
+                                                          {"long long int", 8},
+                                                          {"unsigned long long int", 8},
+                                                          {"int64_t", 8},
+                                                          {"uint64_t", 8},
+                                                          {"size_t", 8},
+                                                          {"double", 8},
+                                                          {"ptrdiff_t", 8},
+                                                          {"uintptr_t", 8}};
   if (auto found = scalars.find(type); found != scalars.end()) return std::pair{found->second, found->second};
   // Built-in vector types: the guide's alignment table (V-VECTOR-ALIGN).
-  static const std::map<std::string_view, int> vector_bases = {{"char", 1},  {"uchar", 1}, {"short", 2},  {"ushort", 2},
-                                                               {"int", 4},   {"uint", 4},  {"long", 8},   {"ulong", 8},
-                                                               {"longlong", 8}, {"ulonglong", 8}, {"float", 4}, {"double", 8}};
+  static const std::map<std::string_view, int> vector_bases = {{"char", 1},      {"uchar", 1}, {"short", 2},
+                                                               {"ushort", 2},    {"int", 4},   {"uint", 4},
+                                                               {"long", 8},      {"ulong", 8}, {"longlong", 8},
+                                                               {"ulonglong", 8}, {"float", 4}, {"double", 8}};
   if (type.empty() || !std::isdigit(static_cast<unsigned char>(type.back()))) return std::nullopt;
   const auto base = vector_bases.find(type.substr(0, type.size() - 1));
   const int n = type.back() - '0';
@@ -115,7 +143,8 @@ private:
   std::optional<long long> parenthesized() {
     // A cast to an integer type, or a parenthesized expression.
     std::size_t j = pos_ + 1;
-    while (j < end_ && t_[j].kind == TokenKind::identifier && (is_builtin_type_word(t_[j].text) || t_[j].text.ends_with("_t")))
+    while (j < end_ && t_[j].kind == TokenKind::identifier &&
+           (is_builtin_type_word(t_[j].text) || t_[j].text.ends_with("_t")))
       ++j;
     if (j > pos_ + 1 && text(j) == ")") {
       pos_ = j + 1;
@@ -152,7 +181,8 @@ private:
     std::string digits;
     for (char c : text)
       if (c != '\'') digits += c;
-    while (!digits.empty() && (digits.back() == 'u' || digits.back() == 'U' || digits.back() == 'l' || digits.back() == 'L'))
+    while (!digits.empty() &&
+           (digits.back() == 'u' || digits.back() == 'U' || digits.back() == 'l' || digits.back() == 'L'))
       digits.pop_back();
     if (digits.empty() || digits.find('.') != std::string::npos) return std::nullopt;
     int base = 10;

@@ -49,7 +49,8 @@ bool device_library_function(std::string_view name) {
     return set;
   }();
   if (name.starts_with("__") || name.starts_with("atomic") || name.starts_with("make_")) return true;
-  for (std::string_view prefix : {"tex1D", "tex2D", "tex3D", "texCubemap", "surf1D", "surf2D", "surf3D", "surfCubemap", "cuC"})
+  for (std::string_view prefix :
+       {"tex1D", "tex2D", "tex3D", "texCubemap", "surf1D", "surf2D", "surf3D", "surfCubemap", "cuC"})
     if (name.starts_with(prefix)) return true;
   return names.count(name) != 0;
 }
@@ -62,10 +63,33 @@ bool device_only_intrinsic(std::string_view name) {
       name.starts_with("__match_") || name.starts_with("__reduce_"))
     return true;
   if (name.starts_with("atomic") && name.size() > 6 && std::isupper(static_cast<unsigned char>(name[6]))) return true;
-  return in_list(name, {"__syncwarp", "__ballot_sync", "__all_sync", "__any_sync", "__activemask", "__ldg", "__ldcg",
-                        "__ldca", "__ldcs", "__ldlu", "__ldcv", "__stwb", "__stcg", "__stcs", "__stwt", "__nanosleep", "__trap",
-                        "__brkpt", "__barrier_sync", "clock64", "__prof_trigger", "__isGlobal", "__isShared", "__isConstant",
-                        "__isLocal", "__cvta_generic_to_shared", "__cvta_generic_to_global"});
+  return in_list(name, {"__syncwarp",
+                        "__ballot_sync",
+                        "__all_sync",
+                        "__any_sync",
+                        "__activemask",
+                        "__ldg",
+                        "__ldcg",
+                        "__ldca",
+                        "__ldcs",
+                        "__ldlu",
+                        "__ldcv",
+                        "__stwb",
+                        "__stcg",
+                        "__stcs",
+                        "__stwt",
+                        "__nanosleep",
+                        "__trap",
+                        "__brkpt",
+                        "__barrier_sync",
+                        "clock64",
+                        "__prof_trigger",
+                        "__isGlobal",
+                        "__isShared",
+                        "__isConstant",
+                        "__isLocal",
+                        "__cvta_generic_to_shared",
+                        "__cvta_generic_to_global"});
 }
 
 namespace {

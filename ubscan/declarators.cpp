@@ -142,7 +142,9 @@ std::size_t Parser::function_declaration(std::size_t i, std::size_t end, const S
   u.annotated = annotated;
   // Unannotated constexpr and defaulted functions are implicitly __host__ __device__
   // (V-IMPLICIT-EXECSPACE; clang, and nvcc with --expt-relaxed-constexpr).
-  u.space = annotated ? space_of(global, device, host) : (u.is_constexpr || u.defaulted) ? Space::host_device : Space::host;
+  u.space = annotated                         ? space_of(global, device, host)
+            : (u.is_constexpr || u.defaulted) ? Space::host_device
+                                              : Space::host;
   std::size_t next = past_statement(k, end);
   if (body) {
     u.has_body = true;
@@ -241,7 +243,8 @@ Variable Parser::declarator(std::size_t a, std::size_t b, std::size_t specifiers
     if (t == "(") {
       // `T (*name)(args)` and `T (&name)[n]` declare name; `T name(&x)` initializes it.
       const bool declarator_group = (m_.is(j + 1, "*") || m_.is(j + 1, "&")) &&
-                                    (name == npos || name != j - 1 || m_.is(m_.after(j), "(") || m_.is(m_.after(j), "["));
+                                    (name == npos || name != j - 1 || m_.is(m_.after(j), "(") ||
+                                     m_.is(m_.after(j), "["));
       if (declarator_group) {
         for (std::size_t k = j + 1; k < std::min(b, m_.partner(j)); ++k)
           if (m_.identifier(k) && !is_specifier_word(m_.text(k))) name = k;
@@ -372,7 +375,8 @@ std::vector<Variable> Parser::declarators(std::size_t a, std::size_t b, int unit
   return out;
 }
 
-void Parser::describe_shared_specifiers(std::size_t a, std::size_t specifiers_end, std::size_t group, Variable& v) const {
+void Parser::describe_shared_specifiers(std::size_t a, std::size_t specifiers_end, std::size_t group,
+                                        Variable& v) const {
   Variable shared;
   describe_type(a, specifiers_end, shared);
   const bool own_pointer = m_.is(group, "*");
@@ -386,6 +390,5 @@ void Parser::describe_shared_specifiers(std::size_t a, std::size_t specifiers_en
   v.is_volatile = shared.is_volatile;
   v.pointer = own_pointer;
 }
-
 
 } // namespace cudiff::ubscan::detail

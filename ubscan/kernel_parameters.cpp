@@ -27,7 +27,8 @@ void check_grid_constant(const Scan& s) {
     if (!u.has_body || u.space != Space::global) continue;
     for (const Variable& p : u.params) {
       if (!p.grid_constant || p.name.empty()) continue;
-      const bool shadowed = std::any_of(u.locals.begin(), u.locals.end(), [&](const Variable& v) { return v.name == p.name; });
+      const bool shadowed = std::any_of(u.locals.begin(), u.locals.end(),
+                                        [&](const Variable& v) { return v.name == p.name; });
       if (shadowed) continue;
       for (std::size_t k = u.body_begin; k < u.body_end; ++k) {
         if (s.m.text(k) != p.name || !s.a.plain_name(k)) continue;
@@ -67,8 +68,9 @@ ClassTraits class_traits(const Analysis& a) {
       for (int p : parts[c]) {
         const bool copy = t.user_copy[c] || t.user_copy[p], destructor = t.user_destructor[c] || t.user_destructor[p];
         // Virtual functions come through bases only: a member's vtable is its own business.
-        const bool poly = t.polymorphic[c] || (t.polymorphic[p] && std::count(a.m.classes[c].bases.begin(),
-                                                                              a.m.classes[c].bases.end(), a.m.classes[p].name));
+        const bool poly = t.polymorphic[c] ||
+                          (t.polymorphic[p] &&
+                           std::count(a.m.classes[c].bases.begin(), a.m.classes[c].bases.end(), a.m.classes[p].name));
         if (copy != t.user_copy[c] || destructor != t.user_destructor[c] || poly != t.polymorphic[c]) changed = true;
         t.user_copy[c] = copy;
         t.user_destructor[c] = destructor;
@@ -124,7 +126,8 @@ void check_kernel_parameters(const Scan& s, const ClassTraits& traits) {
   }
   // Template kernels take whatever the launch passes.
   for (const Launch& launch : s.a.launches)
-    for (const auto& [first, last] : launch.args) report_kernel_copy(s, traits, argument_class(s.a, first, last), first);
+    for (const auto& [first, last] : launch.args)
+      report_kernel_copy(s, traits, argument_class(s.a, first, last), first);
 }
 
 } // namespace cudiff::ubscan::detail

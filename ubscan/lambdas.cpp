@@ -81,7 +81,9 @@ std::vector<const Variable*> captured_by_copy(const Scan& s, int lambda) {
   const Unit& l = s.m.units[lambda];
   const CaptureList captures = capture_list(s.m, l);
   std::vector<const Variable*> out;
-  const auto outer = [&](const Variable* v) { return v && v->unit >= 0 && v->unit != lambda && s.a.encloses(v->unit, l.parent); };
+  const auto outer = [&](const Variable* v) {
+    return v && v->unit >= 0 && v->unit != lambda && s.a.encloses(v->unit, l.parent);
+  };
   for (std::size_t k : captures.by_copy)
     if (const Variable* v = s.a.variable_at(s.m.text(k), k); outer(v)) out.push_back(v);
   if (captures.default_copy)
@@ -150,7 +152,8 @@ bool launched_with_extended_lambda(const Scan& s, const std::string& kernel) {
   for (const Launch& launch : s.a.launches) {
     if (s.m.text(launch.name_token) != kernel) continue;
     for (const auto& [first, last] : launch.args) {
-      if (const auto name = s.a.lone_name(first, last); name && extended_lambda_named(s.m, s.m.text(*name)) >= 0) return true;
+      if (const auto name = s.a.lone_name(first, last); name && extended_lambda_named(s.m, s.m.text(*name)) >= 0)
+        return true;
       for (const Unit& u : s.m.units)
         if (u.lambda && u.annotated && u.head == first) return true;
     }
@@ -224,7 +227,8 @@ void check_lambda_rules_without_diagnostics(const Scan& s) {
       if (s.m.is(first, "+")) ++first;
       const auto name = s.a.lone_name(first, v.init_end);
       const int lambda = name ? extended_lambda_named(s.m, s.m.text(*name)) : -1;
-      if (v.pointer && lambda >= 0 && s.m.units[lambda].space == Space::device) s.hit("U-EXTLAM-DIAG-COVERAGE", v.name_token);
+      if (v.pointer && lambda >= 0 && s.m.units[lambda].space == Space::device)
+        s.hit("U-EXTLAM-DIAG-COVERAGE", v.name_token);
     }
   }
 }

@@ -57,7 +57,8 @@ void check_static_lifetimes(const Scan& s) {
   for (const Unit& u : s.m.units)
     if (host_side(u.space))
       for (const Variable& v : u.locals)  // a static local is destroyed after exit()
-        if (v.is_static && lifetime_touches_managed(s.a, value_class(s.a, v))) s.hit("U-MANAGED-RUNTIME-STATE", v.name_token);
+        if (v.is_static && lifetime_touches_managed(s.a, value_class(s.a, v)))
+          s.hit("U-MANAGED-RUNTIME-STATE", v.name_token);
 }
 
 void check_exit_handlers(const Scan& s) {
@@ -90,9 +91,9 @@ void check_exit_handlers(const Scan& s) {
 namespace {
 
 bool synchronizes(std::string_view name) {
-  return in_list(name, {"cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaEventSynchronize", "cudaThreadSynchronize",
-                        "cudaMemcpy", "cudaMemcpy2D", "cudaMemcpy3D", "cudaMemcpyFromSymbol", "cudaMemcpyToSymbol",
-                        "cudaFree", "cudaDeviceReset"});
+  return in_list(name, {"cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaEventSynchronize",
+                        "cudaThreadSynchronize", "cudaMemcpy", "cudaMemcpy2D", "cudaMemcpy3D", "cudaMemcpyFromSymbol",
+                        "cudaMemcpyToSymbol", "cudaFree", "cudaDeviceReset"});
 }
 
 bool launches_work(std::string_view name) {

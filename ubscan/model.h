@@ -71,8 +71,8 @@ struct Variable {
   std::string full_type;  ///< every type token, e.g. "const unsigned long long *"
   std::string ns;
   MemorySpace space = MemorySpace::none;
-  bool array = false, pointer = false, reference = false, is_extern = false, is_const = false,
-       is_constexpr = false, is_static = false, is_volatile = false, grid_constant = false;
+  bool array = false, pointer = false, reference = false, is_extern = false, is_const = false, is_constexpr = false,
+       is_static = false, is_volatile = false, grid_constant = false;
   std::size_t head = 0;        ///< first token of the declaration
   std::size_t name_token = npos;
   std::size_t init_begin = 0, init_end = 0;  ///< the initializer's tokens, empty when none

@@ -27,7 +27,8 @@ void check_const_pure_body(const Scan& s, int id, bool is_const) {
                               (is_param && v->reference && !v->is_const);
     const bool through_pointer = v->pointer && dereferenced(s.a, k);
     const bool write = written(s.m, k);
-    if (is_const ? (shared_state || through_pointer || (is_param && v->reference)) : (write && (shared_state || through_pointer)))
+    if (is_const ? (shared_state || through_pointer || (is_param && v->reference))
+                 : (write && (shared_state || through_pointer)))
       s.hit("U-GNU-CONST-PURE-CONTRACT", k);
   }
 }
@@ -68,7 +69,8 @@ void check_arch_dependent_declarations(const Scan& s) {
     if (any_arch_conditional(s.m, u.head, s.m.after(u.params_open))) s.hit("U-ARCH-NODIAG", u.name_token);
   }
   for (const Variable& g : s.m.globals)
-    if (g.space != MemorySpace::none && any_arch_conditional(s.m, g.head, g.name_token + 1)) s.hit("U-ARCH-NODIAG", g.name_token);
+    if (g.space != MemorySpace::none && any_arch_conditional(s.m, g.head, g.name_token + 1))
+      s.hit("U-ARCH-NODIAG", g.name_token);
   for (const Launch& launch : s.a.launches) {
     if (!s.a.host_pass(launch.chevrons) || !s.m.tokens[launch.chevrons].arch_conditional) continue;
     const auto found = s.m.units_by_name.find(std::string(s.m.text(launch.name_token)));
@@ -90,11 +92,36 @@ namespace {
 
 bool std_concurrency_name(std::string_view name) {
   return name.starts_with("atomic") || name.starts_with("memory_order") ||
-         in_list(name, {"thread", "jthread", "mutex", "recursive_mutex", "timed_mutex", "shared_mutex", "lock_guard",
-                        "unique_lock", "scoped_lock", "shared_lock", "condition_variable", "condition_variable_any", "future",
-                        "shared_future", "promise", "async", "packaged_task", "call_once", "once_flag", "this_thread",
-                        "kill_dependency", "exception_ptr", "current_exception", "rethrow_exception",
-                        "make_exception_ptr", "counting_semaphore", "binary_semaphore", "latch", "barrier", "stop_token"});
+         in_list(name, {"thread",
+                        "jthread",
+                        "mutex",
+                        "recursive_mutex",
+                        "timed_mutex",
+                        "shared_mutex",
+                        "lock_guard",
+                        "unique_lock",
+                        "scoped_lock",
+                        "shared_lock",
+                        "condition_variable",
+                        "condition_variable_any",
+                        "future",
+                        "shared_future",
+                        "promise",
+                        "async",
+                        "packaged_task",
+                        "call_once",
+                        "once_flag",
+                        "this_thread",
+                        "kill_dependency",
+                        "exception_ptr",
+                        "current_exception",
+                        "rethrow_exception",
+                        "make_exception_ptr",
+                        "counting_semaphore",
+                        "binary_semaphore",
+                        "latch",
+                        "barrier",
+                        "stop_token"});
 }
 
 } // namespace
@@ -117,8 +144,8 @@ void check_device_library_support(const Scan& s) {
     }
   }
   for (const Unit& u : s.m.units)
-    if ((u.name == "operator delete" || u.name == "operator delete[]") && device_side(u.space) && u.params.size() >= 2 &&
-        u.params[1].type == "size_t" && !u.params[1].pointer)
+    if ((u.name == "operator delete" || u.name == "operator delete[]") && device_side(u.space) &&
+        u.params.size() >= 2 && u.params[1].type == "size_t" && !u.params[1].pointer)
       s.hit("U-CXX14-ALLOC", u.name_token);
 }
 

@@ -9,27 +9,101 @@ namespace cudiff::ubscan::detail {
 // ---- word lists ------------------------------------------------------------------------------
 
 bool is_builtin_type_word(std::string_view w) {
-  return in_list(w, {"void", "bool", "char", "short", "int", "long", "signed", "unsigned", "float", "double", "wchar_t",
-                     "char8_t", "char16_t", "char32_t", "auto", "__int128", "__float128", "_Float128", "half", "__half"});
+  return in_list(w, {"void",     "bool",     "char",       "short",     "int",     "long",     "signed",
+                     "unsigned", "float",    "double",     "wchar_t",   "char8_t", "char16_t", "char32_t",
+                     "auto",     "__int128", "__float128", "_Float128", "half",    "__half"});
 }
 
 /// Words that qualify a declaration without naming its type.
 bool is_specifier_word(std::string_view w) {
-  return in_list(w, {"const", "volatile", "static", "extern", "inline", "constexpr", "consteval", "constinit", "mutable",
-                     "register", "thread_local", "virtual", "explicit", "friend", "typename", "struct", "class", "union",
-                     "enum", "__device__", "__host__", "__global__", "__shared__", "__constant__", "__managed__",
-                     "__forceinline__", "__noinline__", "__inline__", "__restrict__", "__restrict", "restrict",
-                     "__grid_constant__", "__cudart_builtin__"});
+  return in_list(w, {"const",
+                     "volatile",
+                     "static",
+                     "extern",
+                     "inline",
+                     "constexpr",
+                     "consteval",
+                     "constinit",
+                     "mutable",
+                     "register",
+                     "thread_local",
+                     "virtual",
+                     "explicit",
+                     "friend",
+                     "typename",
+                     "struct",
+                     "class",
+                     "union",
+                     "enum",
+                     "__device__",
+                     "__host__",
+                     "__global__",
+                     "__shared__",
+                     "__constant__",
+                     "__managed__",
+                     "__forceinline__",
+                     "__noinline__",
+                     "__inline__",
+                     "__restrict__",
+                     "__restrict",
+                     "restrict",
+                     "__grid_constant__",
+                     "__cudart_builtin__"});
 }
 
 /// Words followed by '(' that are not calls.
 bool is_non_call_word(std::string_view w) {
-  return in_list(w, {"if", "for", "while", "switch", "return", "sizeof", "alignof", "alignas", "decltype", "noexcept",
-                     "static_assert", "static_cast", "dynamic_cast", "reinterpret_cast", "const_cast", "typeid", "throw",
-                     "catch", "new", "delete", "operator", "__attribute__", "__launch_bounds__", "__declspec", "asm",
-                     "__asm__", "__asm", "volatile", "defined", "_Pragma", "__align__", "requires", "case", "do", "else",
-                     "template", "typename", "using", "co_await", "co_return", "co_yield", "__alignof__", "__typeof__",
-                     "typeof", "__maxnreg__", "__cluster_dims__", "__nv_pure__", "this", "default", "goto", "namespace"}) ||
+  return in_list(w, {"if",
+                     "for",
+                     "while",
+                     "switch",
+                     "return",
+                     "sizeof",
+                     "alignof",
+                     "alignas",
+                     "decltype",
+                     "noexcept",
+                     "static_assert",
+                     "static_cast",
+                     "dynamic_cast",
+                     "reinterpret_cast",
+                     "const_cast",
+                     "typeid",
+                     "throw",
+                     "catch",
+                     "new",
+                     "delete",
+                     "operator",
+                     "__attribute__",
+                     "__launch_bounds__",
+                     "__declspec",
+                     "asm",
+                     "__asm__",
+                     "__asm",
+                     "volatile",
+                     "defined",
+                     "_Pragma",
+                     "__align__",
+                     "requires",
+                     "case",
+                     "do",
+                     "else",
+                     "template",
+                     "typename",
+                     "using",
+                     "co_await",
+                     "co_return",
+                     "co_yield",
+                     "__alignof__",
+                     "__typeof__",
+                     "typeof",
+                     "__maxnreg__",
+                     "__cluster_dims__",
+                     "__nv_pure__",
+                     "this",
+                     "default",
+                     "goto",
+                     "namespace"}) ||
          is_builtin_type_word(w) || is_specifier_word(w);
 }
 
@@ -66,7 +140,8 @@ void Parser::run() {
     if (m_.units[u].has_body) function_bodies_.insert(m_.units[u].body_begin - 1);
   for (std::size_t u = 0; u < functions; ++u)
     if (m_.units[u].has_body) find_lambdas(m_.units[u].body_begin, m_.units[u].body_end, static_cast<int>(u));
-  for (std::size_t g = 0; g < m_.globals.size(); ++g) find_lambdas(m_.globals[g].init_begin, m_.globals[g].init_end, -1);
+  for (std::size_t g = 0; g < m_.globals.size(); ++g)
+    find_lambdas(m_.globals[g].init_begin, m_.globals[g].init_end, -1);
   mark_bodies();
   for (std::size_t u = 0; u < m_.units.size(); ++u)
     if (m_.units[u].has_body) collect_locals(static_cast<int>(u));
@@ -130,7 +205,9 @@ std::size_t Parser::statement_end(std::size_t i, std::size_t end) const {
   return std::min(i, end);
 }
 
-std::size_t Parser::past_statement(std::size_t i, std::size_t end) const { return std::min(end, statement_end(i, end) + 1); }
+std::size_t Parser::past_statement(std::size_t i, std::size_t end) const {
+  return std::min(end, statement_end(i, end) + 1);
+}
 
 void Parser::declarations(std::size_t begin, std::size_t end, const Scope& scope) {
   std::size_t i = begin;
@@ -315,10 +392,12 @@ bool Parser::memberwise_copy(const Unit& u) const {
       continue;
     }
     if (j > group) {
-      const bool shaped = m_.identifier(group) && (m_.is(group + 1, "(") || m_.is(group + 1, "{")) && m_.after(group + 1) == j;
+      const bool shaped = m_.identifier(group) && (m_.is(group + 1, "(") || m_.is(group + 1, "{")) &&
+                          m_.after(group + 1) == j;
       if (!shaped) return false;
       const std::size_t n = j - group - 3;  // tokens inside the parentheses
-      const bool member = n == 3 && m_.text(group + 2) == other && m_.is(group + 3, ".") && m_.text(group + 4) == m_.text(group);
+      const bool member = n == 3 && m_.text(group + 2) == other && m_.is(group + 3, ".") &&
+                          m_.text(group + 4) == m_.text(group);
       const bool base = n == 1 && m_.text(group + 2) == other;
       if (!member && !base) return false;
     }
@@ -337,8 +416,8 @@ void Parser::finish_class(int index) {
     if (u.owner != info.name || u.lambda) continue;
     info.has_virtual = info.has_virtual || u.is_virtual;
     if (u.defaulted || u.deleted) continue;
-    const bool copy = u.name == info.name && !u.params.empty() && u.params[0].reference && u.params[0].type == info.name &&
-                      !u.params[0].full_type.ends_with("&&");
+    const bool copy = u.name == info.name && !u.params.empty() && u.params[0].reference &&
+                      u.params[0].type == info.name && !u.params[0].full_type.ends_with("&&");
     if (copy) {
       copy_declared = copy_declared || !u.has_body;
       copy_defined = copy_defined || u.has_body;
@@ -353,6 +432,5 @@ void Parser::finish_class(int index) {
   info.user_copy = info.user_copy || (copy_declared && !copy_defined);
   info.user_destructor = info.user_destructor || (destructor_declared && !destructor_defined);
 }
-
 
 } // namespace cudiff::ubscan::detail

@@ -84,7 +84,8 @@ public:
   std::string context_ns(std::size_t k) const;
   const Variable* global(std::string_view name, const std::string& ns) const;
   const ClassInfo* class_named(std::string_view name, const std::string& ns) const;
-  const Variable* data_member(const std::string& cls, const std::string& ns, std::string_view name, int depth = 0) const;
+  const Variable* data_member(const std::string& cls, const std::string& ns, std::string_view name,
+                              int depth = 0) const;
   std::vector<int> callees(const Call& call) const;
   bool encloses(int outer, int inner) const;
   std::vector<std::size_t> enclosing_parens(std::size_t k) const;
@@ -140,7 +141,8 @@ private:
     if (static_cast<std::size_t>(line) > line_starts_.size()) return {};
     const std::size_t begin = line_starts_[line - 1];
     const std::size_t end = source_.find('\n', begin);
-    return std::string(trim(source_.substr(begin, end == std::string_view::npos ? std::string_view::npos : end - begin)));
+    return std::string(
+        trim(source_.substr(begin, end == std::string_view::npos ? std::string_view::npos : end - begin)));
   }
 
   std::string_view source_;

@@ -88,8 +88,8 @@ void check_host_derefs_of_device_pointers(const Scan& s) {
     const Unit& unit = s.m.units[u];
     if (!unit.has_body || !host_side(unit.space)) continue;
     auto device_pointers = allocated_pointers(s.a, static_cast<int>(u),
-                                              {"cudaMalloc", "cudaMallocAsync", "cudaMallocPitch", "cudaMallocFromPoolAsync",
-                                               "cudaGetSymbolAddress"});
+                                              {"cudaMalloc", "cudaMallocAsync", "cudaMallocPitch",
+                                               "cudaMallocFromPoolAsync", "cudaGetSymbolAddress"});
     for (std::size_t k = unit.body_begin; k < unit.body_end && !device_pointers.empty(); ++k) {
       if (!s.a.host_pass(k) || s.m.unit_of[k] != static_cast<int>(u) || !s.a.plain_name(k)) continue;
       const auto found = device_pointers.find(s.m.text(k));
@@ -112,7 +112,8 @@ void check_host_pointers_to_kernels(const Scan& s) {
       if (!name) continue;
       const Variable* v = s.a.variable_at(s.m.text(*name), *name);
       if (!host_memory_variable(s.a, v)) continue;
-      const bool host_memory = address || v->array || (host_pointer(s.a, v) && !pinned_for_device(s.a, launch.unit, v->name));
+      const bool host_memory = address || v->array ||
+                               (host_pointer(s.a, v) && !pinned_for_device(s.a, launch.unit, v->name));
       if (host_memory) s.hit("U-PTR-DEREF-CROSS", first);
     }
   }
@@ -160,7 +161,9 @@ bool inside_launch_arguments(const Analysis& a, std::size_t k) {
   return std::any_of(a.launches.begin(), a.launches.end(), [&](const Launch& l) { return l.open < k && k < l.close; });
 }
 
-bool copies_to_device(std::string_view name) { return name.starts_with("cudaMemcpy") || name.starts_with("cudaMemset"); }
+bool copies_to_device(std::string_view name) {
+  return name.starts_with("cudaMemcpy") || name.starts_with("cudaMemset");
+}
 
 } // namespace
 
@@ -190,7 +193,8 @@ void check_kernel_pointers_on_device(const Scan& s) {
   for (std::size_t k = 0; k < s.m.size(); ++k) {
     if (s.a.host_pass(k) && s.m.identifier(k) && symbol_argument(s.a, k)) {
       const Variable* v = s.a.variable_at(s.m.text(k), k);
-      if (v && device_held.count(v) && s.a.inside_call(k, [](std::string_view n) { return n.find("FromSymbol") != n.npos; }))
+      if (v && device_held.count(v) &&
+          s.a.inside_call(k, [](std::string_view n) { return n.find("FromSymbol") != n.npos; }))
         s.hit("U-FNPTR-KERNEL-CROSS", k);
     }
     if (!s.a.device_pass(k) || !kernel_value(s.a, k)) continue;
@@ -201,7 +205,8 @@ void check_kernel_pointers_on_device(const Scan& s) {
       if (s.m.is(j, "=")) equals = j;
     if (equals == npos) continue;
     bool escapes = s.m.is(a, "*");
-    for (std::size_t j = a; j < equals; ++j) escapes = escapes || s.m.is(j, "[") || s.m.is(j, "->") || names_managed(s.a, j);
+    for (std::size_t j = a; j < equals; ++j)
+      escapes = escapes || s.m.is(j, "[") || s.m.is(j, "->") || names_managed(s.a, j);
     if (escapes) s.hit("U-FNPTR-KERNEL-CROSS", k);
   }
 }
@@ -247,7 +252,8 @@ void check_virtual_objects(const Scan& s, const ClassTraits& traits) {
   for (const Unit& u : s.m.units)
     if (u.space == Space::global)
       for (const Variable& p : u.params)
-        if (polymorphic_variable(s.a, traits, &p, false)) s.hit("U-VIRT-CROSS-SPACE", p.name_token != npos ? p.name_token : p.head);
+        if (polymorphic_variable(s.a, traits, &p, false))
+          s.hit("U-VIRT-CROSS-SPACE", p.name_token != npos ? p.name_token : p.head);
   for (const Launch& launch : s.a.launches)
     for (const auto& [first, last] : launch.args) {
       bool address = false;
@@ -262,7 +268,8 @@ void check_virtual_objects(const Scan& s, const ClassTraits& traits) {
     for (const auto& [first, last] : s.a.arguments(call.open)) {
       const auto name = s.a.lone_name(first, last);
       const Variable* v = name ? s.a.variable_at(s.m.text(*name), *name) : nullptr;
-      if (host_memory_variable(s.a, v) && polymorphic_variable(s.a, traits, v, false)) s.hit("U-VIRT-CROSS-SPACE", first);
+      if (host_memory_variable(s.a, v) && polymorphic_variable(s.a, traits, v, false))
+        s.hit("U-VIRT-CROSS-SPACE", first);
     }
   }
   check_virtual_objects_in_managed_memory(s, traits);

@@ -29,13 +29,33 @@ namespace cudiff::ubscan {
 // ============================================================================================
 
 std::vector<std::string> undefined_rules_scanned() {
-  return {"U-SYNC-DIVERGENT",       "U-SYNCWARP-MASK",           "U-GRIDCONST-MODIFY",     "U-KPARAM-MEMCPY",
-          "U-KPARAM-MULTICOPY",     "U-KPARAM-EARLY-DTOR",       "U-MANAGED-RUNTIME-STATE", "U-MANAGED-COHERENCE",
-          "U-PTR-DEVADDR-IN-HOST",  "U-PTR-DEREF-CROSS",         "U-FNPTR-KERNEL-CROSS",   "U-VIRT-CROSS-SPACE",
-          "U-XSPACE-HOST-FROM-DEV", "U-XSPACE-DEV-FROM-HOST",    "U-SHARED-MISALIGNED",    "U-GNU-CONST-PURE-CONTRACT",
-          "U-THISCAP-HOSTPTR",      "U-EXTLAM-12-CAPTURE-COPY",  "R-EXTLAM-17-TRAITS",     "U-EXTLAM-DIAG-COVERAGE",
-          "U-NVFUNC-NO-TRANSFER",   "U-ARCH-NODIAG",             "U-CXX11-GC",             "U-CXX11-CONCURRENCY",
-          "U-CXX14-ALLOC",          "U-FLOAT128-CONSTEXPR",      "U-MEM-OPT-CACHING"};
+  return {"U-SYNC-DIVERGENT",
+          "U-SYNCWARP-MASK",
+          "U-GRIDCONST-MODIFY",
+          "U-KPARAM-MEMCPY",
+          "U-KPARAM-MULTICOPY",
+          "U-KPARAM-EARLY-DTOR",
+          "U-MANAGED-RUNTIME-STATE",
+          "U-MANAGED-COHERENCE",
+          "U-PTR-DEVADDR-IN-HOST",
+          "U-PTR-DEREF-CROSS",
+          "U-FNPTR-KERNEL-CROSS",
+          "U-VIRT-CROSS-SPACE",
+          "U-XSPACE-HOST-FROM-DEV",
+          "U-XSPACE-DEV-FROM-HOST",
+          "U-SHARED-MISALIGNED",
+          "U-GNU-CONST-PURE-CONTRACT",
+          "U-THISCAP-HOSTPTR",
+          "U-EXTLAM-12-CAPTURE-COPY",
+          "R-EXTLAM-17-TRAITS",
+          "U-EXTLAM-DIAG-COVERAGE",
+          "U-NVFUNC-NO-TRANSFER",
+          "U-ARCH-NODIAG",
+          "U-CXX11-GC",
+          "U-CXX11-CONCURRENCY",
+          "U-CXX14-ALLOC",
+          "U-FLOAT128-CONSTEXPR",
+          "U-MEM-OPT-CACHING"};
 }
 
 std::vector<UndefinedUse> scan_undefined(std::string_view source, const boost::json::object& sidecar) {

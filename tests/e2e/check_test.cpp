@@ -8,11 +8,11 @@
 #include <fstream>
 #include <thread>
 
+using cudiff::test::contains;
+using cudiff::test::count_lines;
 using cudiff::test::data;
 using cudiff::test::run_cudiff;
 using cudiff::test::source_dir;
-using cudiff::test::contains;
-using cudiff::test::count_lines;
 
 namespace {
 

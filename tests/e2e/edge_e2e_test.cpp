@@ -5,8 +5,8 @@
 // triage database.
 #include "support/test_support.h"
 
-#include "pipeline/pipeline.h"
 #include "generator/generator.h"
+#include "pipeline/pipeline.h"
 #include "rules/rules.h"
 #include "triage/triage.h"
 
@@ -37,8 +37,8 @@ pipeline::CheckRun check_source(const std::string& name, const std::string& sour
 }
 
 const triage::KnownDifferences& known_differences() {
-  static const triage::KnownDifferences known =
-      triage::KnownDifferences::load(test::source_dir() / "triage" / "known_differences.json");
+  static const triage::KnownDifferences known = triage::KnownDifferences::load(test::source_dir() / "triage" /
+                                                                               "known_differences.json");
   return known;
 }
 
@@ -48,7 +48,8 @@ TEST_P(EveryViolationTemplate, IsRejectedByACompilerOrIsAKnownDifference) {
   const rules::Rule rule = generator::plantable_rules().at(GetParam());
   TempDir dir("cudiff-edge-e2e");
   for (std::uint64_t seed : seeds_for(GetParam())) {
-    const generator::TestCase test = generator::generate_edge(generator::Policy::defaults(), seed, generator::Size::small, rule.id);
+    const generator::TestCase test = generator::generate_edge(generator::Policy::defaults(), seed,
+                                                              generator::Size::small, rule.id);
     const pipeline::CheckRun run = check_source(test.name, test.source, test.sidecar, dir.path());
     ASSERT_TRUE(run.expected && run.expected->reject) << "the sidecar says the program must be rejected";
     bool rejected = false;
@@ -78,7 +79,8 @@ INSTANTIATE_TEST_SUITE_P(EdgeE2E, EveryViolationTemplate,
 TEST(EdgeE2E, TheProgramsTheTemplatesArePlantedIntoAreAcceptedByBoth) {
   TempDir dir("cudiff-edge-e2e");
   for (std::uint64_t seed = 1; seed <= 6; ++seed) {
-    const generator::TestCase test = generator::generate_program(generator::Policy::defaults(), seed, generator::Size::small);
+    const generator::TestCase test = generator::generate_program(generator::Policy::defaults(), seed,
+                                                                 generator::Size::small);
     const pipeline::CheckRun run = check_source(test.name, test.source, test.sidecar, dir.path());
     for (const pipeline::ConfigCheck& config : run.configs)
       EXPECT_EQ(config.observation.outcome, oracle::CompileOutcome::accepted)

@@ -15,8 +15,8 @@
 
 namespace {
 
-using cudiff::test::run_cudiff;
 using cudiff::test::contains;
+using cudiff::test::run_cudiff;
 namespace fs = std::filesystem;
 
 /// A policy file switching the planted construct on with this probability: a kernel reading a
@@ -92,7 +92,8 @@ TEST(FuzzE2E, BatchBisectionIsolatesTheOneBadTest) {
   ASSERT_NE(first, 0u) << "no window with exactly one planted test";
   const fs::path db = dir.path() / "bisect.db";
   auto result = run_cudiff({"fuzz", "--tests", std::to_string(k), "--batch", std::to_string(k), "--jobs", "1", "--seed",
-                            std::to_string(first), "--no-reduce", "--policy", policy_file.string(), "--db", db.string()});
+                            std::to_string(first), "--no-reduce", "--policy", policy_file.string(), "--db",
+                            db.string()});
   ASSERT_EQ(result.exit_code, 0) << result.out.text << result.err.text;
   auto database = cudiff::triage::Database::open(db, {.create = false});
   ASSERT_EQ(database.totals().findings, 1) << result.out.text;
@@ -107,8 +108,9 @@ TEST(FuzzE2E, BatchBisectionIsolatesTheOneBadTest) {
 TEST(FuzzE2E, ResumeAfterKillNineEndsWithTheUninterruptedCounts) {
   cudiff::TempDir dir("cudiff-fuzz-resume");
   const fs::path policy = planted_policy(dir.path(), 0.3);
-  const std::vector<std::string> campaign = {"fuzz", "--tests", "12", "--batch", "2", "--jobs", "1", "--seed", "500",
-                                             "--no-reduce", "--quiet", "--policy", policy.string()};
+  const std::vector<std::string> campaign = {"fuzz",    "--tests",  "12",           "--batch", "2",
+                                             "--jobs",  "1",        "--seed",       "500",     "--no-reduce",
+                                             "--quiet", "--policy", policy.string()};
   auto with_db = [&](const fs::path& db) {
     auto args = campaign;
     args.insert(args.end(), {"--db", db.string()});

@@ -41,8 +41,15 @@ std::string expect_accepted(const generator::Policy& policy, const std::vector<s
     write_file(file, test.source);
     sources += test.source;
     runners::Command syntax;
-    syntax.argv = {clang, "-x", "cuda", "--cuda-gpu-arch=sm_90", "--cuda-path=" + cuda, "-Wno-unknown-cuda-version",
-                   "-std=c++17", "-fsyntax-only", file.string()};
+    syntax.argv = {clang,
+                   "-x",
+                   "cuda",
+                   "--cuda-gpu-arch=sm_90",
+                   "--cuda-path=" + cuda,
+                   "-Wno-unknown-cuda-version",
+                   "-std=c++17",
+                   "-fsyntax-only",
+                   file.string()};
     const auto clang_result = runners::run_subprocess(syntax);
     EXPECT_TRUE(clang_result.exited_zero()) << "seed " << seed << ": " << clang_result.err.text;
     runners::Command front;

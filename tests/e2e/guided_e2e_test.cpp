@@ -9,7 +9,6 @@
 
 #include <gtest/gtest.h>
 
-
 namespace {
 
 using cudiff::test::contains;
@@ -46,8 +45,8 @@ cudiff::triage::Database open_read_only(const fs::path& db) {
 TEST(GuidedE2E, EngineRunsLibFuzzerIntoOneCampaignAndKeepsACorpus) {
   cudiff::TempDir dir("cudiff-guided-e2e");
   const fs::path db = dir.path() / "guided.db", corpus = dir.path() / "corpus";
-  auto result = run_cudiff({"fuzz", "--engine", "libfuzzer", "--tests", "4", "--seed", "1", "--db", db.string(), "--corpus",
-                            corpus.string(), "--no-reduce", "--json"});
+  auto result = run_cudiff({"fuzz", "--engine", "libfuzzer", "--tests", "4", "--seed", "1", "--db", db.string(),
+                            "--corpus", corpus.string(), "--no-reduce", "--json"});
   ASSERT_EQ(result.exit_code, 0) << result.out.text << result.err.text;
   const auto summary = boost::json::parse(result.out.text).as_object();
   EXPECT_EQ(summary.at("engine").as_string(), "libfuzzer");
@@ -82,7 +81,8 @@ TEST(GuidedE2E, AFindingKeepsItsInputAndGenerateInputRebuildsTheProgram) {
   for (int attempt = 0; attempt < 200 && bytes.empty(); ++attempt) {
     std::string candidate(64, '\0');
     for (char& c : candidate) c = static_cast<char>(source.below(256));
-    if (cudiff::test::reads_managed_on_device(cudiff::generator::generate_from_bytes(policy, candidate, cudiff::generator::Size::small).source))
+    if (cudiff::test::reads_managed_on_device(
+            cudiff::generator::generate_from_bytes(policy, candidate, cudiff::generator::Size::small).source))
       bytes = candidate;
   }
   ASSERT_FALSE(bytes.empty()) << "no input in 200 reads __managed__ in a kernel";
@@ -105,11 +105,13 @@ TEST(GuidedE2E, AFindingKeepsItsInputAndGenerateInputRebuildsTheProgram) {
   // The stored hex, back to bytes, names the stored program.
   const std::string hex(stored_input.at("hex").as_string());
   std::string decoded;
-  for (std::size_t i = 0; i + 1 < hex.size(); i += 2) decoded += static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16));
+  for (std::size_t i = 0; i + 1 < hex.size(); i += 2)
+    decoded += static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16));
   EXPECT_EQ(decoded, bytes);
   const fs::path again = dir.path() / "again.bin", out = dir.path() / "out";
   cudiff::write_file(again, decoded);
-  auto generated = run_cudiff({"generate", "--input", again.string(), "--policy", policy_file.string(), "--out", out.string()});
+  auto generated = run_cudiff(
+      {"generate", "--input", again.string(), "--policy", policy_file.string(), "--out", out.string()});
   ASSERT_EQ(generated.exit_code, 0) << generated.err.text;
   EXPECT_EQ(cudiff::read_file(out / findings[0].source_name), findings[0].source);
 }
@@ -117,8 +119,8 @@ TEST(GuidedE2E, AFindingKeepsItsInputAndGenerateInputRebuildsTheProgram) {
 TEST(GuidedE2E, BaselineChecksSeedsInOrderAndLogsTheirFeatures) {
   cudiff::TempDir dir("cudiff-guided-e2e");
   const fs::path db = dir.path() / "plain.db", log = dir.path() / "plain.jsonl";
-  auto result = run_libfuzzer(dir.path(), {"--db=" + db.string(), "--features-log=" + log.string(), "--baseline-seeds=40",
-                               "--baseline-tests=2"});
+  auto result = run_libfuzzer(dir.path(), {"--db=" + db.string(), "--features-log=" + log.string(),
+                                           "--baseline-seeds=40", "--baseline-tests=2"});
   ASSERT_EQ(result.exit_code, 0) << result.err.text;
   EXPECT_TRUE(contains(result.err.text, "2 programs")) << result.err.text;
   const auto lines = cudiff::split_lines(cudiff::read_file(log));
@@ -146,8 +148,8 @@ TEST(GuidedE2E, BaselineChecksSeedsInOrderAndLogsTheirFeatures) {
 
 TEST(GuidedE2E, BadSetupsFailWithOneLineAndTouchNothing) {
   cudiff::TempDir dir("cudiff-guided-e2e");
-  auto missing = run_cudiff({"fuzz", "--engine", "libfuzzer", "--tests", "1", "--db", (dir.path() / "a.db").string()}, 60,
-                            {{"CUDIFF_LIBFUZZER", (dir.path() / "no-such-binary").string()}});
+  auto missing = run_cudiff({"fuzz", "--engine", "libfuzzer", "--tests", "1", "--db", (dir.path() / "a.db").string()},
+                            60, {{"CUDIFF_LIBFUZZER", (dir.path() / "no-such-binary").string()}});
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_TRUE(contains(missing.err.text, "not found")) << missing.err.text;
   EXPECT_FALSE(fs::exists(dir.path() / "a.db"));

@@ -6,15 +6,16 @@
 
 #include <gtest/gtest.h>
 
+using cudiff::test::contains;
 using cudiff::test::data;
 using cudiff::test::run_cudiff;
-using cudiff::test::contains;
 
 namespace {
 
 /// A whole program around the layout generator's pieces, as the core generator lays it out.
 std::string program(const cudiff::generator::LayoutPlan& plan) {
-  return "#include <cstddef>\n#include <cstdio>\n#include <cstring>\n#include <type_traits>\n" + plan.definitions + "\n" + plan.device_probes + "\n" + plan.host_probe_function +
+  return "#include <cstddef>\n#include <cstdio>\n#include <cstring>\n#include <type_traits>\n" + plan.definitions +
+         "\n" + plan.device_probes + "\n" + plan.host_probe_function +
          "\n__global__ void cudiff_kernel(unsigned long long* out) { out[0] = 1; }\n"
          "int main(int argc, char** argv) {\n"
          "  if (argc == 2 && std::strcmp(argv[1], \"--layout\") == 0) { cudiff_print_layout(); return 0; }\n"
@@ -86,7 +87,8 @@ TEST(LayoutE2E, GeneratedTypesAgreeInAllFourViews) {
 }
 
 TEST(LayoutE2E, ExternCDeviceVariableWithoutBracesFailsNvccsLinkOnly) {
-  auto result = run_cudiff({"check", data("e2e/data/extern_c_device_variable.cu").string(), "--mode", "binary", "--json"});
+  auto result = run_cudiff(
+      {"check", data("e2e/data/extern_c_device_variable.cu").string(), "--mode", "binary", "--json"});
   ASSERT_EQ(result.exit_code, 1) << result.out.text << result.err.text;
   const boost::json::value json = boost::json::parse(result.out.text);
   const auto& finding = json.at("verdict").at("findings").as_array().at(0);
@@ -98,8 +100,9 @@ TEST(LayoutE2E, ExternCDeviceVariableWithoutBracesFailsNvccsLinkOnly) {
 // A batch: every test's probes at global scope, named with its seed, types qualified by the
 // test's namespace; the four views agree on all of them, and both compilers accept.
 TEST(LayoutE2E, BatchOfGeneratedProgramsAgreesOnEveryTestsProbes) {
-  const cudiff::generator::TestCase batch =
-      cudiff::generator::generate_batch(cudiff::generator::Policy::defaults(), {10, 11, 12, 13}, cudiff::generator::Size::small);
+  const cudiff::generator::TestCase batch = cudiff::generator::generate_batch(cudiff::generator::Policy::defaults(),
+                                                                              {10, 11, 12, 13},
+                                                                              cudiff::generator::Size::small);
   cudiff::TempDir dir("cudiff-layout-batch");
   cudiff::write_file(dir.path() / (batch.name + ".cu"), batch.source);
   cudiff::write_file(dir.path() / (batch.name + ".json"),

@@ -2,8 +2,8 @@
 // built-in signature test, a C-Reduce-style script, and bad input.
 #include "support/test_support.h"
 
-#include "pipeline/pipeline.h"
 #include "common/common.h"
+#include "pipeline/pipeline.h"
 
 #include <gtest/gtest.h>
 
@@ -12,11 +12,11 @@
 using cudiff::read_file;
 using cudiff::TempDir;
 using cudiff::write_file;
+using cudiff::test::contains;
+using cudiff::test::count_lines;
 using cudiff::test::data;
 using cudiff::test::run_cudiff;
 using cudiff::test::source_dir;
-using cudiff::test::contains;
-using cudiff::test::count_lines;
 
 namespace {
 
@@ -82,10 +82,11 @@ TEST(ReduceE2E, ATestScriptDecidesAsInCReduce) {
   // C-Reduce's contract: the script runs in a directory holding the candidate under the
   // original's name, and exit 0 means interesting. Only clang runs here: it is the one that
   // rejects.
-  const auto test = script(dir, "interesting.sh",
-                           "clang++-22 -x cuda --cuda-gpu-arch=sm_90 --cuda-path=${CUDA_HOME:-/usr/local/cuda} -nocudalib "
-                           "-Wno-unknown-cuda-version -fsyntax-only managed_counter.cu 2>&1 |\n"
-                           "  grep -q \"reference to __host__ variable 'counter' in __global__ function\"\n");
+  const auto test = script(
+      dir, "interesting.sh",
+      "clang++-22 -x cuda --cuda-gpu-arch=sm_90 --cuda-path=${CUDA_HOME:-/usr/local/cuda} -nocudalib "
+      "-Wno-unknown-cuda-version -fsyntax-only managed_counter.cu 2>&1 |\n"
+      "  grep -q \"reference to __host__ variable 'counter' in __global__ function\"\n");
   auto result = run_cudiff({"reduce", file.string(), "--test", test.string(), "--jobs", "2"});
   ASSERT_EQ(result.exit_code, 0) << result.out.text << result.err.text;
   const auto out = dir.path() / "managed_counter.reduced.cu";
@@ -104,8 +105,8 @@ TEST(ReduceE2E, ATestScriptDecidesAsInCReduce) {
 }
 
 TEST(ReduceE2E, AFileWithoutADiscrepancyIsRefusedWithOneLine) {
-  auto result = run_cudiff({"reduce", (source_dir() / "examples" / "vector_add.cu").string(), "--mode", "syntax",
-                            "--out", "/dev/null"});
+  auto result = run_cudiff(
+      {"reduce", (source_dir() / "examples" / "vector_add.cu").string(), "--mode", "syntax", "--out", "/dev/null"});
   EXPECT_EQ(result.exit_code, 2) << result.out.text;
   EXPECT_EQ(count_lines(result.err.text), 1u) << result.err.text;
   EXPECT_TRUE(contains(result.err.text, "vector_add.cu shows no discrepancy (mode syntax, configs nvcc-O3,clang-O3)"))
@@ -134,7 +135,8 @@ TEST(ReduceE2E, BadInputIsRefusedWithOneLine) {
   one_line_error(run_cudiff({"reduce", file.string(), "--test", not_executable.string()}), "is not executable");
   const auto schedule = dir.path() / "bad.json";
   write_file(schedule, R"({"main": ["lines", "tokenz"]})");
-  one_line_error(run_cudiff({"reduce", file.string(), "--schedule", schedule.string()}), "unknown reducer pass 'tokenz'");
+  one_line_error(run_cudiff({"reduce", file.string(), "--schedule", schedule.string()}),
+                 "unknown reducer pass 'tokenz'");
   if (cudiff::test::no_gpu())
     one_line_error(run_cudiff({"reduce", file.string(), "--mode", "run"}), "--mode run needs a GPU");
 }

@@ -9,9 +9,9 @@
 using cudiff::read_file;
 using cudiff::TempDir;
 using cudiff::write_file;
+using cudiff::test::contains;
 using cudiff::test::run_cudiff;
 using cudiff::test::source_dir;
-using cudiff::test::contains;
 
 TEST(ReduceTriageE2E, ABucketsReproducerIsReducedAndStoredAsItsBest) {
   TempDir dir("cudiff-reduce-triage");

@@ -17,7 +17,8 @@ TEST(RulesE2E, EveryFixedFragmentPlantedIntoAGeneratedProgramIsAcceptedByBoth) {
   // The other half of a violation template's promise: the fragment breaks its rule and
   // nothing else, so without the violation it compiles (object mode: ptxas too) with both
   // compilers, inside a random valid program. All of them at once, in one translation unit.
-  const generator::TestCase program = generator::generate_program(generator::Policy::defaults(), 7, generator::Size::small);
+  const generator::TestCase program = generator::generate_program(generator::Policy::defaults(), 7,
+                                                                  generator::Size::small);
   std::string source = program.source;
   std::size_t planted = 0;
   for (const cudiff::rules::Rule& rule : cudiff::rules::rule_catalog())
@@ -49,7 +50,8 @@ TEST(RulesE2E, RulesListsTheCatalogWithItsCoverage) {
   const auto& rules = report.at("rules").as_array();
   EXPECT_EQ(rules.size(), 159u);
   std::size_t generated = 0;
-  for (const auto& rule : rules) generated += !rule.at("constructs").as_array().empty() || rule.as_object().contains("probe");
+  for (const auto& rule : rules)
+    generated += !rule.at("constructs").as_array().empty() || rule.as_object().contains("probe");
   EXPECT_EQ(static_cast<std::int64_t>(generated), report.at("coverage").at("v_generated").as_int64());
   EXPECT_GE(generated * 10, rules.size() * 9) << "the target: 90% of V rules produced";
   auto bad = run_cudiff({"rules", "--kind", "Q"});

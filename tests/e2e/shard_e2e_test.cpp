@@ -24,8 +24,8 @@ fs::path planted_policy(const fs::path& dir) {
 }
 
 std::vector<std::string> campaign_args(const fs::path& policy, const fs::path& db) {
-  return {"fuzz", "--tests", "8", "--batch", "2", "--seed", "900", "--jobs", "1", "--gpus", "none", "--no-reduce",
-          "--policy", policy.string(), "--db", db.string()};
+  return {"fuzz", "--tests", "8",    "--batch",     "2",        "--seed",        "900",  "--jobs",
+          "1",    "--gpus",  "none", "--no-reduce", "--policy", policy.string(), "--db", db.string()};
 }
 
 std::set<std::string> seeds_of(const fs::path& db) {
@@ -129,9 +129,12 @@ TEST(ShardE2E, SlurmArrayVariablesMakeTheShard) {
   auto args = campaign_args(planted_policy(dir.path()), db);
   args.push_back("--json");
   const auto result = run_cudiff(args, 300,
-                                 {{"SLURM_ARRAY_JOB_ID", "4242"}, {"SLURM_ARRAY_TASK_ID", "1"},
-                                  {"SLURM_ARRAY_TASK_COUNT", "2"}, {"SLURM_ARRAY_TASK_MIN", "0"},
-                                  {"SLURM_ARRAY_TASK_MAX", "1"}, {"SLURM_CLUSTER_NAME", "lab"}});
+                                 {{"SLURM_ARRAY_JOB_ID", "4242"},
+                                  {"SLURM_ARRAY_TASK_ID", "1"},
+                                  {"SLURM_ARRAY_TASK_COUNT", "2"},
+                                  {"SLURM_ARRAY_TASK_MIN", "0"},
+                                  {"SLURM_ARRAY_TASK_MAX", "1"},
+                                  {"SLURM_CLUSTER_NAME", "lab"}});
   ASSERT_EQ(result.exit_code, 0) << result.out.text << result.err.text;
   const auto summary = boost::json::parse(result.out.text);
   EXPECT_EQ(summary.at("name").as_string(), "slurm-lab-4242");

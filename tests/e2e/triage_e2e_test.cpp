@@ -11,14 +11,14 @@
 #include <set>
 #include <thread>
 
-using cudiff::TempDir;
 using cudiff::read_file;
+using cudiff::TempDir;
 using cudiff::write_file;
+using cudiff::test::contains;
+using cudiff::test::count_lines;
 using cudiff::test::data;
 using cudiff::test::run_cudiff;
 using cudiff::test::source_dir;
-using cudiff::test::contains;
-using cudiff::test::count_lines;
 
 namespace {
 
@@ -36,8 +36,8 @@ std::map<std::string, std::int64_t> counts(const std::filesystem::path& db) {
 }
 
 void synthetic(const std::filesystem::path& db, int count, int buckets) {
-  auto result = run_cudiff({"triage", "synthetic", std::to_string(count), "--buckets", std::to_string(buckets), "--batch",
-                            "50", "--db", db.string()});
+  auto result = run_cudiff({"triage", "synthetic", std::to_string(count), "--buckets", std::to_string(buckets),
+                            "--batch", "50", "--db", db.string()});
   ASSERT_EQ(result.exit_code, 0) << result.err.text;
 }
 
@@ -51,8 +51,8 @@ TEST(TriageE2E, CheckDbOnTwoFilesWithTheSameDiscrepancyGivesOneBucketCountedTwic
   // Two different files (other names, variables, lines), checked at once: two writers too.
   cudiff::runners::SubprocessResult first, second;
   std::thread a([&] {
-    first = run_cudiff({"check", (source_dir() / "examples" / "managed_counter.cu").string(), "--mode", "syntax", "--db",
-                        db.string()});
+    first = run_cudiff({"check", (source_dir() / "examples" / "managed_counter.cu").string(), "--mode", "syntax",
+                        "--db", db.string()});
   });
   std::thread b([&] {
     second = run_cudiff({"check", data("golden/signatures/managed_renamed.cu").string(), "--mode", "syntax", "--db",
@@ -88,12 +88,14 @@ TEST(TriageE2E, MergeKeepsEachBucketOnceWithSummedCountsAndTwiceChangesNothing) 
   synthetic(dir.path() / "a.db", 300, 20);
   synthetic(dir.path() / "b.db", 100, 20);
   const auto out = dir.path() / "out.db";
-  auto merged = run_cudiff({"triage", "merge", out.string(), (dir.path() / "a.db").string(), (dir.path() / "b.db").string()});
+  auto merged = run_cudiff(
+      {"triage", "merge", out.string(), (dir.path() / "a.db").string(), (dir.path() / "b.db").string()});
   ASSERT_EQ(merged.exit_code, 0) << merged.err.text;
   const auto once = counts(out);
   ASSERT_EQ(once.size(), 20u);
   for (const auto& [key, count] : once) EXPECT_EQ(count, 15 + 5) << key;
-  auto again = run_cudiff({"triage", "merge", out.string(), (dir.path() / "a.db").string(), (dir.path() / "b.db").string()});
+  auto again = run_cudiff(
+      {"triage", "merge", out.string(), (dir.path() / "a.db").string(), (dir.path() / "b.db").string()});
   ASSERT_EQ(again.exit_code, 0) << again.err.text;
   EXPECT_TRUE(contains(again.out.text, "0 findings, 0 new buckets")) << again.out.text;
   EXPECT_EQ(counts(out), once);
@@ -107,10 +109,10 @@ TEST(TriageE2E, CorruptOrForeignDatabaseIsOneLineExit2AndUntouched) {
   write_file(broken, std::string("SQLite format 3\0", 16) + std::string(8192, '\x7f'));
   for (const auto& path : {text, broken}) {
     const std::string before = read_file(path);
-    for (const auto& args : std::vector<std::vector<std::string>>{
-             {"triage", "list", "--db", path.string()},
-             {"triage", "merge", (dir.path() / "out.db").string(), path.string()},
-             {"triage", "synthetic", "5", "--db", path.string()}}) {
+    for (const auto& args :
+         std::vector<std::vector<std::string>>{{"triage", "list", "--db", path.string()},
+                                               {"triage", "merge", (dir.path() / "out.db").string(), path.string()},
+                                               {"triage", "synthetic", "5", "--db", path.string()}}) {
       auto result = run_cudiff(args);
       EXPECT_EQ(result.exit_code, 2) << args[1] << " " << path;
       EXPECT_EQ(count_lines(result.err.text), 1u) << result.err.text;
@@ -128,8 +130,16 @@ TEST(TriageE2E, KillDashNineDuringWritesLosesNothingCommitted) {
   TempDir dir;
   const auto db = dir.path() / "t.db";
   cudiff::runners::Command writer;
-  writer.argv = {cudiff::test::cudiff_binary().string(), "triage", "synthetic", "100000000", "--buckets", "50",
-                 "--batch", "7", "--db", db.string()};
+  writer.argv = {cudiff::test::cudiff_binary().string(),
+                 "triage",
+                 "synthetic",
+                 "100000000",
+                 "--buckets",
+                 "50",
+                 "--batch",
+                 "7",
+                 "--db",
+                 db.string()};
   writer.limits.wall_seconds = 1.5;  // then the whole group gets SIGKILL, mid-write
   const auto result = cudiff::runners::run_subprocess(writer);
   ASSERT_TRUE(result.timed_out) << result.status_text();
@@ -217,10 +227,19 @@ TEST(TriageE2E, HtmlReportRendersInHeadlessChromium) {
   ASSERT_EQ(report.exit_code, 0) << report.err.text;
   const auto png = dir.path() / "report.png";
   cudiff::runners::Command browser;
-  browser.argv = {chromium->string(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                  "--user-data-dir=" + (dir.path() / "profile").string(), "--screenshot=" + png.string(),
-                  "--window-size=1280,1600", "file://" + html.string()};
+  browser.argv = {chromium->string(),
+                  "--headless",
+                  "--no-sandbox",
+                  "--disable-gpu",
+                  "--disable-quic",
+                  "--no-first-run",
+                  "--disable-background-networking",
+                  "--disable-component-update",
+                  "--disable-sync",
+                  "--user-data-dir=" + (dir.path() / "profile").string(),
+                  "--screenshot=" + png.string(),
+                  "--window-size=1280,1600",
+                  "file://" + html.string()};
   browser.limits.wall_seconds = 60;
   const auto shot = cudiff::runners::run_subprocess(browser);
   ASSERT_TRUE(std::filesystem::exists(png)) << shot.status_text() << shot.err.text;

@@ -24,8 +24,14 @@ void set_ending(cudiff::runners::SubprocessResult& process, unsigned variant) {
   case 3: process.exit_code = 255; break;
   case 4: process.exit_code = 134; break;
   case 5: process.signal = 11; break;
-  case 6: process.timed_out = true; process.signal = 9; break;
-  default: process.started = false; process.start_error = "No such file or directory"; break;
+  case 6:
+    process.timed_out = true;
+    process.signal = 9;
+    break;
+  default:
+    process.started = false;
+    process.start_error = "No such file or directory";
+    break;
   }
 }
 
@@ -39,7 +45,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::size_t nul = rest.find('\0');
   const std::string_view err = rest.substr(0, nul);
   const std::string_view out = nul == std::string_view::npos ? std::string_view() : rest.substr(nul + 1);
-  const runners::CompilerKind compiler = (selector & 1) != 0 ? runners::CompilerKind::clang : runners::CompilerKind::nvcc;
+  const runners::CompilerKind compiler = (selector & 1) != 0 ? runners::CompilerKind::clang
+                                                             : runners::CompilerKind::nvcc;
 
   for (const oracle::Diagnostic& diagnostic : oracle::parse_diagnostics(compiler, err))
     static_cast<void>(oracle::message_template(diagnostic.message));

@@ -14,8 +14,8 @@
 #include "reducer/reducer.h"
 
 #include <cstddef>
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <functional>
 #include <string_view>
 

@@ -6,8 +6,8 @@
 #include "triage/triage.h"
 
 #include <cstddef>
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <string_view>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -31,7 +31,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   };
   for (const triage::Signature& signature : signatures) {
     const triage::KnownDifference* entry = known.match(signature);
-    if (entry != nullptr && (entry < known.entries().data() || entry >= known.entries().data() + known.entries().size()))
+    if (entry != nullptr &&
+        (entry < known.entries().data() || entry >= known.entries().data() + known.entries().size()))
       __builtin_trap();
   }
   return 0;

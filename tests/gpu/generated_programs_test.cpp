@@ -38,8 +38,8 @@ void expect_predicted_checksums(const cudiff::generator::Policy& policy, const s
       EXPECT_EQ(checksums, expected) << "seed " << seed << " " << config.at("config").as_string();
       // A host probe that finds its construct broken says so on a line of its own.
       for (const auto& line : config.at("run").at("output_lines").as_array())
-        EXPECT_FALSE(line.as_string().starts_with("probe ")) << "seed " << seed << " " << config.at("config").as_string()
-                                                             << ": " << line.as_string();
+        EXPECT_FALSE(line.as_string().starts_with("probe "))
+            << "seed " << seed << " " << config.at("config").as_string() << ": " << line.as_string();
     }
   }
 }

@@ -11,7 +11,6 @@ namespace {
 
 std::string example(const std::string& name) { return (source_dir() / "examples" / name).string(); }
 
-
 } // namespace
 
 TEST(GpuCheck, BothBinariesRunAndPrintTheSameChecksum) {

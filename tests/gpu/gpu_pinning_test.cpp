@@ -51,7 +51,8 @@ TEST(GpuPinning, ABinaryRunsOnTheGpuCudiffWasGivenThroughItsOwnDeviceList) {
   cudiff::TempDir dir("cudiff-gpu-pinning");
   cudiff::write_file(dir.path() / "bus.cu", bus_program);
   // PCI order: the order nvidia-smi numbers the GPUs in.
-  const auto result = run_cudiff({"check", (dir.path() / "bus.cu").string(), "--mode", "run", "--config", "nvcc-O3", "--json"},
+  const auto result = run_cudiff({"check", (dir.path() / "bus.cu").string(), "--mode", "run", "--config", "nvcc-O3",
+                                  "--json"},
                                  300, {{"CUDA_VISIBLE_DEVICES", index}, {"CUDA_DEVICE_ORDER", "PCI_BUS_ID"}});
   ASSERT_EQ(result.exit_code, 0) << result.out.text << result.err.text;
   const auto json = boost::json::parse(result.out.text);

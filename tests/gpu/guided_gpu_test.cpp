@@ -50,8 +50,8 @@ TEST(GpuGuided, EngineFilesACampaignInModeRun) {
   if (auto why = cudiff::test::no_gpu()) GTEST_SKIP() << *why;
   cudiff::TempDir dir("cudiff-gpu-guided");
   const fs::path db = dir.path() / "g.db";
-  auto result = run_cudiff({"fuzz", "--engine", "libfuzzer", "--tests", "6", "--seed", "1", "--db", db.string(), "--corpus",
-                            (dir.path() / "corpus").string(), "--no-reduce", "--json"},
+  auto result = run_cudiff({"fuzz", "--engine", "libfuzzer", "--tests", "6", "--seed", "1", "--db", db.string(),
+                            "--corpus", (dir.path() / "corpus").string(), "--no-reduce", "--json"},
                            600);
   ASSERT_EQ(result.exit_code, 0) << result.out.text << result.err.text;
   std::cout << result.out.text;

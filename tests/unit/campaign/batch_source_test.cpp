@@ -27,8 +27,8 @@ FuzzParams params(std::uint64_t first, std::uint64_t tests, std::uint64_t batch,
 TEST(BatchSource, AWholeCampaignIsItsSeedsInBatchesWithAShortLastOne) {
   const FuzzParams p = params(100, 10, 4);
   BatchSource source(p, {}, [] { return 0.0; });
-  EXPECT_EQ(drain(source), (std::vector<std::vector<std::uint64_t>>{
-                               {100, 101, 102, 103}, {104, 105, 106, 107}, {108, 109}}));
+  EXPECT_EQ(drain(source),
+            (std::vector<std::vector<std::uint64_t>>{{100, 101, 102, 103}, {104, 105, 106, 107}, {108, 109}}));
   EXPECT_TRUE(source.take().empty());  // stays dry
 }
 

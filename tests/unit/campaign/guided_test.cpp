@@ -42,7 +42,8 @@ TEST(ByteRng, TheSameBytesGiveTheSameDecisionsAndOtherBytesOtherTails) {
   auto decisions = [](const std::string& bytes) {
     ByteRng rng(raw(bytes), bytes.size());
     std::vector<std::uint64_t> out;
-    for (int i = 0; i < 200; ++i) out.push_back(i % 3 == 0 ? rng.below(1000) : i % 3 == 1 ? rng.chance(0.5) : rng.next_u64());
+    for (int i = 0; i < 200; ++i)
+      out.push_back(i % 3 == 0 ? rng.below(1000) : i % 3 == 1 ? rng.chance(0.5) : rng.next_u64());
     return out;
   };
   EXPECT_EQ(decisions(a), decisions(a));
@@ -134,7 +135,7 @@ $L__BB0_2:
 }
 )";
   const oracle::PtxFeatures features = oracle::read_ptx_features(ptx);
-  std::map<std::string, std::uint32_t> expected = {{"bra", 1},      {"call.uni", 1}, {"ld.param.u64", 1},
+  std::map<std::string, std::uint32_t> expected = {{"bra", 1},        {"call.uni", 1}, {"ld.param.u64", 1},
                                                    {"mad.lo.s32", 1}, {"mov.b32", 1},  {"ret", 2}};
   EXPECT_EQ(features.instructions, expected);
   EXPECT_EQ(features.directives.at("directive .maxntid"), 1u);
@@ -148,7 +149,8 @@ $L__BB0_2:
 
 TEST(CheckFeatures, NameOutcomesDiagnosticsPtxAndTheVerdict) {
   pipeline::CheckRun run;
-  for (auto [config, compiler] : {std::pair{"nvcc-O3", runners::CompilerKind::nvcc}, std::pair{"clang-O3", runners::CompilerKind::clang}}) {
+  for (auto [config, compiler] :
+       {std::pair{"nvcc-O3", runners::CompilerKind::nvcc}, std::pair{"clang-O3", runners::CompilerKind::clang}}) {
     pipeline::ConfigCheck check;
     check.observation.config = config;
     check.observation.compiler = compiler;
@@ -195,8 +197,11 @@ TEST(GuidedOptions, BadFlagsAreUsageErrorsNamingTheFlag) {
   const cli::CommandSpec spec = cli::guided_spec();
   auto options = [&](std::vector<std::string> args) { return cli::guided_options(cli::parse_args(spec, args)); };
   EXPECT_EQ(options({"--db=x.db", "--size=medium"}).db_path, "x.db");
-  for (const auto& bad : std::vector<std::vector<std::string>>{{"--size=huge"}, {"--mode=fly"}, {"--gpus=0"},
-                                                               {"--baseline-tests=3"}, {"--baseline-seeds=1", "--baseline-time=soon"}}) {
+  for (const auto& bad : std::vector<std::vector<std::string>>{{"--size=huge"},
+                                                               {"--mode=fly"},
+                                                               {"--gpus=0"},
+                                                               {"--baseline-tests=3"},
+                                                               {"--baseline-seeds=1", "--baseline-time=soon"}}) {
     try {
       options(bad);
       ADD_FAILURE() << bad.back() << " was accepted";

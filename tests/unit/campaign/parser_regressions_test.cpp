@@ -26,10 +26,16 @@ TEST(ParserFuzzRegressions, DamagedFuzzParamsAreEnvironmentErrors) {
   const std::string good =
       R"({"first_seed":1,"batch":8,"time_budget":0,"size":"small","policy":"{}","configs":["nvcc-O3"],"reduce":true,"elapsed":0})";
   EXPECT_NO_THROW(campaign::fuzz_params_from_json(boost::json::parse(good)));
-  const std::vector<std::pair<std::string, boost::json::value>> wrong_types = {
-      {"size", 5}, {"first_seed", -1}, {"batch", "8"}, {"time_budget", "soon"},
-      {"configs", "nvcc-O3"}, {"reduce", 1}, {"tests", 1.5}, {"mode", nullptr},
-      {"mode", "warp-speed"}};  // an unknown mode is damage, not "run with a GPU"
+  const std::vector<std::pair<std::string, boost::json::value>>
+      wrong_types = {{"size", 5},
+                     {"first_seed", -1},
+                     {"batch", "8"},
+                     {"time_budget", "soon"},
+                     {"configs", "nvcc-O3"},
+                     {"reduce", 1},
+                     {"tests", 1.5},
+                     {"mode", nullptr},
+                     {"mode", "warp-speed"}};  // an unknown mode is damage, not "run with a GPU"
   for (const auto& [key, value] : wrong_types) {
     boost::json::value damaged = boost::json::parse(good);
     damaged.as_object()[key] = value;

@@ -44,7 +44,7 @@ TEST(Shard, ParsesIndexAndCount) {
 TEST(Shard, SlurmArrayTaskGivesShardAndASharedName) {
   EXPECT_FALSE(slurm_array_task(environment({})));
   EXPECT_FALSE(slurm_array_task(environment({{"SLURM_JOB_ID", "17"}})));  // a job, not an array
-  const std::map<std::string, std::string> base{{"SLURM_ARRAY_JOB_ID", "1200"},   {"SLURM_ARRAY_TASK_ID", "2"},
+  const std::map<std::string, std::string> base{{"SLURM_ARRAY_JOB_ID", "1200"},  {"SLURM_ARRAY_TASK_ID", "2"},
                                                 {"SLURM_ARRAY_TASK_COUNT", "4"}, {"SLURM_ARRAY_TASK_MIN", "0"},
                                                 {"SLURM_ARRAY_TASK_MAX", "3"},   {"SLURM_CLUSTER_NAME", "gpu"}};
   const auto task = slurm_array_task(environment(base));
@@ -104,7 +104,8 @@ TEST(Shard, ShardsSplitTheCampaignsSeedsWithoutOverlap) {
           params.batch = batch;
           params.shard = Shard{index, count};
           const auto seeds = shard_seeds(params);
-          EXPECT_EQ(seeds.size(), shard_test_count(params).value()) << tests << " " << batch << " " << index << "/" << count;
+          EXPECT_EQ(seeds.size(), shard_test_count(params).value())
+              << tests << " " << batch << " " << index << "/" << count;
           total += seeds.size();
           all.insert(seeds.begin(), seeds.end());
         }

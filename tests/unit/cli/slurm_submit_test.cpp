@@ -27,9 +27,11 @@ Ran run(std::vector<std::string> args) {
 TEST(SlurmSubmit, DryRunShowsTheArrayAndTheMergeJobAfterIt) {
   cudiff::TempDir dir("cudiff-slurm-dry");
   const auto out = dir.path() / "night";
-  const auto result = run({"slurm", "submit", "--shards", "3", "--gpus-per-task", "2", "--cpus-per-task", "16",
-                           "--partition", "gpu", "--sbatch-flags", "--account=lab --qos=high", "--out", out.string(),
-                           "--dry-run", "--", "--time", "2h", "--batch", "16"});
+  const auto result = run({"slurm",           "submit",     "--shards",        "3",
+                           "--gpus-per-task", "2",          "--cpus-per-task", "16",
+                           "--partition",     "gpu",        "--sbatch-flags",  "--account=lab --qos=high",
+                           "--out",           out.string(), "--dry-run",       "--",
+                           "--time",          "2h",         "--batch",         "16"});
   ASSERT_EQ(result.status, 0) << result.err;
   const auto lines = cudiff::split_lines(result.out);
   ASSERT_EQ(lines.size(), 4u) << result.out;
@@ -42,15 +44,16 @@ TEST(SlurmSubmit, DryRunShowsTheArrayAndTheMergeJobAfterIt) {
   for (const char* part : {"--dependency=afterany:ARRAY_JOB", "--partition=gpu", "--account=lab", "merge.sbatch"})
     EXPECT_TRUE(contains(merge, part)) << part << " missing from: " << merge;
   EXPECT_FALSE(contains(merge, "--gres")) << "the merge job needs no GPU: " << merge;
-  EXPECT_TRUE(merge.size() > 2 && merge.substr(merge.size() - 2) == " 3") << "the merge job is told the shard count: " << merge;
+  EXPECT_TRUE(merge.size() > 2 && merge.substr(merge.size() - 2) == " 3")
+      << "the merge job is told the shard count: " << merge;
   EXPECT_TRUE(contains(lines[1], "--time 2h --batch 16")) << lines[1];
   EXPECT_FALSE(std::filesystem::exists(out)) << "a dry run writes nothing";
 }
 
 TEST(SlurmSubmit, AGivenTimeLimitWinsOverTheBudgetsDefault) {
   cudiff::TempDir dir("cudiff-slurm-dry");
-  auto result = run({"slurm", "submit", "--shards", "2", "--out", dir.path().string(), "--dry-run",
-                     "--sbatch-flags", "--time=12:00:00", "--", "--time", "8h"});
+  auto result = run({"slurm", "submit", "--shards", "2", "--out", dir.path().string(), "--dry-run", "--sbatch-flags",
+                     "--time=12:00:00", "--", "--time", "8h"});
   ASSERT_EQ(result.status, 0) << result.err;
   EXPECT_TRUE(contains(result.out, "--time=12:00:00"));
   EXPECT_FALSE(contains(result.out, "--time=510"));
@@ -66,7 +69,8 @@ TEST(SlurmSubmit, MistakesAreRefusedBeforeAnythingIsSubmitted) {
       {{"slurm", "submit", "--out", out}, "--shards N"},
       {{"slurm", "submit", "--shards", "0", "--out", out}, "--shards N"},
       {{"slurm", "submit", "--shards", "2", "--out", out, "--", "--db", "x.db"}, "--db is set by the job scripts"},
-      {{"slurm", "submit", "--shards", "2", "--out", out, "--", "--shard=0/2"}, "--shard=0/2 is set by the job scripts"},
+      {{"slurm", "submit", "--shards", "2", "--out", out, "--", "--shard=0/2"},
+       "--shard=0/2 is set by the job scripts"},
       {{"slurm", "submit", "--shards", "2", "--out", out, "--", "--tets", "5"}, "unknown option '--tets'"},
       {{"slurm", "submit", "--shards", "2", "--out", out, "--", "--time", "soon"}, "--time"},
       {{"slurm", "submit", "--shards", "2", "--out", out, "--", "--known", "/no/such.json"}, "no such file"},
@@ -87,9 +91,11 @@ TEST(SlurmSubmit, MistakesAreRefusedBeforeAnythingIsSubmitted) {
 }
 
 TEST(SlurmSubmit, WithoutSlurmTheSubmissionSaysSoInOneLine) {
-  if (cudiff::find_on_path("sbatch")) GTEST_SKIP() << "sbatch is installed here: the slurm label's test submits for real";
+  if (cudiff::find_on_path("sbatch"))
+    GTEST_SKIP() << "sbatch is installed here: the slurm label's test submits for real";
   cudiff::TempDir dir("cudiff-slurm-none");
-  const auto result = run({"slurm", "submit", "--shards", "2", "--out", (dir.path() / "c").string(), "--", "--tests", "4"});
+  const auto result = run(
+      {"slurm", "submit", "--shards", "2", "--out", (dir.path() / "c").string(), "--", "--tests", "4"});
   EXPECT_EQ(result.status, 2);
   EXPECT_TRUE(contains(result.err, "sbatch not found on PATH")) << result.err;
 }

@@ -26,8 +26,8 @@ constexpr LexOptions kPreprocessor{.preprocessor = true};
 
 TEST(CppLexer, SplitsCudaCodeIntoTokens) {
   EXPECT_EQ(spellings("k<<<1, 2>>>(a->b, x >>= 1);"),
-            (std::vector<std::string>{"k", "<<<", "1", ",", "2", ">>>", "(", "a", "->", "b", ",", "x", ">>=", "1",
-                                      ")", ";"}));
+            (std::vector<std::string>{"k", "<<<", "1", ",", "2", ">>>", "(", "a", "->", "b", ",", "x", ">>=", "1", ")",
+                                      ";"}));
   EXPECT_EQ(spellings("float f = 1.5e-3f + .5; auto s = u8\"x\\\"y\"; char c = '\\'';"),
             (std::vector<std::string>{"float", "f", "=", "1.5e-3f", "+", ".5", ";", "auto", "s", "=", "u8\"x\\\"y\"",
                                       ";", "char", "c", "=", "'\\''", ";"}));
@@ -90,10 +90,12 @@ TEST(CppLexer, ThePreprocessorsReadingOfDirectives) {
   EXPECT_EQ(spellings("#define A // x\nint", kPreprocessor), (std::vector<std::string>{"#define A // x", "int"}));
   EXPECT_EQ(spellings("#define A \\\r\n 1\r\nint", kPreprocessor),
             (std::vector<std::string>{"#define A \\\r\n 1\r", "int"}));
-  EXPECT_EQ(spellings("/* c */ #define A\nint", kPreprocessor), (std::vector<std::string>{"/* c */", "#define A", "int"}));
+  EXPECT_EQ(spellings("/* c */ #define A\nint", kPreprocessor),
+            (std::vector<std::string>{"/* c */", "#define A", "int"}));
   EXPECT_EQ(spellings("x /* c\n */ #define A", kPreprocessor),
             (std::vector<std::string>{"x", "/* c\n */", "#", "define", "A"}));
-  EXPECT_EQ(spellings("p.*q ## r ->* s", kPreprocessor), (std::vector<std::string>{"p", ".*", "q", "##", "r", "->*", "s"}));
+  EXPECT_EQ(spellings("p.*q ## r ->* s", kPreprocessor),
+            (std::vector<std::string>{"p", ".*", "q", "##", "r", "->*", "s"}));
 }
 
 TEST(CppLexer, TokensAreOrderedNonEmptyAndInsideTheText) {

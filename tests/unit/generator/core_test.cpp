@@ -177,7 +177,8 @@ TEST(GeneratorCore, ExpressionsAreRebuiltSoNoThreadHitsUB) {
 // appear, programs validate (the interpreter re-runs every kernel) and stay deterministic.
 TEST(GeneratorCore, TemplateConstructsAppearAndAreDeterministic) {
   Policy policy = Policy::defaults();
-  for (const char* construct : {"device_functions", "function_template", "variadic_fold", "device_recursion", "template_select"})
+  for (const char* construct :
+       {"device_functions", "function_template", "variadic_fold", "device_recursion", "template_select"})
     policy.set(std::string("construct.") + construct, 1);
   policy.set("expr.fold", 0.3);
   policy.set("expr.select", 0.2);
@@ -188,7 +189,8 @@ TEST(GeneratorCore, TemplateConstructsAppearAndAreDeterministic) {
     EXPECT_EQ(a.source, generate_program(policy, 900 + seed, Size::medium).source) << "seed " << seed;
     for (const char* construct : {"function_template", "variadic_fold", "device_recursion", "template_select"})
       if (used(a, construct)) ++seen[construct];
-    if (used(a, "variadic_fold")) EXPECT_NE(a.source.find("typename... Ts> __device__ auto cudiff_fold_"), std::string::npos);
+    if (used(a, "variadic_fold"))
+      EXPECT_NE(a.source.find("typename... Ts> __device__ auto cudiff_fold_"), std::string::npos);
     if (used(a, "device_recursion")) EXPECT_NE(a.source.find("if (cudiff_depth > 0) return"), std::string::npos);
   }
   for (const char* construct : {"function_template", "variadic_fold", "device_recursion", "template_select"})

@@ -46,7 +46,8 @@ TEST(EdgePrograms, TheSidecarNamesTheRuleAndTheLineThatBreaksIt) {
 }
 
 TEST(EdgePrograms, AreDeterministicAndTakeTheRuleAskedFor) {
-  EXPECT_EQ(generate_edge(Policy::defaults(), 9, Size::small).source, generate_edge(Policy::defaults(), 9, Size::small).source);
+  EXPECT_EQ(generate_edge(Policy::defaults(), 9, Size::small).source,
+            generate_edge(Policy::defaults(), 9, Size::small).source);
   const TestCase chosen = generate_edge(Policy::defaults(), 9, Size::small, "R-HOSTEXT-NODEV");
   EXPECT_EQ(chosen.sidecar.edge.value().rule, "R-HOSTEXT-NODEV");
   EXPECT_TRUE(contains(chosen.source, "// expected-error: R-HOSTEXT-NODEV"));
@@ -158,8 +159,7 @@ TEST(Probes, BatchesCarryEachTestsProbesInsideItsNamespace) {
   // Headers go once, at global scope, before the first namespace.
   const std::size_t first_namespace = batch.source.find("namespace cudiff_s3");
   for (const std::string& line : cudiff::split_lines(batch.source))
-    if (line.starts_with("#include"))
-      EXPECT_LT(batch.source.find(line + "\n"), first_namespace) << line;
+    if (line.starts_with("#include")) EXPECT_LT(batch.source.find(line + "\n"), first_namespace) << line;
 }
 
 // The generator names catalog rules: every id a construct names is one.

@@ -12,10 +12,24 @@ using namespace cudiff::generator;
 
 namespace {
 
-const char* const kLayoutConstructs[] = {
-    "struct_types", "class_types", "constructors", "delegating_constructors", "member_functions", "inheritance",
-    "multiple_inheritance", "empty_bases", "alignas_types", "alignas_members", "bit_fields", "zero_width_bit_fields",
-    "vector_members", "array_members", "nested_aggregates", "unions", "enums", "float_members"};
+const char* const kLayoutConstructs[] = {"struct_types",
+                                         "class_types",
+                                         "constructors",
+                                         "delegating_constructors",
+                                         "member_functions",
+                                         "inheritance",
+                                         "multiple_inheritance",
+                                         "empty_bases",
+                                         "alignas_types",
+                                         "alignas_members",
+                                         "bit_fields",
+                                         "zero_width_bit_fields",
+                                         "vector_members",
+                                         "array_members",
+                                         "nested_aggregates",
+                                         "unions",
+                                         "enums",
+                                         "float_members"};
 
 /// Every layout construct on (long double stays at its default, off), many types.
 Policy everything() {
@@ -74,11 +88,17 @@ TEST(LayoutGenerator, ConstructSwitchedOffIsAbsent) {
     std::function<bool(const LayoutPlan&)> present;
   };
   const std::vector<Case> cases = {
-      {"bit_fields", [](const LayoutPlan& p) { return any_kind(p, "bitfield") || std::regex_search(p.definitions, std::regex(R"(\w : \d+;)")); }},
+      {"bit_fields",
+       [](const LayoutPlan& p) {
+         return any_kind(p, "bitfield") || std::regex_search(p.definitions, std::regex(R"(\w : \d+;)"));
+       }},
       {"vector_members", [](const LayoutPlan& p) { return any_kind(p, "vector"); }},
       {"unions", [](const LayoutPlan& p) { return p.definitions.find("union ") != std::string::npos; }},
       {"enums", [](const LayoutPlan& p) { return p.definitions.find("enum ") != std::string::npos; }},
-      {"alignas_types", [](const LayoutPlan& p) { return std::regex_search(p.definitions, std::regex(R"((struct|class|union) alignas)")); }},
+      {"alignas_types",
+       [](const LayoutPlan& p) {
+         return std::regex_search(p.definitions, std::regex(R"((struct|class|union) alignas)"));
+       }},
       {"alignas_members", [](const LayoutPlan& p) { return p.definitions.find("  alignas(") != std::string::npos; }},
       {"inheritance", [](const LayoutPlan& p) { return p.definitions.find(" : public ") != std::string::npos; }},
       {"constructors", [](const LayoutPlan& p) { return p.definitions.find("() = default;") != std::string::npos; }},
@@ -156,7 +176,8 @@ TEST(LayoutGenerator, SidecarProbesMatchTheEmittedArraysAndHostRows) {
         EXPECT_EQ(found, position) << type << " " << name << " in " << values;
         position = found + expression.size() + 2;
         // The host prints the same property, with the same expression.
-        EXPECT_NE(p.host_probe_function.find("{\"" + type + "\", \"" + name + "\", " + expression + "}"), std::string::npos)
+        EXPECT_NE(p.host_probe_function.find("{\"" + type + "\", \"" + name + "\", " + expression + "}"),
+                  std::string::npos)
             << type << " " << name;
         if (name.rfind("offsetof.", 0) == 0)
           EXPECT_TRUE(std::ranges::any_of(p.probes[i].member_kinds, [&](const auto& kind) {
@@ -181,8 +202,7 @@ TEST(LayoutGenerator, OffsetofOnlyOnAssertedStandardLayoutTypesAndNeverOnBitFiel
         offsets = true;
         EXPECT_NE(kinds.at(name.substr(9)), "bitfield") << type << " " << name;
       }
-      if (offsets)
-        EXPECT_NE(p.definitions.find("std::is_standard_layout_v<" + type + ">"), std::string::npos) << type;
+      if (offsets) EXPECT_NE(p.definitions.find("std::is_standard_layout_v<" + type + ">"), std::string::npos) << type;
     }
   }
 }

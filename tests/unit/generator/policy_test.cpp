@@ -53,8 +53,7 @@ TEST(Policy, UnknownKnobAskedByTheGeneratorIsAnInternalError) {
 TEST(Policy, SwarmHonoursZeroAndOneProbabilities) {
   Policy policy = Policy::defaults();
   const auto catalog = cudiff::generator::construct_catalog();
-  for (std::size_t i = 0; i < catalog.size(); ++i)
-    policy.set("construct." + catalog[i].name, i % 2 == 0 ? 0.0 : 1.0);
+  for (std::size_t i = 0; i < catalog.size(); ++i) policy.set("construct." + catalog[i].name, i % 2 == 0 ? 0.0 : 1.0);
   for (std::uint64_t seed = 0; seed < 20; ++seed) {
     cudiff::SeededRng rng(seed);
     auto swarm = cudiff::generator::sample_swarm(policy, rng);

@@ -13,7 +13,8 @@ namespace {
 
 using namespace cudiff::generator;
 
-template <class T> IntType type_of() {
+template <class T>
+IntType type_of() {
   if constexpr (std::is_same_v<T, bool>) return IntType::Bool;
   else if constexpr (std::is_same_v<T, char>) return IntType::Char;
   else if constexpr (std::is_same_v<T, signed char>) return IntType::SChar;
@@ -26,7 +27,8 @@ template <class T> IntType type_of() {
   else return IntType::ULLong;
 }
 
-template <class F> void with_type(IntType type, F&& f) {
+template <class F>
+void with_type(IntType type, F&& f) {
   switch (type) {
   case IntType::Bool: return f(bool{});
   case IntType::Char: return f(char{});
@@ -41,13 +43,15 @@ template <class F> void with_type(IntType type, F&& f) {
   }
 }
 
-template <class T> T native(Value v) {
+template <class T>
+T native(Value v) {
   if constexpr (std::is_same_v<T, bool>) return v.bits != 0;
   else if constexpr (std::is_signed_v<T>) return static_cast<T>(v.as_signed());
   else return static_cast<T>(v.bits);
 }
 
-template <class R> Value to_value(R r) {
+template <class R>
+Value to_value(R r) {
   if constexpr (std::is_signed_v<R>) return Value::make(type_of<R>(), static_cast<std::int64_t>(r));
   else return Value::make_unsigned(type_of<R>(), static_cast<std::uint64_t>(r));
 }
@@ -58,7 +62,8 @@ template <class R> Value to_value(R r) {
 #pragma clang diagnostic ignored "-Wint-in-bool-context"
 
 // The native result of a op b, computed only when the model says it is defined.
-template <class A, class B> Value native_binary(BinaryOp op, A a, B b) {
+template <class A, class B>
+Value native_binary(BinaryOp op, A a, B b) {
   switch (op) {
   case BinaryOp::Add: return to_value(a + b);
   case BinaryOp::Sub: return to_value(a - b);
@@ -121,7 +126,8 @@ TEST(GeneratorValues, UndefinedOperationsAreFlagged) {
   EXPECT_TRUE(apply(BinaryOp::Shl, Value::make(IntType::Char, 1), Value::make(IntType::Int, 30)).ok());
   EXPECT_EQ(apply(BinaryOp::Shr, Value::make(IntType::Int, 1), Value::make(IntType::Int, -1)).ub, UB::ShiftNegative);
   EXPECT_EQ(apply(BinaryOp::Shl, Value::make(IntType::Int, -1), Value::make(IntType::Int, 1)).ub, UB::ShiftOfNegative);
-  EXPECT_EQ(apply(BinaryOp::Shr, Value::make(IntType::LLong, 1), Value::make(IntType::ULLong, 64)).ub, UB::ShiftTooLarge);
+  EXPECT_EQ(apply(BinaryOp::Shr, Value::make(IntType::LLong, 1), Value::make(IntType::ULLong, 64)).ub,
+            UB::ShiftTooLarge);
   EXPECT_EQ(apply(BinaryOp::Div, int_max, Value::make(IntType::Int, 0)).ub, UB::DivByZero);
   EXPECT_EQ(apply(BinaryOp::Rem, Value::make(IntType::UInt, 5), Value::make(IntType::Bool, 0)).ub, UB::DivByZero);
   EXPECT_EQ(apply(BinaryOp::Div, min_value(IntType::Int), Value::make(IntType::Int, -1)).ub, UB::DivOverflow);
@@ -150,8 +156,8 @@ TEST(GeneratorValues, EveryDefinedOperationMatchesTheNativeOperator) {
         using B = decltype(y);
         const Value real = native_binary(op, native<A>(a), native<B>(b));
         ASSERT_EQ(model.value.type, real.type) << type_name(ta) << " " << op_text(op) << " " << type_name(tb);
-        ASSERT_EQ(model.value.bits, real.bits) << type_name(ta) << " " << a.bits << " " << op_text(op) << " "
-                                               << type_name(tb) << " " << b.bits;
+        ASSERT_EQ(model.value.bits, real.bits)
+            << type_name(ta) << " " << a.bits << " " << op_text(op) << " " << type_name(tb) << " " << b.bits;
         ASSERT_EQ(result_type(op, ta, tb), real.type);
       });
     });

@@ -32,9 +32,8 @@ runners::CompileResult result_of(CompilerKind compiler, int exit_code, std::stri
 std::string golden(const std::string& file) { return read_file(test::data("golden/diagnostics/" + file)); }
 
 runners::CompileResult golden_result(const std::string& name) {
-  CompilerKind compiler = name.starts_with("clang_") || name.starts_with("crash_like_clang_")
-                              ? CompilerKind::clang
-                              : CompilerKind::nvcc;
+  CompilerKind compiler = name.starts_with("clang_") || name.starts_with("crash_like_clang_") ? CompilerKind::clang
+                                                                                              : CompilerKind::nvcc;
   int exit_code = std::stoi(golden(name + ".exit"));
   return result_of(compiler, exit_code, golden(name + ".stderr.txt"));
 }
@@ -166,7 +165,8 @@ TEST(Classify, PtxasUnresolvedExternIsARejection) {
 }
 
 TEST(Classify, OtherPtxasFatalIsACrash) {
-  CompileObservation observation = observe_compile(result_of(CompilerKind::nvcc, 255, "ptxas fatal   : Memory allocation failure\n"));
+  CompileObservation observation = observe_compile(
+      result_of(CompilerKind::nvcc, 255, "ptxas fatal   : Memory allocation failure\n"));
   EXPECT_EQ(crash_text(observation), "ptxas|fatal");
   EXPECT_EQ(observation.crash->excerpt, "ptxas fatal   : Memory allocation failure");
 }
@@ -206,7 +206,8 @@ TEST(Classify, OutcomeNames) {
 
 TEST(ClassifyRobustness, HugeOutputIsFast) {
   std::string text;
-  while (text.size() < (4u << 20)) text += "Stack dump:\n0.\tProgram arguments: x\nnvcc error   : '' died due to signal \n";
+  while (text.size() < (4u << 20))
+    text += "Stack dump:\n0.\tProgram arguments: x\nnvcc error   : '' died due to signal \n";
   for (CompilerKind compiler : {CompilerKind::nvcc, CompilerKind::clang}) {
     auto start = std::chrono::steady_clock::now();
     CompileObservation observation = observe_compile(result_of(compiler, 1, text));

@@ -49,9 +49,8 @@ std::vector<std::string> split_fields(std::string_view line) {
 }
 
 std::string render(const Diagnostic& d) {
-  return to_string(d.severity) + "|" + escape_field(d.id) + "|" + escape_field(d.file) + "|" +
-         std::to_string(d.line) + "|" + std::to_string(d.column) + "|" + to_string(d.tool) + "|" +
-         escape_field(d.message);
+  return to_string(d.severity) + "|" + escape_field(d.id) + "|" + escape_field(d.file) + "|" + std::to_string(d.line) +
+         "|" + std::to_string(d.column) + "|" + to_string(d.tool) + "|" + escape_field(d.message);
 }
 
 CompilerKind compiler_of(const std::string& name) {
@@ -77,8 +76,7 @@ std::vector<std::string> golden_names() {
   return names;
 }
 
-constexpr std::array<std::string_view, 7> field_names{"severity", "id", "file", "line",
-                                                      "column", "tool", "message"};
+constexpr std::array<std::string_view, 7> field_names{"severity", "id", "file", "line", "column", "tool", "message"};
 
 /// Empty when equal; otherwise a readable account of every difference.
 std::string compare(const std::vector<std::string>& expected, const std::vector<std::string>& actual) {
@@ -86,14 +84,20 @@ std::string compare(const std::vector<std::string>& expected, const std::vector<
   for (std::size_t i = 0; i < std::max(expected.size(), actual.size()); ++i) {
     if (i < expected.size() && i < actual.size() && expected[i] == actual[i]) continue;
     out << "  diagnostic #" << i + 1 << ":\n";
-    if (i >= actual.size()) { out << "    missing: " << expected[i] << "\n"; continue; }
-    if (i >= expected.size()) { out << "    unexpected: " << actual[i] << "\n"; continue; }
+    if (i >= actual.size()) {
+      out << "    missing: " << expected[i] << "\n";
+      continue;
+    }
+    if (i >= expected.size()) {
+      out << "    unexpected: " << actual[i] << "\n";
+      continue;
+    }
     std::vector<std::string> want = split_fields(expected[i]), got = split_fields(actual[i]);
     for (std::size_t f = 0; f < std::max(want.size(), got.size()); ++f) {
       std::string w = f < want.size() ? want[f] : "<none>", g = f < got.size() ? got[f] : "<none>";
       if (w != g)
-        out << "    " << (f < field_names.size() ? field_names[f] : "extra field") << ": expected ["
-            << w << "] got [" << g << "]\n";
+        out << "    " << (f < field_names.size() ? field_names[f] : "extra field") << ": expected [" << w << "] got ["
+            << g << "]\n";
     }
   }
   return out.str();
@@ -109,11 +113,12 @@ TEST(DiagnosticsGolden, EveryCaptureParsesAsExpected) {
     std::vector<std::string> actual;
     for (const Diagnostic& d : parse_diagnostics(compiler_of(name), text)) actual.push_back(render(d));
     std::filesystem::path expected_path = dir / (name + ".expected");
-    ASSERT_TRUE(std::filesystem::exists(expected_path))
-        << "no " << expected_path << "; the parse is:\n" << join(actual, "\n");
+    ASSERT_TRUE(std::filesystem::exists(expected_path)) << "no " << expected_path << "; the parse is:\n"
+                                                        << join(actual, "\n");
     std::string differences = compare(expected_diagnostic_lines(expected_path), actual);
     EXPECT_TRUE(differences.empty()) << name << ".expected differs:\n"
-                                     << differences << "whole parse:\n" << join(actual, "\n");
+                                     << differences << "whole parse:\n"
+                                     << join(actual, "\n");
   }
 }
 
@@ -204,10 +209,9 @@ TEST(Diagnostics, NvccSummariesAreSkipped) {
 }
 
 TEST(Diagnostics, ClangFormWithFlagAndWerror) {
-  auto ds = parse_diagnostics(CompilerKind::clang,
-                              "u.cu:3:7: warning: unused variable 'a' [-Wunused-variable]\n"
-                              "u.cu:4:7: error: unused variable 'b' [-Werror,-Wunused-variable]\n"
-                              "u.cu:9: warning: no column here\n");
+  auto ds = parse_diagnostics(CompilerKind::clang, "u.cu:3:7: warning: unused variable 'a' [-Wunused-variable]\n"
+                                                   "u.cu:4:7: error: unused variable 'b' [-Werror,-Wunused-variable]\n"
+                                                   "u.cu:9: warning: no column here\n");
   ASSERT_EQ(ds.size(), 3u);
   EXPECT_EQ(ds[0].id, "-Wunused-variable");
   EXPECT_EQ(ds[0].message, "unused variable 'a'");
@@ -227,23 +231,21 @@ TEST(Diagnostics, GccFormUnderNvccIsTheHostCompiler) {
 }
 
 TEST(Diagnostics, GccContextLinesAreSkipped) {
-  EXPECT_TRUE(parse_diagnostics(CompilerKind::nvcc,
-                                "s.cu: In function \xE2\x80\x98int main()\xE2\x80\x99:\n"
-                                "In file included from s.cu:2:\n"
-                                "s.cu:12:5:   required from here\n"
-                                "compilation terminated.\n")
+  EXPECT_TRUE(parse_diagnostics(CompilerKind::nvcc, "s.cu: In function \xE2\x80\x98int main()\xE2\x80\x99:\n"
+                                                    "In file included from s.cu:2:\n"
+                                                    "s.cu:12:5:   required from here\n"
+                                                    "compilation terminated.\n")
                   .empty());
 }
 
 TEST(Diagnostics, LocationlessProgramLines) {
-  auto ds = parse_diagnostics(CompilerKind::clang,
-                              "clang++-22: error: unknown argument: '--bogus-flag'\n"
-                              "clang: error: nvlink command failed with exit code 1\n"
-                              "/usr/lib/llvm-22/bin/clang-linker-wrapper: error: 'ld' failed\n"
-                              "/usr/lib/llvm-22/bin/clang-nvlink-wrapper: error: 'nvlink' failed\n"
-                              "collect2: error: ld returned 1 exit status\n"
-                              "fatal error: error in backend: oops\n"
-                              "LLVM ERROR: Cannot select: t1\n");
+  auto ds = parse_diagnostics(CompilerKind::clang, "clang++-22: error: unknown argument: '--bogus-flag'\n"
+                                                   "clang: error: nvlink command failed with exit code 1\n"
+                                                   "/usr/lib/llvm-22/bin/clang-linker-wrapper: error: 'ld' failed\n"
+                                                   "/usr/lib/llvm-22/bin/clang-nvlink-wrapper: error: 'nvlink' failed\n"
+                                                   "collect2: error: ld returned 1 exit status\n"
+                                                   "fatal error: error in backend: oops\n"
+                                                   "LLVM ERROR: Cannot select: t1\n");
   ASSERT_EQ(ds.size(), 7u);
   EXPECT_EQ(ds[0].tool, Tool::driver);
   EXPECT_EQ(ds[1].tool, Tool::driver);
@@ -294,9 +296,8 @@ TEST(Diagnostics, LinkerLines) {
 }
 
 TEST(Diagnostics, ClangReproducerNotesAreNotDiagnostics) {
-  EXPECT_TRUE(parse_diagnostics(CompilerKind::clang,
-                                "clang++-22: note: diagnostic msg: /tmp/x-sm_90-0d2584.cu\n"
-                                "clang++-22: note: diagnostic msg: \n")
+  EXPECT_TRUE(parse_diagnostics(CompilerKind::clang, "clang++-22: note: diagnostic msg: /tmp/x-sm_90-0d2584.cu\n"
+                                                     "clang++-22: note: diagnostic msg: \n")
                   .empty());
 }
 
@@ -318,19 +319,40 @@ TEST(DiagnosticsRobustness, RandomBytesNeverCrash) {
   std::string alphabet = "abc:()#'\"`-[]| \t\n\r0123456789errorwarningnote";
   for (int round = 0; round < 2000; ++round) {
     std::string text(static_cast<std::size_t>(random() % 300), ' ');
-    for (char& c : text)
-      c = random() % 2 ? static_cast<char>(random()) : alphabet[random() % alphabet.size()];
+    for (char& c : text) c = random() % 2 ? static_cast<char>(random()) : alphabet[random() % alphabet.size()];
     for (CompilerKind compiler : {CompilerKind::nvcc, CompilerKind::clang})
       EXPECT_NO_THROW(parse_diagnostics(compiler, text));
   }
 }
 
 TEST(DiagnosticsRobustness, TruncatedAndDegenerateLines) {
-  std::vector<std::string_view> texts{"a.cu(", "a.cu(3", "a.cu(3)", "a.cu(3):", "a.cu(3): error", "a.cu(3): warning #", "a.cu(3): warning #17-",
-        "(3): error: x", "a.cu:1:", "a.cu:1:2: error", ": error: x", "ptxas ", "ptxas , line ;",
-        "ptxas x, line 99999999999999999999; error : x", "a.cu(99999999999999999999): error: x",
-        "nvcc", "nvcc fatal", "x [-W", "a.cu:1:2: warning: x [-W]", "a.cu:1:2: warning: x [-Werror,]",
-        "/usr/bin/ld:", ": undefined reference to ", std::string_view("\0(\0", 3), "'", "\"", "`", "\xE2\x80\x98"};
+  std::vector<std::string_view> texts{"a.cu(",
+                                      "a.cu(3",
+                                      "a.cu(3)",
+                                      "a.cu(3):",
+                                      "a.cu(3): error",
+                                      "a.cu(3): warning #",
+                                      "a.cu(3): warning #17-",
+                                      "(3): error: x",
+                                      "a.cu:1:",
+                                      "a.cu:1:2: error",
+                                      ": error: x",
+                                      "ptxas ",
+                                      "ptxas , line ;",
+                                      "ptxas x, line 99999999999999999999; error : x",
+                                      "a.cu(99999999999999999999): error: x",
+                                      "nvcc",
+                                      "nvcc fatal",
+                                      "x [-W",
+                                      "a.cu:1:2: warning: x [-W]",
+                                      "a.cu:1:2: warning: x [-Werror,]",
+                                      "/usr/bin/ld:",
+                                      ": undefined reference to ",
+                                      std::string_view("\0(\0", 3),
+                                      "'",
+                                      "\"",
+                                      "`",
+                                      "\xE2\x80\x98"};
   for (std::string_view text : texts) {
     for (CompilerKind compiler : {CompilerKind::nvcc, CompilerKind::clang})
       EXPECT_NO_THROW(parse_diagnostics(compiler, text)) << text;
@@ -340,7 +362,9 @@ TEST(DiagnosticsRobustness, TruncatedAndDegenerateLines) {
 TEST(DiagnosticsRobustness, FourMegabyteLineIsFast) {
   std::string line = "a.cu(1): error: " + std::string(4u << 20, '(');
   std::string quotes = "x.cu:1:2: error: ";
-  while (quotes.size() < (4u << 20)) quotes += "'a `b \"c \xE2\x80\x98" "d (aka '";
+  while (quotes.size() < (4u << 20))
+    quotes += "'a `b \"c \xE2\x80\x98"
+              "d (aka '";
   std::string colons(4u << 20, ':');
   for (const std::string* text : {&line, &quotes, &colons}) {
     std::size_t count = 0;
@@ -362,7 +386,8 @@ TEST(DiagnosticsRobustness, HundredThousandLinesAreFast) {
   EXPECT_LT(seconds_to_parse(CompilerKind::nvcc, text, count), 1.0);
   EXPECT_EQ(count, 25000u);
   std::string clang_text;
-  for (int i = 0; i < 100000; ++i) clang_text += "c.cu:" + std::to_string(i) + ":3: warning: unused variable 'v' [-Wunused-variable]\n";
+  for (int i = 0; i < 100000; ++i)
+    clang_text += "c.cu:" + std::to_string(i) + ":3: warning: unused variable 'v' [-Wunused-variable]\n";
   EXPECT_LT(seconds_to_parse(CompilerKind::clang, clang_text, count), 1.0);
   EXPECT_EQ(count, 100000u);
 }

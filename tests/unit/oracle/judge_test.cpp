@@ -37,13 +37,11 @@ CompileObservation compile(std::string config, CompilerKind compiler, CompileOut
   return observation;
 }
 
-CompileObservation accepted(std::string config, CompilerKind compiler,
-                            std::vector<Diagnostic> diagnostics = {}) {
+CompileObservation accepted(std::string config, CompilerKind compiler, std::vector<Diagnostic> diagnostics = {}) {
   return compile(std::move(config), compiler, CompileOutcome::accepted, std::move(diagnostics));
 }
 
-CompileObservation rejected(std::string config, CompilerKind compiler,
-                            std::vector<Diagnostic> diagnostics) {
+CompileObservation rejected(std::string config, CompilerKind compiler, std::vector<Diagnostic> diagnostics) {
   return compile(std::move(config), compiler, CompileOutcome::rejected, std::move(diagnostics));
 }
 
@@ -76,9 +74,11 @@ Verdict judge_compiles(std::vector<CompileObservation> compiles, bool warnings =
 }
 
 Observations accepted_pair(std::vector<RunObservation> runs) {
-  return Observations{
-      {accepted("nvcc-O3", CompilerKind::nvcc), accepted("clang-O3", CompilerKind::clang)},
-      std::move(runs), {}, {}, {}};
+  return Observations{{accepted("nvcc-O3", CompilerKind::nvcc), accepted("clang-O3", CompilerKind::clang)},
+                      std::move(runs),
+                      {},
+                      {},
+                      {}};
 }
 
 std::vector<std::string> strings(const boost::json::value& value) {
@@ -99,8 +99,7 @@ TEST(JudgeCompile, AgreesWhenAllAccept) {
 
 TEST(JudgeCompile, AgreesWhenAllRejectWithDifferentMessages) {
   const Verdict verdict = judge_compiles(
-      {rejected("nvcc-O3", CompilerKind::nvcc,
-                {error("identifier _ is undefined", "identifier \"x\" is undefined")}),
+      {rejected("nvcc-O3", CompilerKind::nvcc, {error("identifier _ is undefined", "identifier \"x\" is undefined")}),
        rejected("clang-O3", CompilerKind::clang,
                 {error("use of undeclared identifier _", "use of undeclared identifier 'x'", 4)})});
   EXPECT_TRUE(verdict.agree());
@@ -111,14 +110,13 @@ TEST(JudgeCompile, MismatchWhenOneAcceptsAndOneRejects) {
   const Verdict verdict = judge_compiles(
       {accepted("nvcc-O3", CompilerKind::nvcc),
        rejected("clang-O3", CompilerKind::clang,
-                {error("zeta _", "zeta 'q'", 7), warning("-Wunused", "unused", 2),
-                 error("alpha _", "alpha 'q'", 9), error("zeta _", "zeta 'r'", 8)})});
+                {error("zeta _", "zeta 'q'", 7), warning("-Wunused", "unused", 2), error("alpha _", "alpha 'q'", 9),
+                 error("zeta _", "zeta 'r'", 8)})});
   ASSERT_EQ(verdict.findings.size(), 1u);
   const Finding& finding = verdict.findings[0];
   EXPECT_EQ(finding.kind, FindingKind::compile_status_mismatch);
   EXPECT_EQ(finding.configs, (std::vector<std::string>{"nvcc-O3", "clang-O3"}));
-  EXPECT_EQ(finding.summary,
-            "accepted by nvcc-O3, rejected by clang-O3: error: zeta 'q' (prog.cu:7)");
+  EXPECT_EQ(finding.summary, "accepted by nvcc-O3, rejected by clang-O3: error: zeta 'q' (prog.cu:7)");
   const auto& details = finding.details;
   ASSERT_EQ(details.at("accepted").as_array().size(), 1u);
   EXPECT_EQ(details.at("accepted").as_array()[0].at("config").as_string(), "nvcc-O3");
@@ -126,8 +124,7 @@ TEST(JudgeCompile, MismatchWhenOneAcceptsAndOneRejects) {
   const auto& rejecting = details.at("rejected").as_array()[0];
   EXPECT_EQ(rejecting.at("config").as_string(), "clang-O3");
   EXPECT_EQ(rejecting.at("first_error").at("message").as_string(), "zeta 'q'");
-  EXPECT_EQ(strings(details.at("rejected_error_ids")),
-            (std::vector<std::string>{"alpha _", "zeta _"}));
+  EXPECT_EQ(strings(details.at("rejected_error_ids")), (std::vector<std::string>{"alpha _", "zeta _"}));
   EXPECT_FALSE(verdict.agree());
 }
 
@@ -135,20 +132,17 @@ TEST(JudgeCompile, CrashIsAFindingEvenWhenTheOtherRejects) {
   const Verdict verdict = judge_compiles(
       {rejected("nvcc-O3", CompilerKind::nvcc, {error("e", "bad")}),
        crashed("clang-O3", CompilerKind::clang,
-               {"clang", "signal 11",
-                "PLEASE submit a bug report to https://github.com/llvm\nStack dump:"})});
+               {"clang", "signal 11", "PLEASE submit a bug report to https://github.com/llvm\nStack dump:"})});
   ASSERT_EQ(verdict.findings.size(), 1u);
   const Finding& finding = verdict.findings[0];
   EXPECT_EQ(finding.kind, FindingKind::crash);
   EXPECT_EQ(finding.configs, std::vector<std::string>{"clang-O3"});
-  EXPECT_EQ(
-      finding.summary,
-      "clang-O3: clang crashed (signal 11): PLEASE submit a bug report to https://github.com/llvm");
+  EXPECT_EQ(finding.summary,
+            "clang-O3: clang crashed (signal 11): PLEASE submit a bug report to https://github.com/llvm");
   EXPECT_EQ(finding.details.at("stage").as_string(), "clang");
   EXPECT_EQ(finding.details.at("reason").as_string(), "signal 11");
   EXPECT_EQ(finding.details.at("compiler").as_string(), runners::to_string(CompilerKind::clang));
-  EXPECT_NE(finding.details.at("excerpt").as_string().find("Stack dump:"),
-            boost::json::string::npos);
+  EXPECT_NE(finding.details.at("excerpt").as_string().find("Stack dump:"), boost::json::string::npos);
 }
 
 TEST(JudgeCompile, CrashAndMismatchOfTheOthersWithThreeConfigs) {
@@ -198,8 +192,7 @@ TEST(JudgeHang, CompileTimeoutIsAHang) {
 }
 
 TEST(JudgeHang, AllRunsTimedOutIsAHang) {
-  const Verdict verdict =
-      judge(accepted_pair({timed_out_run("nvcc-O3"), timed_out_run("clang-O3")}), JudgeOptions{});
+  const Verdict verdict = judge(accepted_pair({timed_out_run("nvcc-O3"), timed_out_run("clang-O3")}), JudgeOptions{});
   ASSERT_EQ(verdict.findings.size(), 1u);
   EXPECT_EQ(verdict.findings[0].kind, FindingKind::hang);
   EXPECT_EQ(verdict.findings[0].configs, (std::vector<std::string>{"nvcc-O3", "clang-O3"}));
@@ -207,8 +200,8 @@ TEST(JudgeHang, AllRunsTimedOutIsAHang) {
 }
 
 TEST(JudgeHang, OneRunTimedOutIsARunMismatch) {
-  const Verdict verdict = judge(
-      accepted_pair({run("nvcc-O3", {"checksum 1"}), timed_out_run("clang-O3")}), JudgeOptions{});
+  const Verdict verdict = judge(accepted_pair({run("nvcc-O3", {"checksum 1"}), timed_out_run("clang-O3")}),
+                                JudgeOptions{});
   ASSERT_EQ(verdict.findings.size(), 1u);
   EXPECT_EQ(verdict.findings[0].kind, FindingKind::run_mismatch);
   EXPECT_EQ(verdict.findings[0].summary, "status: nvcc-O3 exit 0, clang-O3 timed out after 10 s");
@@ -217,17 +210,15 @@ TEST(JudgeHang, OneRunTimedOutIsARunMismatch) {
 // ---- runs -------------------------------------------------------------------------------
 
 TEST(JudgeRun, EqualRunsAgree) {
-  const Verdict verdict =
-      judge(accepted_pair({run("nvcc-O3", {"checksum k0 0x1", "checksum k1 0x2"}),
-                           run("clang-O3", {"checksum k0 0x1", "checksum k1 0x2"})}),
-            JudgeOptions{});
+  const Verdict verdict = judge(accepted_pair({run("nvcc-O3", {"checksum k0 0x1", "checksum k1 0x2"}),
+                                               run("clang-O3", {"checksum k0 0x1", "checksum k1 0x2"})}),
+                                JudgeOptions{});
   EXPECT_TRUE(verdict.agree());
   EXPECT_EQ(verdict.agreement, "all accept; all runs equal (2 output lines)");
 }
 
 TEST(JudgeRun, MismatchOnExitCode) {
-  const Verdict verdict =
-      judge(accepted_pair({run("nvcc-O3", {"a"}, 0), run("clang-O3", {"a"}, 1)}), JudgeOptions{});
+  const Verdict verdict = judge(accepted_pair({run("nvcc-O3", {"a"}, 0), run("clang-O3", {"a"}, 1)}), JudgeOptions{});
   ASSERT_EQ(verdict.findings.size(), 1u);
   EXPECT_EQ(verdict.findings[0].kind, FindingKind::run_mismatch);
   EXPECT_EQ(verdict.findings[0].summary, "exit code: nvcc-O3 0, clang-O3 1");
@@ -235,15 +226,13 @@ TEST(JudgeRun, MismatchOnExitCode) {
 }
 
 TEST(JudgeRun, MismatchOnOutputLineNamesTheFirstDifferingLine) {
-  const Verdict verdict =
-      judge(accepted_pair(
-                {run("nvcc-O3", {"checksum k0 0x1", "checksum k1 0x1234", "checksum k2 0x9"}),
-                 run("clang-O3", {"checksum k0 0x1", "checksum k1 0x1235", "checksum k2 0x8"})}),
-            JudgeOptions{});
+  const Verdict verdict = judge(accepted_pair(
+                                    {run("nvcc-O3", {"checksum k0 0x1", "checksum k1 0x1234", "checksum k2 0x9"}),
+                                     run("clang-O3", {"checksum k0 0x1", "checksum k1 0x1235", "checksum k2 0x8"})}),
+                                JudgeOptions{});
   ASSERT_EQ(verdict.findings.size(), 1u);
   const Finding& finding = verdict.findings[0];
-  EXPECT_EQ(finding.summary,
-            "output line 2: nvcc-O3 'checksum k1 0x1234', clang-O3 'checksum k1 0x1235'");
+  EXPECT_EQ(finding.summary, "output line 2: nvcc-O3 'checksum k1 0x1234', clang-O3 'checksum k1 0x1235'");
   const auto& groups = finding.details.at("groups").as_array();
   ASSERT_EQ(groups.size(), 2u);
   EXPECT_EQ(strings(groups[0].at("configs")), std::vector<std::string>{"nvcc-O3"});
@@ -256,16 +245,16 @@ TEST(JudgeRun, MismatchOnOutputLineNamesTheFirstDifferingLine) {
 
 TEST(JudgeRun, MismatchNamesTheKernelsOfTheFirstDifferingChecksumLines) {
   // Three groups departing at different lines: each group's first differing line counts.
-  const Verdict verdict =
-      judge(accepted_pair({run("nvcc-O3", {"checksum s1/k0 0x1", "checksum s2/k0 0x2", "checksum s3/k0 0x3"}),
-                           run("clang-O3", {"checksum s1/k0 0x1", "checksum s2/k0 0x7", "checksum s3/k0 0x3"}),
-                           run("nvcc-O0", {"checksum s1/k0 0x1", "checksum s2/k0 0x2", "CUDA error cudaMemcpy: x"})}),
-            JudgeOptions{});
+  const Verdict verdict = judge(
+      accepted_pair({run("nvcc-O3", {"checksum s1/k0 0x1", "checksum s2/k0 0x2", "checksum s3/k0 0x3"}),
+                     run("clang-O3", {"checksum s1/k0 0x1", "checksum s2/k0 0x7", "checksum s3/k0 0x3"}),
+                     run("nvcc-O0", {"checksum s1/k0 0x1", "checksum s2/k0 0x2", "CUDA error cudaMemcpy: x"})}),
+      JudgeOptions{});
   ASSERT_EQ(verdict.findings.size(), 1u);
-  EXPECT_EQ(strings(verdict.findings[0].details.at("differing_kernels")),
-            (std::vector<std::string>{"s2/k0", "s3/k0"}));
+  EXPECT_EQ(strings(verdict.findings[0].details.at("differing_kernels")), (std::vector<std::string>{"s2/k0", "s3/k0"}));
   // An exit-code-only difference names no kernel.
-  const Verdict exit_only = judge(accepted_pair({run("nvcc-O3", {"checksum k 0x1"}, 0), run("clang-O3", {"checksum k 0x1"}, 3)}),
+  const Verdict exit_only = judge(accepted_pair(
+                                      {run("nvcc-O3", {"checksum k 0x1"}, 0), run("clang-O3", {"checksum k 0x1"}, 3)}),
                                   JudgeOptions{});
   ASSERT_EQ(exit_only.findings.size(), 1u);
   EXPECT_TRUE(exit_only.findings[0].details.at("differing_kernels").as_array().empty());
@@ -274,20 +263,17 @@ TEST(JudgeRun, MismatchNamesTheKernelsOfTheFirstDifferingChecksumLines) {
 TEST(JudgeRun, MissingLineAndTruncationAreReported) {
   RunObservation shorter = run("clang-O3", {"a"});
   shorter.output_truncated = true;
-  const Verdict verdict =
-      judge(accepted_pair({run("nvcc-O3", {"a", "b"}), shorter}), JudgeOptions{});
+  const Verdict verdict = judge(accepted_pair({run("nvcc-O3", {"a", "b"}), shorter}), JudgeOptions{});
   ASSERT_EQ(verdict.findings.size(), 1u);
   EXPECT_EQ(verdict.findings[0].summary, "output line 2: nvcc-O3 'b', clang-O3 (no line)");
-  EXPECT_EQ(strings(verdict.findings[0].details.at("output_truncated")),
-            std::vector<std::string>{"clang-O3"});
+  EXPECT_EQ(strings(verdict.findings[0].details.at("output_truncated")), std::vector<std::string>{"clang-O3"});
   EXPECT_TRUE(verdict.findings[0].details.at("groups").as_array()[1].at("line").is_null());
 }
 
 TEST(JudgeRun, MismatchOnCudaError) {
   RunObservation failing = run("clang-O3", {"checksum k0 0x1"}, 1);
   failing.cuda_errors = {"CUDA error: an illegal memory access was encountered"};
-  const Verdict verdict =
-      judge(accepted_pair({run("nvcc-O3", {"checksum k0 0x1"}), failing}), JudgeOptions{});
+  const Verdict verdict = judge(accepted_pair({run("nvcc-O3", {"checksum k0 0x1"}), failing}), JudgeOptions{});
   ASSERT_EQ(verdict.findings.size(), 1u);
   EXPECT_EQ(verdict.findings[0].summary,
             "CUDA error only in clang-O3: CUDA error: an illegal memory access was encountered");
@@ -295,8 +281,8 @@ TEST(JudgeRun, MismatchOnCudaError) {
 }
 
 TEST(JudgeRun, ConfigsWithTheSameResultShareAGroup) {
-  Observations observations =
-      accepted_pair({run("nvcc-O3", {"x 1"}), run("clang-O3", {"x 2"}), run("clang-O0", {"x 2"})});
+  Observations observations = accepted_pair(
+      {run("nvcc-O3", {"x 1"}), run("clang-O3", {"x 2"}), run("clang-O0", {"x 2"})});
   observations.compiles.push_back(accepted("clang-O0", CompilerKind::clang));
   const Verdict verdict = judge(observations, JudgeOptions{});
   ASSERT_EQ(verdict.findings.size(), 1u);
@@ -361,11 +347,13 @@ TEST(JudgeWarnings, ComparesOnlyConfigsWithTheSameOutcome) {
 // ---- verdict, headline, determinism, JSON -----------------------------------------------
 
 Observations busy_observations() {
-  Observations observations{
-      {accepted("nvcc-O3", CompilerKind::nvcc, {warning("177-D", "unused \"x\"", 5)}),
-       crashed("clang-O0", CompilerKind::clang, {"clang", "signal 11", "boom"}),
-       accepted("clang-O3", CompilerKind::clang)},
-      {run("nvcc-O3", {"a", "b"}), run("clang-O3", {"a", "c"})}, {}, {}, {}};
+  Observations observations{{accepted("nvcc-O3", CompilerKind::nvcc, {warning("177-D", "unused \"x\"", 5)}),
+                             crashed("clang-O0", CompilerKind::clang, {"clang", "signal 11", "boom"}),
+                             accepted("clang-O3", CompilerKind::clang)},
+                            {run("nvcc-O3", {"a", "b"}), run("clang-O3", {"a", "c"})},
+                            {},
+                            {},
+                            {}};
   return observations;
 }
 
@@ -375,16 +363,13 @@ TEST(JudgeVerdict, FindingsInKindThenConfigOrder) {
   EXPECT_EQ(verdict.findings[0].kind, FindingKind::crash);
   EXPECT_EQ(verdict.findings[1].kind, FindingKind::run_mismatch);
   EXPECT_EQ(verdict.findings[2].kind, FindingKind::warning_mismatch);
-  EXPECT_EQ(verdict.headline(),
-            "DISCREPANCY: clang-O0: clang crashed (signal 11): boom (and 2 more findings)");
+  EXPECT_EQ(verdict.headline(), "DISCREPANCY: clang-O0: clang crashed (signal 11): boom (and 2 more findings)");
   EXPECT_TRUE(verdict.agreement.empty());
 }
 
 TEST(JudgeVerdict, Deterministic) {
-  const auto first =
-      boost::json::serialize(to_json(judge(busy_observations(), JudgeOptions{true})));
-  const auto second =
-      boost::json::serialize(to_json(judge(busy_observations(), JudgeOptions{true})));
+  const auto first = boost::json::serialize(to_json(judge(busy_observations(), JudgeOptions{true})));
+  const auto second = boost::json::serialize(to_json(judge(busy_observations(), JudgeOptions{true})));
   EXPECT_EQ(first, second);
 }
 
@@ -421,16 +406,14 @@ TEST(JudgeJson, DiagnosticHasEveryField) {
 }
 
 TEST(JudgeJson, CompileObservationHasEveryField) {
-  const auto plain =
-      to_json(rejected("clang-O3", CompilerKind::clang, {error("e", "bad")})).as_object();
+  const auto plain = to_json(rejected("clang-O3", CompilerKind::clang, {error("e", "bad")})).as_object();
   EXPECT_EQ(plain.at("config").as_string(), "clang-O3");
   EXPECT_EQ(plain.at("compiler").as_string(), runners::to_string(CompilerKind::clang));
   EXPECT_EQ(plain.at("outcome").as_string(), to_string(CompileOutcome::rejected));
   EXPECT_EQ(plain.at("diagnostics").as_array().size(), 1u);
   EXPECT_TRUE(plain.at("crash").is_null());
   EXPECT_TRUE(plain.contains("seconds"));
-  const auto crash =
-      to_json(crashed("c", CompilerKind::clang, {"ptxas", "signal 6", "x"})).as_object();
+  const auto crash = to_json(crashed("c", CompilerKind::clang, {"ptxas", "signal 6", "x"})).as_object();
   EXPECT_EQ(crash.at("crash").at("stage").as_string(), "ptxas");
   EXPECT_EQ(crash.at("crash").at("reason").as_string(), "signal 6");
   EXPECT_EQ(crash.at("crash").at("excerpt").as_string(), "x");
@@ -440,8 +423,8 @@ TEST(JudgeJson, RunObservationHasEveryField) {
   RunObservation observation = run("nvcc-O3", {"a", "b"}, 3);
   observation.cuda_errors = {"cudaErrorLaunchFailure"};
   const auto json = to_json(observation).as_object();
-  for (const char* key : {"config", "exit_code", "signal", "timed_out", "output_lines",
-                          "cuda_errors", "output_truncated", "seconds", "status_text"}) {
+  for (const char* key : {"config", "exit_code", "signal", "timed_out", "output_lines", "cuda_errors",
+                          "output_truncated", "seconds", "status_text"}) {
     EXPECT_TRUE(json.contains(key)) << key;
   }
   EXPECT_EQ(json.at("exit_code").as_int64(), 3);

@@ -10,7 +10,9 @@ using cudiff::runners::CompilerKind;
 namespace {
 
 LayoutProbe probe() {
-  return {"LayS0", "cudiff_layout_LayS0", {"sizeof", "alignof", "offsetof.m0", "offsetof.m1", "offsetof.m2"},
+  return {"LayS0",
+          "cudiff_layout_LayS0",
+          {"sizeof", "alignof", "offsetof.m0", "offsetof.m1", "offsetof.m2"},
           {{"m0", "integer"}, {"m1", "long double"}, {"m2", "integer"}}};
 }
 
@@ -43,10 +45,11 @@ TEST(LayoutJudge, FourAgreeingViewsAreAgreement) {
 
 TEST(LayoutJudge, LongDoubleDeviceDifferenceNamesTypeMemberPropertyAndKind) {
   const std::vector<std::uint64_t> host = {48, 16, 0, 16, 32};
-  const Verdict verdict = judge(observations({view("nvcc-O3", CompilerKind::nvcc, LayoutSide::host, host),
-                                              view("nvcc-O3", CompilerKind::nvcc, LayoutSide::device, host),
-                                              view("clang-O3", CompilerKind::clang, LayoutSide::host, host),
-                                              view("clang-O3", CompilerKind::clang, LayoutSide::device, {24, 8, 0, 8, 16})}),
+  const Verdict verdict = judge(observations(
+                                    {view("nvcc-O3", CompilerKind::nvcc, LayoutSide::host, host),
+                                     view("nvcc-O3", CompilerKind::nvcc, LayoutSide::device, host),
+                                     view("clang-O3", CompilerKind::clang, LayoutSide::host, host),
+                                     view("clang-O3", CompilerKind::clang, LayoutSide::device, {24, 8, 0, 8, 16})}),
                                 JudgeOptions{});
   ASSERT_EQ(verdict.findings.size(), 1u);
   const Finding& finding = verdict.findings[0];
@@ -76,8 +79,9 @@ TEST(LayoutJudge, SizeofOnlyDifferenceNamesSizeof) {
 TEST(LayoutJudge, MissingValuesAreNotCompared) {
   LayoutView partial = view("clang-O3", CompilerKind::clang, LayoutSide::device, {48});
   partial.problem = "not in the PTX";
-  const Verdict verdict = judge(observations({view("nvcc-O3", CompilerKind::nvcc, LayoutSide::host, {48, 16, 0, 16, 32}),
-                                              partial, LayoutView{"x", CompilerKind::clang, LayoutSide::host, {}, {}}}),
+  const Verdict verdict = judge(observations(
+                                    {view("nvcc-O3", CompilerKind::nvcc, LayoutSide::host, {48, 16, 0, 16, 32}),
+                                     partial, LayoutView{"x", CompilerKind::clang, LayoutSide::host, {}, {}}}),
                                 JudgeOptions{});
   EXPECT_TRUE(verdict.agree()) << verdict.headline();
 }

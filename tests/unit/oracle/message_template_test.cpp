@@ -59,9 +59,7 @@ TEST(MessageTemplate, DigitsInsideNamesStay) {
   EXPECT_EQ(message_template("not supported on sm_90 or x1"), "not supported on sm_90 or x1");
 }
 
-TEST(MessageTemplate, WhitespaceCollapses) {
-  EXPECT_EQ(message_template("  a \t  b\n c  "), "a b c");
-}
+TEST(MessageTemplate, WhitespaceCollapses) { EXPECT_EQ(message_template("  a \t  b\n c  "), "a b c"); }
 
 TEST(MessageTemplate, TypoSuggestionsAreDropped) {
   // clang suggests a near-miss name when one exists in scope: a property of the code.

@@ -23,7 +23,9 @@ void expect_common_arrays(const std::map<std::string, Values>& arrays) {
 }
 
 std::vector<LayoutProbe> probes() {
-  return {{"LayS2", "cudiff_layout_LayS2", {"sizeof", "alignof", "offsetof.m5", "offsetof.m6", "offsetof.m7"},
+  return {{"LayS2",
+           "cudiff_layout_LayS2",
+           {"sizeof", "alignof", "offsetof.m5", "offsetof.m6", "offsetof.m7"},
            {{"m6", "long double"}}},
           {"Gone", "cudiff_layout_Gone", {"sizeof"}, {}}};
 }
@@ -53,12 +55,11 @@ TEST(PtxLayout, IgnoresDebugSectionReferencesUnderG) {
 }
 
 TEST(PtxLayout, ReadsWideElementsMultiLineInitializersAndSkipsExterns) {
-  const std::string ptx =
-      ".visible .global .align 8 .u64 cudiff_layout_T[5] = {16, 8, 0, 4, 8};\n"
-      ".global .align 4 .b32 cudiff_layout_U[4] = {24, 0,\n  8, 0};\n"
-      ".extern .global .align 8 .b8 cudiff_layout_X[8];\n"
-      "\tld.global.u64 %rd1, [cudiff_layout_T+8];\n"
-      ".global .align 8 .b8 not_cudiff_layout_Y[8] = {1};\n";
+  const std::string ptx = ".visible .global .align 8 .u64 cudiff_layout_T[5] = {16, 8, 0, 4, 8};\n"
+                          ".global .align 4 .b32 cudiff_layout_U[4] = {24, 0,\n  8, 0};\n"
+                          ".extern .global .align 8 .b8 cudiff_layout_X[8];\n"
+                          "\tld.global.u64 %rd1, [cudiff_layout_T+8];\n"
+                          ".global .align 8 .b8 not_cudiff_layout_Y[8] = {1};\n";
   const auto arrays = read_ptx_layout(ptx);
   EXPECT_EQ(arrays.size(), 2u);
   EXPECT_EQ(arrays.at("cudiff_layout_T"), (Values{16, 8, 0, 4, 8}));
@@ -66,14 +67,16 @@ TEST(PtxLayout, ReadsWideElementsMultiLineInitializersAndSkipsExterns) {
 }
 
 TEST(PtxLayout, GarbageNeverThrows) {
-  for (const std::string text : {"", "cudiff_layout_", ".global .b8 cudiff_layout_A[", ".global .b8 cudiff_layout_A[2] = {1, x};",
-                                 ".global .b8 cudiff_layout_A[99999999999999999999];", "\xff\xfe cudiff_layout_B[3] = {"})
+  for (const std::string text :
+       {"", "cudiff_layout_", ".global .b8 cudiff_layout_A[", ".global .b8 cudiff_layout_A[2] = {1, x};",
+        ".global .b8 cudiff_layout_A[99999999999999999999];", "\xff\xfe cudiff_layout_B[3] = {"})
     EXPECT_NO_THROW(read_ptx_layout(text)) << text;
   EXPECT_TRUE(read_ptx_layout(".global .b8 cudiff_layout_A[2] = {1, x};").empty());
 }
 
 TEST(PtxLayout, DeviceViewMapsArrayValuesToProbeProperties) {
-  const LayoutView view = device_layout_view("clang-O3", CompilerKind::clang, golden("layout_probes.clang.ptx"), probes());
+  const LayoutView view = device_layout_view("clang-O3", CompilerKind::clang, golden("layout_probes.clang.ptx"),
+                                             probes());
   EXPECT_EQ(view.side, LayoutSide::device);
   EXPECT_EQ(view.values.at("LayS2").at("offsetof.m6"), 8u);
   EXPECT_EQ(view.values.at("LayS2").at("sizeof"), 24u);

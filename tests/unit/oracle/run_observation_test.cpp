@@ -25,8 +25,7 @@ TEST(RunObservation, SplitsStdoutIntoLines) {
   EXPECT_EQ(observation.exit_code, 0);
   EXPECT_EQ(observation.signal, 0);
   EXPECT_FALSE(observation.timed_out);
-  EXPECT_EQ(observation.output_lines,
-            (std::vector<std::string>{"checksum k0 0x1", "checksum k1 0x2"}));
+  EXPECT_EQ(observation.output_lines, (std::vector<std::string>{"checksum k0 0x1", "checksum k1 0x2"}));
   EXPECT_TRUE(observation.cuda_errors.empty());
   EXPECT_FALSE(observation.output_truncated);
   EXPECT_DOUBLE_EQ(observation.seconds, 0.25);
@@ -41,10 +40,9 @@ TEST(RunObservation, FindsCudaErrorsInStdoutThenStderr) {
                              "kernel k3: unspecified launch failure\n");
   const RunObservation observation = observe_run("clang-O3", result);
   EXPECT_EQ(observation.cuda_errors,
-            (std::vector<std::string>{
-                "launch: cudaErrorLaunchFailure",
-                "CUDA error at main.cu:10: an illegal memory access was encountered",
-                "CUDA_ERROR_ILLEGAL_ADDRESS", "kernel k3: unspecified launch failure"}));
+            (std::vector<std::string>{"launch: cudaErrorLaunchFailure",
+                                      "CUDA error at main.cu:10: an illegal memory access was encountered",
+                                      "CUDA_ERROR_ILLEGAL_ADDRESS", "kernel k3: unspecified launch failure"}));
   // stderr is not part of the compared output.
   EXPECT_EQ(observation.output_lines.size(), 2u);
 }

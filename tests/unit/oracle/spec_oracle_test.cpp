@@ -44,7 +44,8 @@ Verdict judge_with(std::vector<CompileObservation> compiles, std::optional<Expec
 const Expectation must_reject{true, "R-MANAGED-DECLTYPE", 184};
 
 TEST(SpecOracle, AcceptingAMustRejectProgramIsAMissedDiagnosticNamingTheRule) {
-  const Verdict verdict = judge_with({rejected("nvcc-O3", CompilerKind::nvcc, 184, "a __managed__ variable cannot be used"),
+  const Verdict verdict = judge_with({rejected("nvcc-O3", CompilerKind::nvcc, 184,
+                                               "a __managed__ variable cannot be used"),
                                       accepted("clang-O3", CompilerKind::clang)},
                                      must_reject);
   ASSERT_EQ(verdict.findings.size(), 1u);
@@ -64,7 +65,8 @@ TEST(SpecOracle, AcceptingAMustRejectProgramIsAMissedDiagnosticNamingTheRule) {
 
 TEST(SpecOracle, MissedDiagnosticsOfDifferentRulesAreDifferentBuckets) {
   auto key = [](const std::string& rule) {
-    const Verdict verdict = judge_with({accepted("nvcc-O3", CompilerKind::nvcc), accepted("clang-O3", CompilerKind::clang)},
+    const Verdict verdict = judge_with({accepted("nvcc-O3", CompilerKind::nvcc),
+                                        accepted("clang-O3", CompilerKind::clang)},
                                        Expectation{true, rule, 10});
     EXPECT_EQ(verdict.findings.size(), 1u);
     return cudiff::triage::signature_of(verdict.findings.front(), "");
@@ -73,7 +75,8 @@ TEST(SpecOracle, MissedDiagnosticsOfDifferentRulesAreDifferentBuckets) {
   EXPECT_EQ(key("R-A").key, key("R-A").key);
   EXPECT_EQ(key("R-A").side, "clang+nvcc");
   // The line is where the plant landed in one program, not part of the bug.
-  const Verdict elsewhere = judge_with({accepted("nvcc-O3", CompilerKind::nvcc), accepted("clang-O3", CompilerKind::clang)},
+  const Verdict elsewhere = judge_with({accepted("nvcc-O3", CompilerKind::nvcc),
+                                        accepted("clang-O3", CompilerKind::clang)},
                                        Expectation{true, "R-A", 99});
   EXPECT_EQ(cudiff::triage::signature_of(elsewhere.findings.front(), "").key, key("R-A").key);
 }
@@ -87,16 +90,19 @@ TEST(SpecOracle, RejectingAMustRejectProgramEverywhereIsAgreementThatNamesTheRul
 }
 
 TEST(SpecOracle, RejectingAValidProgramIsAFalseRejectionEvenWhenEveryoneDoes) {
-  const Verdict one = judge_with({accepted("nvcc-O3", CompilerKind::nvcc), rejected("clang-O3", CompilerKind::clang, 5, "no 'x'")},
+  const Verdict one = judge_with({accepted("nvcc-O3", CompilerKind::nvcc),
+                                  rejected("clang-O3", CompilerKind::clang, 5, "no 'x'")},
                                  Expectation{});
   ASSERT_EQ(one.findings.size(), 1u);
   EXPECT_EQ(one.findings.front().kind, FindingKind::false_rejection);
   EXPECT_EQ(cudiff::triage::signature_of(one.findings.front(), "").side, "clang");
-  const Verdict both = judge_with({rejected("nvcc-O3", CompilerKind::nvcc, 5, "a"), rejected("clang-O3", CompilerKind::clang, 5, "b")},
+  const Verdict both = judge_with({rejected("nvcc-O3", CompilerKind::nvcc, 5, "a"),
+                                   rejected("clang-O3", CompilerKind::clang, 5, "b")},
                                   Expectation{});
   ASSERT_EQ(both.findings.size(), 1u) << "without an expectation this would be agreement";
   EXPECT_EQ(both.findings.front().kind, FindingKind::false_rejection);
-  const Verdict plain = judge_with({rejected("nvcc-O3", CompilerKind::nvcc, 5, "a"), rejected("clang-O3", CompilerKind::clang, 5, "b")},
+  const Verdict plain = judge_with({rejected("nvcc-O3", CompilerKind::nvcc, 5, "a"),
+                                    rejected("clang-O3", CompilerKind::clang, 5, "b")},
                                    std::nullopt);
   EXPECT_TRUE(plain.agree());
 }
@@ -124,7 +130,8 @@ TEST(SpecOracle, KnownDifferencesMatchMissedDiagnosticsByRuleAndByRulePrefix) {
       {"kind": "missed_diagnostic", "side": "clang", "id": "R-ONE", "reason": "one rule"}]})",
                                                              "test");
   auto signature = [](const std::string& rule) {
-    const Verdict verdict = judge_with({rejected("nvcc-O3", CompilerKind::nvcc, 1, "x"), accepted("clang-O3", CompilerKind::clang)},
+    const Verdict verdict = judge_with({rejected("nvcc-O3", CompilerKind::nvcc, 1, "x"),
+                                        accepted("clang-O3", CompilerKind::clang)},
                                        Expectation{true, rule, 1});
     return cudiff::triage::signature_of(verdict.findings.front(), "");
   };

@@ -25,10 +25,14 @@ std::string random_program(std::mt19937& random) {
     const int statements = 1 + pick(6);
     for (int s = 0; s < statements; ++s) {
       switch (pick(4)) {
-        case 0: text += "  int v" + std::to_string(s) + " = a * " + std::to_string(pick(100)) + " + b;\n"; break;
-        case 1: text += "  if (a < " + std::to_string(pick(9)) + ") { b = b + " + std::to_string(pick(9)) + "; }\n"; break;
-        case 2: text += "  b = fn" + std::to_string(pick(functions)) + "(b, " + std::to_string(2 * pick(8)) + ");\n"; break;
-        default: text += "  for (int i = 0; i < 4; ++i) { a += i; }\n"; break;
+      case 0: text += "  int v" + std::to_string(s) + " = a * " + std::to_string(pick(100)) + " + b;\n"; break;
+      case 1:
+        text += "  if (a < " + std::to_string(pick(9)) + ") { b = b + " + std::to_string(pick(9)) + "; }\n";
+        break;
+      case 2:
+        text += "  b = fn" + std::to_string(pick(functions)) + "(b, " + std::to_string(2 * pick(8)) + ");\n";
+        break;
+      default: text += "  for (int i = 0; i < 4; ++i) { a += i; }\n"; break;
       }
     }
     text += "  return a + b;\n}\n";
@@ -106,10 +110,13 @@ TEST(ReducerCache, ASecondRunOverTheSameTextIsAnsweredFromTheCache) {
   Options options;
   options.schedule = Schedule{{"lines", "lines"}, {}, {}};
   std::size_t calls = 0;
-  const Result result = reduce("a\nb\nc\n", [&](const std::string& t) {
-    ++calls;
-    return t == "a\nb\nc\n";
-  }, options);
+  const Result result = reduce(
+      "a\nb\nc\n",
+      [&](const std::string& t) {
+        ++calls;
+        return t == "a\nb\nc\n";
+      },
+      options);
   EXPECT_EQ(result.text, "a\nb\nc\n");
   // The original, then chunks of 2 (without "a b", without "c") and of 1 (without a, b, c):
   // "without c" comes twice, so the first run tests 4 texts; the second run asks all 5 again.

@@ -37,7 +37,8 @@ TEST(ReducerDelta, TokenResultIsOneMinimal) {
   // Interesting: an 'a' before a '+' and a '3' somewhere after it.
   auto interesting = [](const std::string& t) {
     const auto a = t.find(" a "), plus = t.find('+'), three = t.find('3');
-    return a != std::string::npos && plus != std::string::npos && three != std::string::npos && a < plus && plus < three;
+    return a != std::string::npos && plus != std::string::npos && three != std::string::npos && a < plus &&
+           plus < three;
   };
   const std::string result = run_pass(*make_pass("tokens"), input, interesting);
   EXPECT_TRUE(interesting(result)) << result;
@@ -77,6 +78,18 @@ TEST(ReducerDelta, CursorsWalkChunksThenHalveThem) {
     walk.emplace_back(cursor->chunk, cursor->index);
     cursor = pass->advance(text, *cursor);
   }
-  EXPECT_EQ(walk, (std::vector<std::pair<std::size_t, std::size_t>>{
-                      {4, 0}, {4, 4}, {2, 0}, {2, 2}, {2, 4}, {2, 6}, {1, 0}, {1, 1}, {1, 2}, {1, 3}, {1, 4}, {1, 5}, {1, 6}, {1, 7}}));
+  EXPECT_EQ(walk, (std::vector<std::pair<std::size_t, std::size_t>>{{4, 0},
+                                                                    {4, 4},
+                                                                    {2, 0},
+                                                                    {2, 2},
+                                                                    {2, 4},
+                                                                    {2, 6},
+                                                                    {1, 0},
+                                                                    {1, 1},
+                                                                    {1, 2},
+                                                                    {1, 3},
+                                                                    {1, 4},
+                                                                    {1, 5},
+                                                                    {1, 6},
+                                                                    {1, 7}}));
 }

@@ -27,17 +27,17 @@ TEST(ReducerLexer, CountsCTokensWithoutComments) {
 }
 
 TEST(ReducerUnits, StatementsByDepth) {
-  const std::string text =
-      "#include <a>\n"
-      "struct S { int a; float b; };\n"
-      "int g = 1, h = {2};\n"
-      "__global__ void k(int* p) { if (p) { p[0] = 1; } else { p[1] = 2; } for (;;) break; }\n"
-      "namespace n { int v; }\n"
-      "do { g++; } while (g < 3);\n";
-  EXPECT_EQ(statement_texts(text, 0),
-            (std::vector<std::string>{"#include <a>", "struct S { int a; float b; };", "int g = 1, h = {2};",
-                                      "__global__ void k(int* p) { if (p) { p[0] = 1; } else { p[1] = 2; } for (;;) break; }",
-                                      "namespace n { int v; }", "do { g++; } while (g < 3);"}));
+  const std::string text = "#include <a>\n"
+                           "struct S { int a; float b; };\n"
+                           "int g = 1, h = {2};\n"
+                           "__global__ void k(int* p) { if (p) { p[0] = 1; } else { p[1] = 2; } for (;;) break; }\n"
+                           "namespace n { int v; }\n"
+                           "do { g++; } while (g < 3);\n";
+  EXPECT_EQ(
+      statement_texts(text, 0),
+      (std::vector<std::string>{"#include <a>", "struct S { int a; float b; };", "int g = 1, h = {2};",
+                                "__global__ void k(int* p) { if (p) { p[0] = 1; } else { p[1] = 2; } for (;;) break; }",
+                                "namespace n { int v; }", "do { g++; } while (g < 3);"}));
   EXPECT_EQ(statement_texts(text, 1),
             (std::vector<std::string>{"int a;", "float b;", "2", "if (p) { p[0] = 1; } else { p[1] = 2; }",
                                       "for (;;) break;", "int v;", "g++;"}));

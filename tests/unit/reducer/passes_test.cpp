@@ -1,7 +1,7 @@
 // reducer: each pass on golden input/output pairs (clang_delta's tests/ in spirit): the
 // input, the test the candidates must pass, and what the pass leaves when run to its end.
-#include "reducer/reducer.h"
 #include "reducer/passes.h"
+#include "reducer/reducer.h"
 
 #include "common/common.h"
 
@@ -64,9 +64,8 @@ TEST(ReducerPasses, HddRemovesStatementsOutermostFirst) {
 }
 
 TEST(ReducerPasses, UnusedDeclarationsAndMacrosGo) {
-  const std::string input =
-      "#define N 4\n#define M 5\nint used = M;\nstatic int unused_helper(int x) { return x; }\n"
-      "struct Pair { int a; };\nvoid f() { int local = 1; int kept = used; g(kept); }\n";
+  const std::string input = "#define N 4\n#define M 5\nint used = M;\nstatic int unused_helper(int x) { return x; }\n"
+                            "struct Pair { int a; };\nvoid f() { int local = 1; int kept = used; g(kept); }\n";
   EXPECT_EQ(run("unused", input, [](const std::string& t) { return has(t, "g(kept)"); }),
             "#define M 5\nint used = M;\nvoid f() {  int kept = used; g(kept); }\n");
 }
@@ -94,27 +93,26 @@ TEST(ReducerPasses, CommasRemoveListElementsWithTheirComma) {
 }
 
 TEST(ReducerPasses, ArgumentsGoWithTheirParameters) {
-  const std::string input =
-      "__device__ int f(int a, float b, int c) { return a + c; }\n"
-      "__global__ void k(int* out, int n) { out[0] = f(n, 2.0f, f(1, 0.5f, 3)); }\n"
-      "int main() { k<<<1, 1>>>(nullptr, 4); }\n";
+  const std::string input = "__device__ int f(int a, float b, int c) { return a + c; }\n"
+                            "__global__ void k(int* out, int n) { out[0] = f(n, 2.0f, f(1, 0.5f, 3)); }\n"
+                            "int main() { k<<<1, 1>>>(nullptr, 4); }\n";
   // Stand-in for a compiler: the parameter list of f and every call of it agree in length.
   auto same_arity = [](const std::string& t) {
     return has(t, "return a + c;") && has(t, "k(int* out") && has(t, "__global__") &&
            ((has(t, "f(int a, int c)") && has(t, "f(n, f(1, 3))")) ||
             (has(t, "f(int a, float b, int c)") && has(t, "f(n, 2.0f, f(1, 0.5f, 3))")));
   };
-  EXPECT_EQ(run("arguments", input, same_arity),
-            "__device__ int f(int a, int c) { return a + c; }\n"
-            "__global__ void k(int* out) { out[0] = f(n, f(1, 3)); }\n"
-            "int main() { k<<<1, 1>>>(nullptr); }\n");
+  EXPECT_EQ(run("arguments", input, same_arity), "__device__ int f(int a, int c) { return a + c; }\n"
+                                                 "__global__ void k(int* out) { out[0] = f(n, f(1, 3)); }\n"
+                                                 "int main() { k<<<1, 1>>>(nullptr); }\n");
 }
 
 TEST(ReducerPasses, SimplifyKeepsABranchOrTheValueOfADeclaration) {
   const std::string input =
       "void f(int n) {\n  if (n > 2) { g(1); } else { g(2); }\n  for (int i = 0; i < n; ++i) h(i);\n"
       "  int unused = k(n);\n}\n";
-  EXPECT_EQ(run("simplify", input, [](const std::string& t) { return has(t, "g(2)") && has(t, "h(") && has(t, "k(n)"); }),
+  EXPECT_EQ(run("simplify", input,
+                [](const std::string& t) { return has(t, "g(2)") && has(t, "h(") && has(t, "k(n)"); }),
             "void f(int n) {\n   { g(2); }\n   h(i);\n   k(n);\n}\n");
 }
 

@@ -33,7 +33,8 @@ TEST(ReducerSchedule, TheDefaultRoundTripsThroughJson) {
   // Every pass of the table is used somewhere in the default.
   for (const std::string& name : pass_names()) {
     const bool used = std::ranges::count(schedule.first, name) + std::ranges::count(schedule.main, name) +
-                          std::ranges::count(schedule.last, name) > 0;
+                          std::ranges::count(schedule.last, name) >
+                      0;
     EXPECT_TRUE(used) << name;
   }
 }
@@ -57,7 +58,8 @@ TEST(ReducerSchedule, PhasesRunInOrderAndMainRepeatsUntilNothingChanges) {
   options.on_progress = [&](const Progress& progress) {
     if (passes_seen.empty() || passes_seen.back() != progress.pass) passes_seen.push_back(progress.pass);
   };
-  const Result result = reduce("// c\nint value;\nint other;\n", [](const std::string& t) { return has(t, "int"); }, options);
+  const Result result = reduce(
+      "// c\nint value;\nint other;\n", [](const std::string& t) { return has(t, "int"); }, options);
   EXPECT_EQ(result.text, "int a;\n");
   EXPECT_EQ(passes_seen, (std::vector<std::string>{"comments", "lines", "rename"}));
   EXPECT_EQ(result.rounds, 2u);  // the second round of "lines" finds nothing more
@@ -85,10 +87,13 @@ TEST(ReducerSchedule, TheTimeLimitStopsWithTheBestSoFar) {
   options.time_limit_seconds = 0.05;
   std::string input;
   for (int i = 0; i < 200; ++i) input += "int v" + std::to_string(i) + ";\n";
-  const Result result = reduce(input, [](const std::string& t) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    return has(t, "int v7;");
-  }, options);
+  const Result result = reduce(
+      input,
+      [](const std::string& t) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        return has(t, "int v7;");
+      },
+      options);
   EXPECT_TRUE(result.stopped_early);
   EXPECT_LT(result.seconds, 1.0);
 }

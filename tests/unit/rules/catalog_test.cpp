@@ -33,7 +33,8 @@ TEST(RulesCatalog, ViolationTemplatesFollowTheirConventions) {
   std::size_t templates = 0;
   for (const Rule& rule : rule_catalog()) {
     if (!rule.violation) {
-      EXPECT_FALSE(rule.kind == RuleKind::must_reject && rule.checkable) << rule.id << " is checkable but has no template";
+      EXPECT_FALSE(rule.kind == RuleKind::must_reject && rule.checkable)
+          << rule.id << " is checkable but has no template";
       continue;
     }
     ++templates;

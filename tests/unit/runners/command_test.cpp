@@ -11,16 +11,15 @@ namespace {
 
 Command weird_command() {
   Command command;
-  command.argv = {"/usr/bin/printf", "[%s]\\n", "plain-word_1.cu", "two words", "it's", "",
-                  "$HOME", "a;b|c&d", "*.cu", "tab\there", "new\nline", "back\\slash", "\"dq\""};
+  command.argv = {"/usr/bin/printf", "[%s]\\n", "plain-word_1.cu", "two words", "it's",        "",      "$HOME",
+                  "a;b|c&d",         "*.cu",    "tab\there",       "new\nline", "back\\slash", "\"dq\""};
   return command;
 }
 
 TEST(Command, DisplayQuotesOnlyWhatTheShellWouldChange) {
   Command command;
   command.argv = {"nvcc", "-O3", "--std=c++17", "a b.cu", "it's", "", "$HOME", "-o/tmp/x,y:z@%+"};
-  EXPECT_EQ(command.display(),
-            "nvcc -O3 --std=c++17 'a b.cu' 'it'\\''s' '' '$HOME' -o/tmp/x,y:z@%+");
+  EXPECT_EQ(command.display(), "nvcc -O3 --std=c++17 'a b.cu' 'it'\\''s' '' '$HOME' -o/tmp/x,y:z@%+");
 }
 
 TEST(Command, DisplayShowsEnvOverridesAsAssignments) {

@@ -30,9 +30,7 @@ Command make(std::vector<std::string> argv, double wall_seconds = 10) {
   return command;
 }
 
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 /// True when no process (not even a zombie) is `target` (a pid, or -pgid for a whole group).
 /// Checked at once, not retried: run_subprocess reaps the group itself before it returns, which
@@ -91,15 +89,13 @@ TEST(Subprocess, MissingProgramDoesNotStart) {
   SubprocessResult result;
   EXPECT_NO_THROW(result = run_subprocess(make({"cudiff-no-such-program-4711", "x"})));
   EXPECT_FALSE(result.started);
-  EXPECT_NE(result.start_error.find("cudiff-no-such-program-4711"), std::string::npos)
-      << result.start_error;
+  EXPECT_NE(result.start_error.find("cudiff-no-such-program-4711"), std::string::npos) << result.start_error;
   EXPECT_TRUE(result.status_text().starts_with("did not start: ")) << result.status_text();
   EXPECT_FALSE(result.exited_zero());
 
   result = run_subprocess(make({"/nonexistent-dir/prog"}));
   EXPECT_FALSE(result.started);
-  EXPECT_NE(result.start_error.find("No such file or directory"), std::string::npos)
-      << result.start_error;
+  EXPECT_NE(result.start_error.find("No such file or directory"), std::string::npos) << result.start_error;
 
   result = run_subprocess(make({}));
   EXPECT_FALSE(result.started);
@@ -243,9 +239,9 @@ TEST(BoundedCapture, MatchesTheDefinitionForAnyChunking) {
       auto stream = capture.finish();
       std::size_t head = cap - cap / 4, tail = cap / 4;
       std::string expected = data.size() <= cap
-          ? data
-          : data.substr(0, head) + "\n[cudiff: " + std::to_string(data.size() - cap) +
-                " bytes omitted]\n" + data.substr(data.size() - tail);
+                                 ? data
+                                 : data.substr(0, head) + "\n[cudiff: " + std::to_string(data.size() - cap) +
+                                       " bytes omitted]\n" + data.substr(data.size() - tail);
       EXPECT_EQ(stream.text, expected) << "cap " << cap << " chunk " << chunk;
       EXPECT_EQ(stream.total_bytes, data.size());
       EXPECT_EQ(stream.truncated, data.size() > cap);
@@ -256,8 +252,7 @@ TEST(BoundedCapture, MatchesTheDefinitionForAnyChunking) {
 TEST(Subprocess, HangingCompilerIsKilledWithItsWholeGroup) {
   TempDir dir("cudiff-subprocess-test");
   auto pidfile = dir.path() / "pids";
-  auto command = make({test::data("fake_compilers/hanging_compiler_fake.sh").string(),
-                       pidfile.string()}, 1.0);
+  auto command = make({test::data("fake_compilers/hanging_compiler_fake.sh").string(), pidfile.string()}, 1.0);
   auto start = Clock::now();
   auto result = run_subprocess(command);
   double elapsed = seconds_since(start);
@@ -296,10 +291,10 @@ TEST(Subprocess, DescendantThatLeftTheGroupDelaysTheResultByAtMostASecond) {
   // keeps the pipes open: run_subprocess gives up on them after about a second.
   auto start = Clock::now();
   // bash waits until sleep leads a session of its own (field 6 of stat: the session id).
-  auto result = run_subprocess(make(
-      {"bash", "-c",
-       "setsid sleep 1000 & p=$!; "
-       "until [ \"$(cut -d' ' -f6 /proc/$p/stat)\" = \"$p\" ]; do sleep 0.01; done; echo $p"}));
+  auto result = run_subprocess(
+      make({"bash", "-c",
+            "setsid sleep 1000 & p=$!; "
+            "until [ \"$(cut -d' ' -f6 /proc/$p/stat)\" = \"$p\" ]; do sleep 0.01; done; echo $p"}));
   double elapsed = seconds_since(start);
   ASSERT_TRUE(result.started);
   ASSERT_FALSE(result.out.text.empty());
@@ -329,8 +324,7 @@ TEST(Subprocess, FloodingCompilerKeepsMemoryBounded) {
   EXPECT_NE(result.out.text.find(marker), std::string::npos);
   EXPECT_TRUE(result.out.text.starts_with("fake.cu(1): warning #1234-D"));
   EXPECT_FALSE(result.err.truncated);
-  EXPECT_EQ(result.err.text,
-            "fake compiler: error: first diagnostic\nfake compiler: error: last diagnostic\n");
+  EXPECT_EQ(result.err.text, "fake compiler: error: first diagnostic\nfake compiler: error: last diagnostic\n");
   EXPECT_LT(rss_after, rss_before + (64u << 20)) << "before " << rss_before << " after " << rss_after;
 }
 
@@ -362,8 +356,7 @@ TEST(Subprocess, MemoryLimitKillsTheGroup) {
   if (!find_on_path("python3")) GTEST_SKIP() << "python3 not on PATH";
   // bytearray zero-fills its memory, so all 512 MiB become resident. Under bash, so that the
   // limit applies to the group's sum and both members are killed.
-  auto command = make({"bash", "-c",
-                       "python3 -c 'b = bytearray(512 << 20); import time; time.sleep(20)'; echo no"},
+  auto command = make({"bash", "-c", "python3 -c 'b = bytearray(512 << 20); import time; time.sleep(20)'; echo no"},
                       30);
   command.limits.memory_bytes = 128u << 20;
   auto start = Clock::now();
@@ -397,8 +390,7 @@ TEST(Subprocess, ConcurrentCallsFromManyThreads) {
       for (int r = 0; r < kRuns; ++r) {
         std::string id = std::to_string(t) + "-" + std::to_string(r);
         results[t].push_back(run_subprocess(make(
-            {"bash", "-c", "echo \"out $1\"; echo \"err $1\" >&2; exit $2", "x", id,
-             std::to_string((t + r) % 5)})));
+            {"bash", "-c", "echo \"out $1\"; echo \"err $1\" >&2; exit $2", "x", id, std::to_string((t + r) % 5)})));
       }
     });
   }

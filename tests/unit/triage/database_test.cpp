@@ -22,7 +22,8 @@ std::string error_of(const std::function<void()>& body) {
 void set_user_version(const std::filesystem::path& path, int version) {
   sqlite3* db = nullptr;
   ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-  ASSERT_EQ(sqlite3_exec(db, ("PRAGMA user_version = " + std::to_string(version)).c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db, ("PRAGMA user_version = " + std::to_string(version)).c_str(), nullptr, nullptr, nullptr),
+            SQLITE_OK);
   sqlite3_close(db);
 }
 
@@ -41,7 +42,8 @@ triage::Campaign campaign(const std::string& name, double started) {
 void fill(triage::Database& db, const triage::Campaign& c, int first, int count, int buckets) {
   db.put_campaign(c);
   db.transaction([&] {
-    for (int i = first; i < first + count; ++i) db.add_finding(triage::synthetic_finding(c.id, i, buckets, c.started + i));
+    for (int i = first; i < first + count; ++i)
+      db.add_finding(triage::synthetic_finding(c.id, i, buckets, c.started + i));
   });
 }
 
@@ -239,7 +241,8 @@ TEST(TriageKnown, MatchingBucketsBecomeKnownWithTheirReason) {
     "known": [
       {"kind": "compile_status_mismatch", "side": "clang", "id": "synthetic error c", "reason": "deliberate"},
     ]
-  })", "test");
+  })",
+                                                     "test");
   ASSERT_EQ(known.entries().size(), 1u);
   TempDir dir;
   auto db = triage::Database::open(dir.path() / "t.db");
@@ -260,14 +263,18 @@ TEST(TriageKnown, ApplyMarksExistingNewBuckets) {
   auto db = triage::Database::open(dir.path() / "t.db");
   fill(db, campaign("a", 1), 0, 5, 5);
   const auto known = triage::KnownDifferences::parse(
-      R"({"known": [{"kind": "compile_status_mismatch", "side": "*", "id": "synthetic error d", "reason": "r"}]})", "t");
+      R"({"known": [{"kind": "compile_status_mismatch", "side": "*", "id": "synthetic error d", "reason": "r"}]})",
+      "t");
   EXPECT_EQ(db.apply_known(known), 1);
   EXPECT_EQ(db.buckets(triage::BucketQuery{triage::Status::known, std::nullopt, 0}).size(), 1u);
 }
 
 TEST(TriageKnown, MalformedFileIsAUsageErrorNamingTheFile) {
-  EXPECT_NE(error_of([] { triage::KnownDifferences::parse("{", "k.json"); }).find("k.json: not valid JSON"), std::string::npos);
-  EXPECT_NE(error_of([] { triage::KnownDifferences::parse(R"({"known": [{"kind": "crash"}]})", "k.json"); }).find("needs a string \"id\""),
+  EXPECT_NE(error_of([] { triage::KnownDifferences::parse("{", "k.json"); }).find("k.json: not valid JSON"),
+            std::string::npos);
+  EXPECT_NE(error_of([] {
+              triage::KnownDifferences::parse(R"({"known": [{"kind": "crash"}]})", "k.json");
+            }).find("needs a string \"id\""),
             std::string::npos);
 }
 

@@ -21,7 +21,8 @@ void fill(triage::Database& db, const std::string& name, double started, int cou
   c.gpus = name == "gpu" ? "0: NVIDIA H100 (sm_90)" : "";
   db.put_campaign(c);
   db.transaction([&] {
-    for (int i = 0; i < count; ++i) db.add_finding(triage::synthetic_finding(c.id, i, name == "gpu" ? 12 : 10, started + i));
+    for (int i = 0; i < count; ++i)
+      db.add_finding(triage::synthetic_finding(c.id, i, name == "gpu" ? 12 : 10, started + i));
   });
 }
 

@@ -31,8 +31,15 @@ void write_shard(const std::filesystem::path& path, const triage::Campaign& camp
     db.put_campaign(campaign);
     for (int seed : seeds) {
       const std::string text = std::to_string(seed);
-      db.add_test(triage::Test{triage::content_key(campaign.id + "/" + text), campaign.id, "cudiff_" + text, text, "p",
-                               {"nvcc-O3"}, "agree", campaign.started, 1});
+      db.add_test(triage::Test{triage::content_key(campaign.id + "/" + text),
+                               campaign.id,
+                               "cudiff_" + text,
+                               text,
+                               "p",
+                               {"nvcc-O3"},
+                               "agree",
+                               campaign.started,
+                               1});
     }
     for (int i = first; i < first + findings; ++i)
       db.add_finding(triage::synthetic_finding(campaign.id, i, 5, campaign.started + i));
@@ -137,7 +144,8 @@ TEST(TriageShards, SnapshotIsOneFileWithoutWalHoldingEveryCommit) {
   // Taken again later, it replaces the old copy.
   db.transaction([&] { db.add_finding(triage::synthetic_finding(db.campaigns()[0].id, 30, 5, 50)); });
   db.snapshot_to(copy);
-  EXPECT_EQ(triage::Database::open(copy, triage::OpenOptions{.create = false, .read_only = true}).totals().findings, 31);
+  EXPECT_EQ(triage::Database::open(copy, triage::OpenOptions{.create = false, .read_only = true}).totals().findings,
+            31);
 }
 
 TEST(TriageShards, SnapshotToADirectoryOrAMissingDirectoryIsAClearError) {

@@ -82,7 +82,9 @@ TEST(TriageSignatureGolden, EachRealOutputGetsItsKeyAndTitle) {
 
 TEST(TriageSignatureGolden, OutputsDifferingOnlyInFileLineOrIdentifierShareAKey) {
   const auto all = cases();
-  auto key = [&](const std::string& name) { return triage::signature_of(all.at(name).finding, all.at(name).crash_output).key; };
+  auto key = [&](const std::string& name) {
+    return triage::signature_of(all.at(name).finding, all.at(name).crash_output).key;
+  };
   EXPECT_EQ(key("managed_in_kernel"), key("managed_renamed"));
   EXPECT_EQ(key("debug_crash"), key("debug_crash_elsewhere"));
   EXPECT_NE(key("debug_crash"), key("debug_fatal_error"));
@@ -114,10 +116,15 @@ TEST(TriageSignature, LayoutMismatchKeysOnPropertyAndMemberKindNotNamesOrValues)
     boost::json::array views;
     for (const char* compiler : {"nvcc", "clang"})
       for (const char* side : {"host", "device"})
-        views.push_back(boost::json::object{{"compiler", compiler}, {"side", side},
-                                            {"value", std::string(compiler) == "clang" && std::string(side) == "device" ? value : value * 2}});
-    f.details = boost::json::object{{"property", "offsetof." + member}, {"member", member},
-                                    {"member_kind", "long double"}, {"views", views}, {"type", "S_" + member}};
+        views.push_back(boost::json::object{
+            {"compiler", compiler},
+            {"side", side},
+            {"value", std::string(compiler) == "clang" && std::string(side) == "device" ? value : value * 2}});
+    f.details = boost::json::object{{"property", "offsetof." + member},
+                                    {"member", member},
+                                    {"member_kind", "long double"},
+                                    {"views", views},
+                                    {"type", "S_" + member}};
     return f;
   };
   const auto a = triage::signature_of(finding("m3", 8));

@@ -6,8 +6,8 @@
 // `// expect: ID...` (the rule ids the scan reports, in any order) or `// expect: none`; a
 // sidecar `<case>.json` next to it, when there is one, is passed to the scan.
 #include "rules/rules.h"
-#include "ubscan/ubscan.h"
 #include "support/test_support.h"
+#include "ubscan/ubscan.h"
 
 #include <gtest/gtest.h>
 
@@ -35,7 +35,8 @@ std::optional<std::set<std::string>> expect_line(const std::string& source) {
   const std::string first = source.substr(0, source.find('\n'));
   constexpr std::string_view prefix = "// expect:";
   if (!first.starts_with(prefix)) return std::nullopt;
-  const std::vector<std::string> words = cudiff::split(cudiff::trim(std::string_view(first).substr(prefix.size())), ' ');
+  const std::vector<std::string> words = cudiff::split(cudiff::trim(std::string_view(first).substr(prefix.size())),
+                                                       ' ');
   std::set<std::string> ids;
   for (const std::string& word : words)
     if (!word.empty()) ids.insert(word);
@@ -68,7 +69,8 @@ std::vector<Case> golden_cases() {
 
 std::string describe(const std::vector<UndefinedUse>& uses) {
   std::string text;
-  for (const UndefinedUse& use : uses) text += "  " + use.rule_id + " line " + std::to_string(use.line) + ": " + use.excerpt + "\n";
+  for (const UndefinedUse& use : uses)
+    text += "  " + use.rule_id + " line " + std::to_string(use.line) + ": " + use.excerpt + "\n";
   return text.empty() ? "  (nothing)\n" : text;
 }
 
@@ -84,9 +86,11 @@ TEST(UbscanGolden, EveryCaseFindsWhatItsExpectLineSays) {
     // Each expected rule is found on a line its snippet marks.
     for (const std::string& rule : *c.expected) {
       const bool on_marked_line = std::any_of(uses.begin(), uses.end(), [&](const UndefinedUse& use) {
-        return use.rule_id == rule && c.marked_lines.contains(use.line) && use.excerpt.find("// <-") != std::string::npos;
+        return use.rule_id == rule && c.marked_lines.contains(use.line) &&
+               use.excerpt.find("// <-") != std::string::npos;
       });
-      EXPECT_TRUE(on_marked_line) << c.name << ".cu: " << rule << " not found on a line marked // <-; found:\n" << describe(uses);
+      EXPECT_TRUE(on_marked_line) << c.name << ".cu: " << rule << " not found on a line marked // <-; found:\n"
+                                  << describe(uses);
     }
     if (c.expected->empty()) EXPECT_TRUE(c.marked_lines.empty()) << c.name << ".cu: a near miss marks no line";
   }

@@ -1,8 +1,8 @@
 // Regression tests for what the parser harnesses of tests/fuzz found in ubscan/ (scripts/fuzz_parsers.sh):
 // each feeds the input that crashed, overflowed the stack, hung or exhausted memory, and
 // checks the parser's contract on it.
-#include "ubscan/ubscan.h"
 #include "support/test_support.h"
+#include "ubscan/ubscan.h"
 
 #include <gtest/gtest.h>
 

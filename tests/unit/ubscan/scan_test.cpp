@@ -5,8 +5,8 @@
 // (a violation and a near miss at least) are golden files: golden_test.cpp.
 #include "generator/generator.h"
 #include "rules/rules.h"
-#include "ubscan/ubscan.h"
 #include "support/test_support.h"
+#include "ubscan/ubscan.h"
 
 #include <gtest/gtest.h>
 
@@ -25,8 +25,8 @@ namespace {
 using namespace cudiff::generator;
 using namespace cudiff::ubscan;
 using cudiff::rules::Rule;
-using cudiff::rules::RuleKind;
 using cudiff::rules::rule_catalog;
+using cudiff::rules::RuleKind;
 
 /// The 1-based line holding `marker`, 0 when none.
 int line_of(const std::string& text, const std::string& marker) {
@@ -37,7 +37,8 @@ int line_of(const std::string& text, const std::string& marker) {
 
 std::string describe(const std::vector<UndefinedUse>& uses) {
   std::string text;
-  for (const UndefinedUse& use : uses) text += "  " + use.rule_id + " line " + std::to_string(use.line) + ": " + use.excerpt + "\n";
+  for (const UndefinedUse& use : uses)
+    text += "  " + use.rule_id + " line " + std::to_string(use.line) + ": " + use.excerpt + "\n";
   return text.empty() ? "  (nothing)\n" : text;
 }
 
@@ -70,9 +71,11 @@ TEST(Ubscan, CatalogProbesGiveNothing) {
 TEST(Ubscan, AnyInputIsScannedWithoutThrowing) {
   const TestCase test = generate_program(Policy::defaults(), 7, Size::small);
   for (std::size_t cut = 0; cut < test.source.size(); cut += 97)
-    EXPECT_NO_THROW(scan_undefined(std::string_view(test.source).substr(0, cut), cudiff::generator::to_json(test.sidecar)));
-  for (const char* text : {"", "}}}{{{", "((((", "__global__ void k(", "#if __CUDA_ARCH__\n#else\n#else\n#endif\n#endif\n",
-                           "R\"x(unterminated", "'", "template <<<>>> struct", "[=] __device__ [this] {", "\\\n#define"})
+    EXPECT_NO_THROW(
+        scan_undefined(std::string_view(test.source).substr(0, cut), cudiff::generator::to_json(test.sidecar)));
+  for (const char* text :
+       {"", "}}}{{{", "((((", "__global__ void k(", "#if __CUDA_ARCH__\n#else\n#else\n#endif\n#endif\n",
+        "R\"x(unterminated", "'", "template <<<>>> struct", "[=] __device__ [this] {", "\\\n#define"})
     EXPECT_NO_THROW(scan_undefined(text, {})) << text;
   std::string noise;
   std::uint64_t state = 12345;
@@ -120,7 +123,8 @@ std::vector<std::string> scan_generated(const std::vector<Job>& work) {
         const std::string where = "seed " + std::to_string(job.seed) + " (" + to_string(job.size) + ")";
         try {
           const TestCase test = generate_program(*job.policy, job.seed, job.size);
-          for (const UndefinedUse& use : scan_undefined(test.source, cudiff::generator::to_json(test.sidecar))) found[w].push_back(finding_text(where, use));
+          for (const UndefinedUse& use : scan_undefined(test.source, cudiff::generator::to_json(test.sidecar)))
+            found[w].push_back(finding_text(where, use));
         } catch (const std::exception& error) {
           found[w].push_back(where + ": generation failed: " + error.what());
         }
@@ -175,8 +179,9 @@ std::function<std::string(const std::string&)> replacing(std::string from, std::
 
 /// A dynamic shared carve of a type wider than a byte, moved one byte off its alignment.
 std::string misaligned_carve(const std::string& text) {
-  static const std::regex carve(R"(\n  (short|unsigned short|int|unsigned int|long long|unsigned long long)\* (\w+) = )"
-                                R"(reinterpret_cast<[^>]*>\(reinterpret_cast<unsigned char\*>\(cudiff_dynamic_shared\) \+ )");
+  static const std::regex carve(
+      R"(\n  (short|unsigned short|int|unsigned int|long long|unsigned long long)\* (\w+) = )"
+      R"(reinterpret_cast<[^>]*>\(reinterpret_cast<unsigned char\*>\(cudiff_dynamic_shared\) \+ )");
   std::smatch match;
   if (!std::regex_search(text, match, carve)) return "";
   const std::size_t end = static_cast<std::size_t>(match.position(0) + match.length(0));
@@ -239,7 +244,8 @@ TEST(Ubscan, ViolationsPlantedInGeneratedProgramsAreFound) {
       const bool found = std::any_of(uses.begin(), uses.end(), [&](const UndefinedUse& use) {
         return use.rule_id == mutation.rule && use.line == line;
       });
-      EXPECT_TRUE(found) << mutation.rule << " planted at line " << line << " of " << program.name << "; found:\n" << describe(uses);
+      EXPECT_TRUE(found) << mutation.rule << " planted at line " << line << " of " << program.name << "; found:\n"
+                         << describe(uses);
       if (planted == 3) break;
     }
     EXPECT_GT(planted, 0) << mutation.rule << ": no generated program had a place to plant it";
@@ -248,13 +254,17 @@ TEST(Ubscan, ViolationsPlantedInGeneratedProgramsAreFound) {
 
 TEST(Ubscan, GeneratedBatchesGiveNothing) {
   const Policy defaults = Policy::defaults(), all = every_construct();
-  const std::vector<std::pair<const Policy*, std::vector<std::uint64_t>>> batches = {
-      {&defaults, {1, 2, 3, 4, 5, 6, 7, 8}}, {&defaults, {40, 41, 42}}, {&all, {11, 12, 13, 14, 15, 16}}, {&all, {90, 91}}};
+  const std::vector<std::pair<const Policy*, std::vector<std::uint64_t>>> batches = {{&defaults,
+                                                                                      {1, 2, 3, 4, 5, 6, 7, 8}},
+                                                                                     {&defaults, {40, 41, 42}},
+                                                                                     {&all, {11, 12, 13, 14, 15, 16}},
+                                                                                     {&all, {90, 91}}};
   for (const auto& [policy, seeds] : batches)
     for (Size size : {Size::small, Size::medium}) {
       const TestCase batch = generate_batch(*policy, seeds, size);
       std::vector<std::string> found;
-      for (const UndefinedUse& use : scan_undefined(batch.source, cudiff::generator::to_json(batch.sidecar))) found.push_back(finding_text(batch.name, use));
+      for (const UndefinedUse& use : scan_undefined(batch.source, cudiff::generator::to_json(batch.sidecar)))
+        found.push_back(finding_text(batch.name, use));
       EXPECT_TRUE(found.empty()) << joined(found);
     }
 }
