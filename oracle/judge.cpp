@@ -161,12 +161,20 @@ void append(std::vector<Finding>& to, std::vector<Finding> from) {
   for (Finding& finding : from) to.push_back(std::move(finding));
 }
 
-constexpr FindingKind kind_order[] = {FindingKind::missed_diagnostic,
+// Every kind, in the order a verdict lists them: the most certain bugs first.
+constexpr FindingKind kind_order[] = {FindingKind::wrong_code,
+                                      FindingKind::common_wrong_code,
+                                      FindingKind::missed_diagnostic,
+                                      FindingKind::missed_by_all,
+                                      FindingKind::dialect_difference,
                                       FindingKind::false_rejection,
                                       FindingKind::compile_status_mismatch,
+                                      FindingKind::late_rejection,
                                       FindingKind::crash,
                                       FindingKind::hang,
+                                      FindingKind::slow_compile,
                                       FindingKind::run_mismatch,
+                                      FindingKind::abi_mismatch,
                                       FindingKind::warning_mismatch,
                                       FindingKind::layout_mismatch};
 
@@ -217,8 +225,41 @@ std::string to_string(FindingKind kind) {
   case FindingKind::layout_mismatch: return "layout_mismatch";
   case FindingKind::missed_diagnostic: return "missed_diagnostic";
   case FindingKind::false_rejection: return "false_rejection";
+  case FindingKind::wrong_code: return "wrong_code";
+  case FindingKind::common_wrong_code: return "common_wrong_code";
+  case FindingKind::dialect_difference: return "dialect_difference";
+  case FindingKind::missed_by_all: return "missed_by_all";
+  case FindingKind::late_rejection: return "late_rejection";
+  case FindingKind::slow_compile: return "slow_compile";
+  case FindingKind::abi_mismatch: return "abi_mismatch";
   }
   return "unknown";
+}
+
+std::optional<FindingKind> parse_finding_kind(std::string_view name) {
+  for (FindingKind kind : kind_order)
+    if (to_string(kind) == name) return kind;
+  return std::nullopt;
+}
+
+std::string to_string(Stage stage) {
+  switch (stage) {
+  case Stage::unknown: return "unknown";
+  case Stage::frontend: return "frontend";
+  case Stage::device_codegen: return "device-codegen";
+  case Stage::ptxas: return "ptxas";
+  case Stage::host_compiler: return "host-compiler";
+  case Stage::linker: return "linker";
+  case Stage::driver_jit: return "driver-jit";
+  }
+  return "unknown";
+}
+
+std::optional<Stage> parse_stage(std::string_view name) {
+  for (Stage stage : {Stage::unknown, Stage::frontend, Stage::device_codegen, Stage::ptxas, Stage::host_compiler,
+                      Stage::linker, Stage::driver_jit})
+    if (to_string(stage) == name) return stage;
+  return std::nullopt;
 }
 
 std::string Verdict::headline() const {

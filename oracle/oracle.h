@@ -162,9 +162,43 @@ enum class FindingKind {
   warning_mismatch,
   layout_mismatch,
   missed_diagnostic,
-  false_rejection
+  false_rejection,
+  /// A config's output differs from what the generator's interpreter predicts (expected
+  /// output oracle); other configs may match it.
+  wrong_code,
+  /// Every config prints the same output and all of it differs from the prediction: a bug
+  /// common to every config (the shared ptxas, the driver) or an interpreter defect.
+  common_wrong_code,
+  /// A missed diagnostic for a rule the accepting compiler documents as relaxed or as an
+  /// extension (its CUDA dialect): known by default, shown apart.
+  dialect_difference,
+  /// Every config accepts a program that breaks an E rule.
+  missed_by_all,
+  /// Every config rejects, but in different stages: one front end diagnoses the program, the
+  /// other compiler accepts it there and fails later (ptxas, backend, linker).
+  late_rejection,
+  /// One config compiles far longer than the others (or passes its limit while they finish).
+  slow_compile,
+  /// The .param declarations of a kernel or device function differ between the compilers' PTX.
+  abi_mismatch,
 };
 std::string to_string(FindingKind kind);
+/// The inverse of to_string; none for a name that is not a kind.
+std::optional<FindingKind> parse_finding_kind(std::string_view name);
+
+/// The part of a compiler's pipeline a finding is attributed to (docs/oracles.md, "Stages"),
+/// by rebuilding with stages swapped (pipeline::attribute_stage) or by the tool that spoke.
+enum class Stage {
+  unknown,         ///< not attributed (yet)
+  frontend,        ///< the front end's diagnostics (cudafe++/EDG, clang Sema)
+  device_codegen,  ///< the device front and middle end emitting PTX (cicc, clang + LLVM NVPTX)
+  ptxas,           ///< PTX to SASS (the same PTX differs between ptxas -O0 and -O3)
+  host_compiler,   ///< host code (g++ under nvcc, clang's host side)
+  linker,          ///< nvlink, fatbinary, clang-linker-wrapper, ld (separate compilation)
+  driver_jit,      ///< the driver's own PTX compiler (PTX-only fat binaries)
+};
+std::string to_string(Stage stage);
+std::optional<Stage> parse_stage(std::string_view name);
 
 struct Finding {
   FindingKind kind = FindingKind::compile_status_mismatch;
