@@ -113,7 +113,10 @@ SeedOutcome check_edge_seed(const FuzzContext& context, std::uint64_t seed, cons
   outcome.source_name = checked.source_name;
   outcome.source = checked.source;
   outcome.outputs = checked.outputs;
-  if (outcome.findings.size() == 1 && outcome.findings.front().kind == oracle::FindingKind::missed_diagnostic) {
+  const oracle::FindingKind kind = outcome.findings.front().kind;
+  if (outcome.findings.size() == 1 &&
+      (kind == oracle::FindingKind::missed_diagnostic || kind == oracle::FindingKind::dialect_difference ||
+       kind == oracle::FindingKind::missed_by_all)) {
     const std::string& rule = test.sidecar.edge->rule;  // generate_edge always plants one
     if (std::optional<SeedsCheck> alone = fragment_alone(context, rule, outcome.signatures.front(), gpu, workdir,
                                                          stats)) {

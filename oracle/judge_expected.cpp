@@ -2,6 +2,9 @@
 // do (Expectation), and reading that expectation from the source's expected-error marker.
 #include "oracle/judge_parts.h"
 #include "oracle/lines.h"
+#include "rules/rules.h"
+
+#include <set>
 
 namespace cudiff::oracle {
 namespace {
@@ -19,24 +22,57 @@ array diagnosed_at_line(const std::vector<const CompileObservation*>& compiles, 
   return configs;
 }
 
+/// The rule's documented relaxation, when every compiler that accepts is the one that relaxes
+/// it on purpose (its CUDA dialect) and some config rejects: then the accept is deliberate.
+const rules::RuleDialect* deliberate_relaxation(const detail::StatusSplit& split, const rules::Rule* rule) {
+  if (rule == nullptr || !rule->dialect || split.rejected.empty()) return nullptr;
+  std::set<std::string> accepting;
+  for (const CompileObservation* compile : split.accepted) accepting.insert(runners::to_string(compile->compiler));
+  return accepting == std::set<std::string>{rule->dialect->compiler} ? &*rule->dialect : nullptr;
+}
+
+object documentation_json(const rules::RuleDialect& dialect) {
+  return object{{"compiler", dialect.compiler},     {"basis", dialect.basis},
+                {"reason", dialect.reason},         {"title", dialect.documentation_title},
+                {"url", dialect.documentation_url}, {"quote", dialect.documentation_quote}};
+}
+
+/// A must-reject program accepted somewhere, in one of three classes (docs/oracle.md, "Dialect
+/// or bug"): every config accepts (missed_by_all); only a compiler that documents the rule as
+/// relaxed accepts (dialect_difference); otherwise a missed diagnostic. Each carries the rule's
+/// text, so a person reading the bucket needs no catalog.
 Finding missed_diagnostic(const detail::StatusSplit& split, const Expectation& expected) {
   const std::vector<std::string> accepting = detail::config_names(split.accepted);
   const std::vector<std::string> rejecting = detail::config_names(split.rejected);
+  const rules::Rule* rule_entry = expected.rule_id.empty() ? nullptr : rules::find_rule(expected.rule_id);
+  const rules::RuleDialect* dialect = deliberate_relaxation(split, rule_entry);
+  const FindingKind kind = rejecting.empty()    ? FindingKind::missed_by_all
+                           : dialect != nullptr ? FindingKind::dialect_difference
+                                                : FindingKind::missed_diagnostic;
   const std::string rule = expected.rule_id.empty() ? std::string("an E rule") : expected.rule_id;
-  std::string summary = "missed diagnostic: " + join(accepting, ", ") + " accept" + (accepting.size() == 1 ? "s" : "") +
-                        " a program breaking " + rule;
+  std::string summary = kind == FindingKind::missed_by_all        ? "missed by every config: "
+                        : kind == FindingKind::dialect_difference ? "dialect difference: "
+                                                                  : "missed diagnostic: ";
+  summary += join(accepting, ", ") + " accept" + (accepting.size() == 1 ? "s" : "") + " a program breaking " + rule;
   if (expected.line > 0) summary += " (line " + std::to_string(expected.line) + ")";
   if (!rejecting.empty())
     summary += "; " + join(rejecting, ", ") + " reject" + (rejecting.size() == 1 ? "s" : "") + ": " +
                detail::describe_error(split.rejected.front()->first_error());
+  if (dialect != nullptr) summary += " (" + dialect->compiler + " relaxes it on purpose)";
   object details{{"rule", expected.rule_id},
                  {"line", expected.line},
                  {"accepted", detail::side_entries(split.accepted)},
                  {"rejected", detail::side_entries(split.rejected)},
-                 {"diagnosed_at_line", diagnosed_at_line(split.rejected, expected.line)}};
+                 {"diagnosed_at_line", diagnosed_at_line(split.rejected, expected.line)},
+                 {"stage", to_string(Stage::frontend)}};
+  if (rule_entry != nullptr) {
+    details["rule_text"] = rule_entry->text;
+    details["rule_section"] = rule_entry->section;
+  }
+  if (dialect != nullptr) details["dialect"] = documentation_json(*dialect);
   std::vector<std::string> configs = accepting;
   configs.insert(configs.end(), rejecting.begin(), rejecting.end());
-  return detail::make_finding(FindingKind::missed_diagnostic, std::move(configs), summary, std::move(details));
+  return detail::make_finding(kind, std::move(configs), summary, std::move(details));
 }
 
 Finding false_rejection(const detail::StatusSplit& split, const Expectation& expected) {

@@ -151,9 +151,10 @@ LayoutView host_layout_view(const std::string& config, runners::CompilerKind com
 // ---- judging ----------------------------------------------------------------------------
 
 /// missed_diagnostic: a config accepts a program that must be rejected (an E rule of the rules
-/// catalog is broken); false_rejection: a config rejects a program that must be accepted (a
-/// generated one). Both replace compile_status_mismatch when the observations carry an
-/// Expectation.
+/// catalog is broken) while another rejects it, and the accepting compiler does not document
+/// the rule as relaxed (else dialect_difference; every config accepting is missed_by_all);
+/// false_rejection: a config rejects a program that must be accepted (a generated one). These
+/// replace compile_status_mismatch when the observations carry an Expectation.
 enum class FindingKind {
   compile_status_mismatch,
   crash,

@@ -14,7 +14,8 @@ namespace {
 bool compile_time(oracle::FindingKind kind) {
   return kind == oracle::FindingKind::compile_status_mismatch || kind == oracle::FindingKind::crash ||
          kind == oracle::FindingKind::warning_mismatch || kind == oracle::FindingKind::missed_diagnostic ||
-         kind == oracle::FindingKind::false_rejection;
+         kind == oracle::FindingKind::false_rejection || kind == oracle::FindingKind::dialect_difference ||
+         kind == oracle::FindingKind::missed_by_all;
 }
 
 std::string size_text(std::size_t bytes) { return format_bytes(bytes); }

@@ -96,7 +96,9 @@ void SignatureTest::use_prefilter(const CheckRun& original) {
   if (finding == nullptr ||
       (finding->kind != oracle::FindingKind::compile_status_mismatch &&
        finding->kind != oracle::FindingKind::false_rejection &&
-       finding->kind != oracle::FindingKind::missed_diagnostic && finding->kind != oracle::FindingKind::crash))
+       finding->kind != oracle::FindingKind::missed_diagnostic &&
+       finding->kind != oracle::FindingKind::dialect_difference &&
+       finding->kind != oracle::FindingKind::missed_by_all && finding->kind != oracle::FindingKind::crash))
     return;
   std::set<std::string> allowed;
   if (const auto* ids = finding->details.if_contains("rejected_error_ids"); ids != nullptr && ids->is_array())

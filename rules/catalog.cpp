@@ -34,6 +34,24 @@ RuleProbe probe_of(const std::string& id, const boost::json::object& object) {
   return probe;
 }
 
+RuleDialect dialect_of(const std::string& id, const boost::json::object& object) {
+  RuleDialect dialect;
+  dialect.compiler = text_of(object, "compiler");
+  dialect.basis = text_of(object, "basis");
+  dialect.reason = text_of(object, "reason");
+  if (const auto* documentation = object.if_contains("documentation");
+      documentation != nullptr && documentation->is_object()) {
+    dialect.documentation_title = text_of(documentation->as_object(), "title");
+    dialect.documentation_url = text_of(documentation->as_object(), "url");
+    dialect.documentation_quote = text_of(documentation->as_object(), "quote");
+  }
+  // A dialect without its citation would let a bug pass as deliberate: refuse it.
+  if ((dialect.compiler != "clang" && dialect.compiler != "nvcc") || dialect.reason.empty() ||
+      dialect.documentation_url.empty() || dialect.documentation_quote.empty())
+    throw_environment("rules catalog: dialect of " + id + " needs compiler, reason and documentation url and quote");
+  return dialect;
+}
+
 } // namespace
 
 std::string to_string(RuleKind kind) {
@@ -78,9 +96,18 @@ std::vector<Rule> rule_catalog() {
     if (const auto* probe = object.if_contains("probe"); probe != nullptr && probe->is_object())
       rule.probe = probe_of(rule.id, probe->as_object());
     rule.not_producible = text_of(object, "not_producible");
+    if (const auto* dialect = object.if_contains("dialect"); dialect != nullptr && dialect->is_object())
+      rule.dialect = dialect_of(rule.id, dialect->as_object());
     rules.push_back(std::move(rule));
   }
   return rules;
+}
+
+const Rule* find_rule(std::string_view id) {
+  static const std::vector<Rule> catalog = rule_catalog();  // a constant, parsed on first use
+  for (const Rule& rule : catalog)
+    if (rule.id == id) return &rule;
+  return nullptr;
 }
 
 } // namespace cudiff::rules

@@ -44,6 +44,21 @@ struct RuleProbe {
   std::string nvcc_rejects;   ///< nvcc's diagnostic, where nvcc rejects it
 };
 
+/// An E rule a compiler relaxes on purpose (its CUDA dialect), with the compiler's own
+/// documentation: a missed diagnostic of this rule by that compiler is a dialect difference,
+/// not a bug (docs/rules.md, "Dialect").
+struct RuleDialect {
+  std::string compiler;  ///< "clang" or "nvcc": the compiler that accepts on purpose
+  /// "documented": the documentation names the behaviour; "compilation model": the guide ties the
+  /// rule to nvcc's split compilation and clang documents its merged parsing as the source of
+  /// its differences from nvcc.
+  std::string basis;
+  std::string reason;  ///< one sentence for people
+  std::string documentation_title;
+  std::string documentation_url;
+  std::string documentation_quote;  ///< verbatim
+};
+
 struct Rule {
   std::string id;  ///< e.g. "R-HOSTEXT-COMPLEX", "V-MANAGED-VAR"
   RuleKind kind = RuleKind::valid;
@@ -55,10 +70,13 @@ struct Rule {
   std::optional<RuleViolation> violation;  ///< checkable E rules
   std::optional<RuleProbe> probe;          ///< V rules the generator exercises through a probe
   std::string not_producible;              ///< V rules no program here can exercise: why
+  std::optional<RuleDialect> dialect;      ///< E rules a compiler relaxes on purpose
 };
 
 /// Every rule, in the catalog's order. Parses the compiled-in catalog on every call; throws
 /// Error(environment) if it is malformed (a build defect: tests/unit/rules checks it never is).
 std::vector<Rule> rule_catalog();
+/// The rule with this id, or null: the catalog parsed once (it is compiled in and never changes).
+const Rule* find_rule(std::string_view id);
 
 } // namespace cudiff::rules

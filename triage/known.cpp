@@ -61,6 +61,12 @@ const KnownDifference* KnownDifferences::match(const Signature& signature) const
         return &entry;
     }
   }
+  // Known by default, with or without a file: a dialect difference is a rule the accepting
+  // compiler documents as relaxed (the finding cites its documentation), so it is deliberate.
+  static const KnownDifference dialect{"dialect_difference", "*", "*",
+                                       "a documented dialect difference: the accepting compiler relaxes this rule on "
+                                       "purpose (the finding cites its documentation)"};
+  if (signature.kind == dialect.kind) return &dialect;
   return nullptr;
 }
 

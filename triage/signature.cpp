@@ -100,10 +100,14 @@ void missed_diagnostic(const object& details, Builder& b) {
   b.signature.stage = "frontend";
   b.add("rule", rule);
   b.id(rule);
-  b.signature.title = b.signature.side + " misses the diagnostic for " +
-                      (rule.empty() ? std::string("an E rule") : rule) +
-                      (rejecting.empty() ? std::string(" (no compiler rejects)")
-                                         : " (" + joined(rejecting, "+") + " rejects)");
+  const std::string named = rule.empty() ? std::string("an E rule") : rule;
+  if (details.contains("dialect"))
+    b.signature.title = b.signature.side + " relaxes " + named + " on purpose (its CUDA dialect; " +
+                        joined(rejecting, "+") + " rejects)";
+  else
+    b.signature.title = b.signature.side + " misses the diagnostic for " + named +
+                        (rejecting.empty() ? std::string(" (no compiler rejects)")
+                                           : " (" + joined(rejecting, "+") + " rejects)");
 }
 
 /// A false rejection is keyed like a compile-status mismatch (rejecting side, error ids); the
@@ -323,7 +327,8 @@ Signature signature_of(const oracle::Finding& finding, std::string_view crash_ou
   else if (kind == "run_mismatch") run_mismatch(finding.details, b);
   else if (kind == "warning_mismatch") warning_mismatch(finding.details, b);
   else if (kind == "layout_mismatch") layout(finding.details, b);
-  else if (kind == "missed_diagnostic") missed_diagnostic(finding.details, b);
+  else if (kind == "missed_diagnostic" || kind == "dialect_difference" || kind == "missed_by_all")
+    missed_diagnostic(finding.details, b);
   else if (kind == "false_rejection") false_rejection(finding.details, b);
   else other(finding, b);
   // Rule ids (generated programs) help known differences match, but a program covers many
