@@ -100,7 +100,8 @@ KnownBugCase read_known_bug(const std::filesystem::path& directory) {
   bug.directory = directory;
   bug.file = directory / reader.text("file", true);
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(bug.file, ec)) reader.fail("the reproducer " + bug.file.string() + " is missing");
+  if (!std::filesystem::is_regular_file(bug.file, ec))
+    reader.fail("the reproducer " + bug.file.string() + " is missing");
   bug.title = reader.text("title", true);
   bug.source = reader.text("source", true);
   bug.licence = reader.text("licence", true);
@@ -125,7 +126,8 @@ std::vector<KnownBugCase> read_known_bugs(const std::filesystem::path& suite) {
   if (!std::filesystem::is_directory(suite, ec)) throw_usage("no known-bug suite at " + suite.string());
   std::vector<std::filesystem::path> directories;
   for (const auto& entry : std::filesystem::directory_iterator(suite, ec))
-    if (entry.is_directory() && std::filesystem::exists(entry.path() / "case.json")) directories.push_back(entry.path());
+    if (entry.is_directory() && std::filesystem::exists(entry.path() / "case.json"))
+      directories.push_back(entry.path());
   if (ec) throw_environment("cannot list " + suite.string() + ": " + ec.message());
   if (directories.empty()) throw_usage(suite.string() + " holds no case (no <case>/case.json)");
   std::sort(directories.begin(), directories.end());
@@ -145,7 +147,8 @@ ConfigSet config_set(std::string_view list, const std::optional<std::string>& ar
   for (const std::string& raw : split(list, ',')) {
     const std::string name(trim(raw));
     if (name.empty()) continue;
-    auto preset = std::find_if(presets.begin(), presets.end(), [&](const runners::Config& c) { return c.name == name; });
+    auto preset = std::find_if(presets.begin(), presets.end(),
+                               [&](const runners::Config& c) { return c.name == name; });
     if (preset == presets.end()) {
       set.unknown.push_back(name);
       continue;

@@ -94,11 +94,12 @@ void print_set(const campaign::RecallResult& result, std::ostream& out) {
 
 void print_summary(const campaign::RecallReport& report, std::ostream& out) {
   out << "nvcc " << report.nvcc_version << ", clang " << report.clang_version << ", GPU " << report.gpu << "\n";
-  TextTable table({"config set", "recall", "bucket right", "stage right", "no stage", "skipped",
-                   "compile+run per case", "confirmed missed"});
+  TextTable table({"config set", "recall", "bucket right", "stage right", "no stage", "skipped", "compile+run per case",
+                   "confirmed missed"});
   for (const campaign::RecallResult& result : report.results) {
-    const double per_case =
-        result.checked == 0 ? 0.0 : (result.compile_seconds + result.run_seconds) / double(result.checked);
+    const double per_case = result.checked == 0
+                                ? 0.0
+                                : (result.compile_seconds + result.run_seconds) / double(result.checked);
     table.add_row({result.set.name, percent(result.found, result.checked), percent(result.right_bucket, result.found),
                    percent(result.right_stage, result.found - result.no_stage), std::to_string(result.no_stage),
                    std::to_string(result.skipped), result.checked == 0 ? "-" : format_seconds(per_case),
@@ -144,18 +145,19 @@ Subcommand recall_subcommand() {
       "without one. Exit status: 0 when every case marked confirmed was found, 1 when one was\n"
       "missed, 2 usage or environment error.",
       {}};
-  spec.options = {
-      {"--config", "LIST", "one config set: presets, comma-separated, or 'case' (each case's own presets; default " +
-                               default_set() + "); presets unknown here are reported and left out"},
-      {"--compare", "SETS", "several config sets separated by ';', measured one after another"},
-      {"--only", "WHICH", "compile (cases that need no GPU), gpu, or all (default)"},
-      {"--case", "NAMES", "only these cases (comma-separated directory names)"}};
-  for (auto& option : shared_options({Flag::arch, Flag::mode, Flag::json, Flag::timeout, Flag::run_timeout,
-                                      Flag::nvcc, Flag::clang},
-                                     defaults())) {
+  spec.options = {{"--config", "LIST",
+                   "one config set: presets, comma-separated, or 'case' (each case's own presets; default " +
+                       default_set() + "); presets unknown here are reported and left out"},
+                  {"--compare", "SETS", "several config sets separated by ';', measured one after another"},
+                  {"--only", "WHICH", "compile (cases that need no GPU), gpu, or all (default)"},
+                  {"--case", "NAMES", "only these cases (comma-separated directory names)"}};
+  for (auto& option :
+       shared_options({Flag::arch, Flag::mode, Flag::json, Flag::timeout, Flag::run_timeout, Flag::nvcc, Flag::clang},
+                      defaults())) {
     // A case names the cheapest mode that shows it; --mode overrides every case's.
-    if (option.name == "--mode") option.help = "how far to build every case: syntax, ptx, object, binary, run "
-                                               "(default: each case's own mode, else check's)";
+    if (option.name == "--mode")
+      option.help = "how far to build every case: syntax, ptx, object, binary, run "
+                    "(default: each case's own mode, else check's)";
     spec.options.push_back(option);
   }
   return {spec, run_recall};
