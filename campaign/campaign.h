@@ -511,6 +511,7 @@ struct ConfigSet {
   std::vector<runners::Config> configs;
   std::vector<std::string> unknown;
   bool per_case = false;  ///< "case": each case is checked with the presets its case.json names
+  std::optional<std::string> arch;  ///< replaces every config's (a per-case set's too)
 };
 /// A comma-separated list of preset names, or "case". `arch` (if set) replaces every config's.
 ConfigSet config_set(std::string_view list, const std::optional<std::string>& arch = std::nullopt);

@@ -16,7 +16,7 @@ std::vector<runners::Config> configs_for(const ConfigSet& set, const KnownBugCas
     unknown = set.unknown;
     return set.configs;
   }
-  ConfigSet own = config_set(join(bug.configs, ","));
+  ConfigSet own = config_set(join(bug.configs, ","), set.arch);
   unknown = own.unknown;
   return own.configs;
 }

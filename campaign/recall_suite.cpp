@@ -139,6 +139,7 @@ std::vector<KnownBugCase> read_known_bugs(const std::filesystem::path& suite) {
 ConfigSet config_set(std::string_view list, const std::optional<std::string>& arch) {
   ConfigSet set;
   set.name = std::string(trim(list));
+  set.arch = arch;
   if (set.name == "case") {
     set.per_case = true;
     return set;

@@ -137,7 +137,9 @@ TEST(RecallSuite, ConfigSetsKeepUnknownPresetsAsAReportNotAnError) {
   EXPECT_EQ(set.configs[0].arch, "sm_80");
   EXPECT_EQ(set.unknown, (std::vector<std::string>{"clang-O3-rdc"}));
   EXPECT_FALSE(set.per_case);
-  EXPECT_TRUE(cudiff::campaign::config_set("case").per_case);
+  const auto per_case = cudiff::campaign::config_set("case", std::string("sm_80"));
+  EXPECT_TRUE(per_case.per_case);
+  EXPECT_EQ(per_case.arch, "sm_80");  // given on to each case's own presets
 }
 
 TEST(RecallJudge, AFindingOfTheKindInTheBucketWithoutAStageIsFoundWithNoStage) {
