@@ -24,6 +24,7 @@ Subcommand fuzz_subcommand();
 Subcommand reduce_subcommand();
 Subcommand rules_subcommand();
 Subcommand slurm_subcommand();
+Subcommand recall_subcommand();
 
 // ---- a check, shown (cli/check_report.cpp) ----------------------------------------------
 

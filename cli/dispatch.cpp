@@ -9,8 +9,8 @@ namespace cudiff::cli {
 namespace {
 
 std::vector<Subcommand> subcommands() {
-  return {fuzz_subcommand(),  check_subcommand(), generate_subcommand(),   reduce_subcommand(),
-          rules_subcommand(), slurm_subcommand(), toolchains_subcommand(), triage_subcommand()};
+  return {fuzz_subcommand(),  check_subcommand(),      generate_subcommand(), reduce_subcommand(), rules_subcommand(),
+          slurm_subcommand(), toolchains_subcommand(), triage_subcommand(),   recall_subcommand()};
 }
 
 std::string top_level_help() {
