@@ -28,12 +28,13 @@ std::set<std::uint64_t> seeds_owning(const generator::Sidecar& batch_sidecar,
 }
 
 /// The seeds a finding names: the tests whose kernels print the differing checksum lines (run
-/// findings) or whose type's layout differs (layout findings).
+/// and wrong-code findings) or whose type's layout differs (layout findings).
 std::set<std::uint64_t> named_seeds(const oracle::Finding& finding, const generator::Sidecar& batch_sidecar) {
   using Kernel = generator::Sidecar::Kernel;
   using LayoutProbe = generator::Sidecar::LayoutProbe;
   std::set<std::uint64_t> seeds;
-  if (finding.kind == oracle::FindingKind::run_mismatch) {
+  if (finding.kind == oracle::FindingKind::run_mismatch || finding.kind == oracle::FindingKind::wrong_code ||
+      finding.kind == oracle::FindingKind::common_wrong_code) {
     if (const auto* kernels = finding.details.if_contains("differing_kernels"); kernels && kernels->is_array())
       for (const auto& kernel : kernels->as_array())
         if (kernel.is_string())

@@ -1,5 +1,5 @@
 // campaign: isolation — a batch's findings pinned on single seeds. Findings that name their
-// tests (run and layout findings, through the batch's sidecar) send those seeds straight to a
+// tests (run, wrong-code and layout findings, through the batch's sidecar) send those seeds straight to a
 // check alone; otherwise the batch is halved until each finding sits on one seed, which must
 // show the same signature alone (docs/architecture.md, "Speed").
 #include "campaign/campaign.h"
@@ -21,7 +21,8 @@ public:
     bool all_named = true;
     for (std::size_t i = 0; i < checked.findings.size(); ++i) {
       const oracle::FindingKind kind = checked.findings[i].kind;
-      const bool labelled_kind = kind == oracle::FindingKind::run_mismatch ||
+      const bool labelled_kind = kind == oracle::FindingKind::run_mismatch || kind == oracle::FindingKind::wrong_code ||
+                                 kind == oracle::FindingKind::common_wrong_code ||
                                  kind == oracle::FindingKind::layout_mismatch;
       std::set<std::uint64_t> in_batch;
       if (i < checked.named_seeds.size())

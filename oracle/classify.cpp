@@ -314,6 +314,7 @@ CompileObservation observe_compile(const runners::CompileResult& result) {
   observation.config = result.config.name;
   observation.compiler = result.config.compiler;
   observation.seconds = process.wall_seconds;
+  observation.stage_seconds = read_nvcc_times(result.nvcc_times);
   CompilerKind compiler = result.config.compiler;
 
   // cudiff could not start the compiler: an environment problem the caller normally

@@ -37,6 +37,15 @@ boost::json::value to_json(const Diagnostic& diagnostic) {
                 {"tool", to_string(diagnostic.tool)}};
 }
 
+namespace {
+/// In the order the sub-commands ran: [{"tool": "cicc", "seconds": 4.2}, ...].
+array stage_seconds_json(const std::vector<std::pair<std::string, double>>& stages) {
+  array json;
+  for (const auto& [tool, seconds] : stages) json.push_back(object{{"tool", tool}, {"seconds", seconds}});
+  return json;
+}
+} // namespace
+
 boost::json::value to_json(const CompileObservation& observation) {
   array diagnostics;
   for (const Diagnostic& diagnostic : observation.diagnostics) diagnostics.push_back(to_json(diagnostic));
@@ -45,7 +54,8 @@ boost::json::value to_json(const CompileObservation& observation) {
                 {"outcome", to_string(observation.outcome)},
                 {"diagnostics", std::move(diagnostics)},
                 {"crash", crash_json(observation.crash)},
-                {"seconds", observation.seconds}};
+                {"seconds", observation.seconds},
+                {"stage_seconds", stage_seconds_json(observation.stage_seconds)}};
 }
 
 boost::json::value to_json(const RunObservation& observation) {

@@ -125,13 +125,29 @@ std::vector<Finding> compile_status_findings(const std::vector<CompileObservatio
   return {detail::make_finding(FindingKind::compile_status_mismatch, std::move(configs), summary, std::move(details))};
 }
 
-std::vector<Finding> crash_and_hang_findings(const std::vector<CompileObservation>& compiles) {
+// A compile that hung while the others finished far sooner is a slow_compile finding
+// (judge_time.cpp) rather than a hang: one finding per compile.
+std::vector<Finding> crash_and_hang_findings(const std::vector<CompileObservation>& compiles,
+                                             const JudgeOptions& options) {
   std::vector<Finding> findings;
   for (const CompileObservation& compile : compiles) {
     if (compile.outcome == CompileOutcome::crashed) findings.push_back(crash_finding(compile));
-    if (compile.outcome == CompileOutcome::hung) findings.push_back(compile_hang_finding(compile));
+    if (compile.outcome == CompileOutcome::hung && !hang_is_slow_compile(compile, compiles, options))
+      findings.push_back(compile_hang_finding(compile));
   }
   return findings;
+}
+
+// The runs against each other, and against the interpreter's prediction when there is one. A
+// run mismatch that the prediction fully explains (only predicted checksum lines differ) is
+// left out: the wrong-code finding already names every config and kernel.
+std::vector<Finding> all_run_findings(const Observations& observations) {
+  std::vector<Finding> output = expected_output_findings(observations.runs, observations.expected_checksums);
+  std::vector<Finding> runs = run_findings(observations.runs);
+  if (!output.empty() && prediction_explains(observations.runs, observations.expected_checksums))
+    std::erase_if(runs, [](const Finding& finding) { return finding.kind == FindingKind::run_mismatch; });
+  for (Finding& finding : runs) output.push_back(std::move(finding));
+  return output;
 }
 
 // Only called when there is no finding, so every compile was a clean accept or every one a
@@ -146,9 +162,20 @@ std::string agreement_text(const Observations& observations) {
     if (observations.expected && observations.expected->reject && !all_accept &&
         !observations.expected->rule_id.empty())
       status += ", as " + observations.expected->rule_id + " requires";
+    // Every compiler failing after its front end (late_rejection_findings lets that pass for a
+    // program nothing says must be rejected): say where.
+    std::set<std::string> stages;
+    for (const CompileObservation& compile : observations.compiles)
+      if (compile.outcome == CompileOutcome::rejected) stages.insert(detail::rejection_stage(compile));
+    if (!all_accept && !stages.empty() && !stages.contains("frontend"))
+      status += ", in " + join(std::vector<std::string>(stages.begin(), stages.end()), " and ");
     parts.push_back(std::move(status));
   }
   if (std::string runs = detail::run_agreement(observations.runs); !runs.empty()) {
+    const bool all_clean = std::ranges::all_of(observations.runs, [](const RunObservation& run) {
+      return !run.timed_out && run.signal == 0 && run.exit_code == 0 && run.cuda_errors.empty();
+    });
+    if (all_clean && !observations.expected_checksums.empty()) runs += ", checksums as the generator predicts";
     parts.push_back(std::move(runs));
   }
   if (std::string layouts = detail::layout_agreement(observations.layout_probes, observations.layouts);
@@ -278,8 +305,10 @@ Verdict judge(const Observations& observations, const JudgeOptions& options) {
   if (observations.expected)
     append(findings, detail::expectation_findings(observations.compiles, *observations.expected));
   else append(findings, compile_status_findings(observations.compiles));
-  append(findings, crash_and_hang_findings(observations.compiles));
-  append(findings, detail::run_findings(observations.runs));
+  append(findings, detail::late_rejection_findings(observations.compiles, observations.expected));
+  append(findings, crash_and_hang_findings(observations.compiles, options));
+  append(findings, detail::slow_compile_findings(observations.compiles, options));
+  append(findings, all_run_findings(observations));
   if (options.warnings) append(findings, detail::warning_findings(observations.compiles));
   append(findings, detail::layout_findings(observations.layout_probes, observations.layouts));
   Verdict verdict;

@@ -4,6 +4,7 @@
 #include "oracle/oracle.h"
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -49,6 +50,44 @@ std::vector<Finding> expectation_findings(const std::vector<CompileObservation>&
 std::vector<Finding> run_findings(const std::vector<RunObservation>& runs);
 /// The agreement text for runs that all agree ("" when there are none).
 std::string run_agreement(const std::vector<RunObservation>& runs);
+
+/// A `checksum <kernel> <value>` line of a generated program's output, split.
+struct ChecksumLine {
+  std::string kernel;
+  std::string value;
+};
+/// The line's kernel and value; none for any other line.
+std::optional<ChecksumLine> checksum_line(std::string_view line);
+
+/// The expected-output oracle (judge_output.cpp): at most one finding, wrong_code (some configs
+/// print another checksum than the prediction) or common_wrong_code (every config prints the
+/// same other value). Runs that crashed, timed out, exited non-zero or reported a CUDA error
+/// are not held to the prediction.
+std::vector<Finding> expected_output_findings(const std::vector<RunObservation>& runs,
+                                              const std::vector<ExpectedChecksum>& expected);
+/// Whether the runs differ only in checksum lines of predicted kernels (every run clean, not
+/// truncated, as many lines, every differing line a checksum line of the same predicted
+/// kernel): then a wrong-code finding says all there is and no run mismatch is added.
+bool prediction_explains(const std::vector<RunObservation>& runs, const std::vector<ExpectedChecksum>& expected);
+
+/// Stage-aware rejection (judge_stages.cpp): when every config rejects cleanly, one
+/// late_rejection finding when one compiler's front end diagnoses the program and another
+/// compiler fails only in a later stage (ptxas, nvlink, the linker, its host compiler).
+/// `expected` (when set and must-reject) names the rule.
+std::vector<Finding> late_rejection_findings(const std::vector<CompileObservation>& compiles,
+                                             const std::optional<Expectation>& expected);
+/// The stage a clean rejection happened in: "frontend" when any error came from a front end,
+/// else the tool of the first error ("ptxas", "nvlink", "linker", "host_compiler", "driver").
+std::string rejection_stage(const CompileObservation& compile);
+
+/// Compile-time anomalies (judge_time.cpp): one slow_compile finding per config whose compile
+/// took more than options.slow_compile_ratio times the median of the other accepted compiles
+/// and more than options.slow_compile_floor_seconds, or that hung while they finished so.
+std::vector<Finding> slow_compile_findings(const std::vector<CompileObservation>& compiles,
+                                           const JudgeOptions& options);
+/// Whether `compile` hung and slow_compile_findings reports it (so no hang finding is added).
+bool hang_is_slow_compile(const CompileObservation& compile, const std::vector<CompileObservation>& compiles,
+                          const JudgeOptions& options);
 
 /// Warning comparison (judge_warnings.cpp): one warning_mismatch finding per pair of configs
 /// whose warnings differ, pairs in config order.

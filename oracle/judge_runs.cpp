@@ -125,12 +125,6 @@ object group_details(const Group& group, const Group& reference) {
   return entry;
 }
 
-/// The kernel a `checksum <kernel> <hex>` line is about; empty for any other line.
-std::string checksum_kernel(const std::string& line) {
-  const std::vector<std::string> words = split(std::string(trim(line)), ' ');
-  return words.size() == 3 && words[0] == "checksum" ? words[1] : std::string();
-}
-
 /// The kernels of the checksum lines where each group's output first departs from the first
 /// group's: which tests of a batch a run mismatch is about, read from the program's output
 /// protocol (a campaign maps them to its tests through the batch's sidecar).
@@ -143,7 +137,7 @@ array differing_kernels(const std::vector<Group>& groups) {
     if (!index) continue;
     for (const auto* side : {&reference, &lines})
       if (*index < side->size())
-        if (std::string kernel = checksum_kernel((*side)[*index]); !kernel.empty()) kernels.insert(kernel);
+        if (const auto checksum = checksum_line((*side)[*index])) kernels.insert(checksum->kernel);
   }
   array names;
   for (const std::string& kernel : kernels) names.push_back(boost::json::value(kernel));

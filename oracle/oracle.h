@@ -74,6 +74,10 @@ struct CompileObservation {
   std::vector<Diagnostic> diagnostics;
   std::optional<Crash> crash;  ///< set when outcome == crashed
   double seconds = 0;
+  /// Seconds per sub-command where the compiler reports them (nvcc's `--time` file:
+  /// "cudafe++", "cicc", "ptxas", "fatbinary", "gcc", "nvlink", ...; read_nvcc_times), in the
+  /// order they ran; empty when it does not.
+  std::vector<std::pair<std::string, double>> stage_seconds;
   /// The first error (or fatal) diagnostic, if any.
   const Diagnostic* first_error() const;
 };
@@ -82,6 +86,14 @@ struct CompileObservation {
 /// prints errors and then dies has crashed. A non-zero exit with no error diagnostic and no
 /// crash sign is a crash ("exit N without a diagnostic"); a timeout is `hung`.
 CompileObservation observe_compile(const runners::CompileResult& result);
+
+/// The sub-commands and their seconds in the CSV nvcc's `--time FILE` writes (header
+/// "source file name , phase name , arch , tool, metric , unit", one row per sub-command;
+/// rows of several compiles may follow one another). A phase's tool is named as people know
+/// it ("cudafe++", "cicc", "ptxas", "fatbinary", the host compiler's "gcc", "nvlink"); nvcc's
+/// own row for the whole compile is left out. Never throws; text that is not such a file
+/// gives nothing.
+std::vector<std::pair<std::string, double>> read_nvcc_times(std::string_view csv);
 
 // ---- one run ----------------------------------------------------------------------------
 
@@ -200,6 +212,10 @@ enum class Stage {
 };
 std::string to_string(Stage stage);
 std::optional<Stage> parse_stage(std::string_view name);
+/// The Stage a compiler sub-command belongs to (read_nvcc_times' names): cudafe++ -> frontend,
+/// cicc -> device-codegen, ptxas -> ptxas, fatbinary/nvlink/ld -> linker, gcc/g++/cc1plus ->
+/// host-compiler; anything else unknown.
+Stage stage_of_tool(std::string_view tool);
 
 struct Finding {
   FindingKind kind = FindingKind::compile_status_mismatch;
@@ -231,16 +247,34 @@ struct Expectation {
 std::optional<Expectation> expectation_from_source(std::string_view source);
 boost::json::value to_json(const Expectation& expectation);
 
+/// What the generator's interpreter predicts one kernel prints (the expected-output oracle):
+/// the program's `checksum <kernel> <16 hex digits>` line must carry exactly this value.
+struct ExpectedChecksum {
+  std::string kernel;    ///< as the checksum line names it: "kernel_0", in a batch "s<seed>/kernel_0"
+  std::string checksum;  ///< 16 hex digits, compared with the printed value as text
+  bool operator==(const ExpectedChecksum&) const = default;
+};
+
 struct Observations {
   std::vector<CompileObservation> compiles;  ///< one per config, in config order
   std::vector<RunObservation> runs;          ///< for the configs that were built and run
   std::vector<LayoutProbe> layout_probes;    ///< from the sidecar, when there is one
   std::vector<LayoutView> layouts;           ///< host and device views of the configs built
   std::optional<Expectation> expected;       ///< when set, compiles are judged against it (spec oracle)
+  /// The interpreter's prediction per kernel (a generated program's sidecar, all of a batch's
+  /// kernels); every run is compared with it. Empty: no prediction, runs are only compared
+  /// with each other.
+  std::vector<ExpectedChecksum> expected_checksums;
 };
 
 struct JudgeOptions {
   bool warnings = false;  ///< warnings only one compiler emits become findings
+  /// slow_compile: a compile is slow when it takes more than this many times the median of
+  /// the other accepted compiles of the program (docs/oracle.md, "Compile time", says how the
+  /// defaults were measured) ...
+  double slow_compile_ratio = 8;
+  /// ... and more than this many seconds (so that 0.1 s against 1.5 s is not a finding).
+  double slow_compile_floor_seconds = 20;
 };
 
 /// Pure: the same observations always give the same verdict.

@@ -93,6 +93,15 @@ bool identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)
 
 } // namespace
 
+std::vector<oracle::ExpectedChecksum> expected_checksums_of(const generator::Sidecar& sidecar) {
+  std::vector<oracle::ExpectedChecksum> expected;
+  if (!sidecar.kernels) return expected;
+  for (const generator::Sidecar::Kernel& kernel : *sidecar.kernels)
+    if (!kernel.name.empty() && !kernel.expected_checksum.empty())
+      expected.push_back({kernel.name, kernel.expected_checksum});
+  return expected;
+}
+
 runners::Limits limits(double seconds) {
   runners::Limits limits;
   limits.wall_seconds = seconds;
@@ -167,6 +176,7 @@ CheckRun check_test(const CheckRequest& request, const runners::Toolchain& toolc
   run.layout = check_layout(run, request.input, request.compile_limits, request.run_limits, workdir, observations);
   run.expected = expectation_of(request);
   observations.expected = run.expected;
+  if (request.input.sidecar) observations.expected_checksums = expected_checksums_of(*request.input.sidecar);
   run.verdict = oracle::judge(observations, oracle::JudgeOptions{request.warnings});
   return run;
 }

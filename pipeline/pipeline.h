@@ -74,6 +74,9 @@ std::vector<oracle::LayoutProbe> layout_probes_of(const generator::Sidecar& side
 /// What a sidecar says the test must do: its expected verdict, and for a rejection the edge's
 /// rule and line; none when it has no expected verdict.
 std::optional<oracle::Expectation> expectation_of(const generator::Sidecar& sidecar);
+/// What the generator's interpreter predicts each kernel prints (the sidecar's "kernels", all
+/// of a batch's); none for a sidecar without kernels.
+std::vector<oracle::ExpectedChecksum> expected_checksums_of(const generator::Sidecar& sidecar);
 
 /// Everything one config went through: build, classification, and the run if there was one.
 struct ConfigCheck {

@@ -4,6 +4,10 @@
 namespace cudiff::runners {
 namespace {
 
+/// nvcc's `--time` CSV, beside the artifact; a few rows per compile, never near this bound.
+constexpr std::string_view nvcc_times_file = "nvcc-time.csv";
+constexpr std::uintmax_t max_times_bytes = 1 << 20;
+
 std::string artifact_name(const std::filesystem::path& source, Mode mode) {
   std::string stem = source.stem().string();
   switch (mode) {
@@ -35,8 +39,18 @@ CompileResult compile(const Toolchain& toolchain, const Config& config, Mode mod
   result.command = compile_command(toolchain, config, mode, std::filesystem::absolute(source), output, scratch);
   result.command.cwd = dir;
   result.command.limits = limits;
+  // nvcc writes each sub-command's time to this file (measured: no cost), which names the
+  // stage of a slow compile. A retry must not append to the last attempt's rows.
+  const std::filesystem::path times = dir / nvcc_times_file;
+  if (config.compiler == CompilerKind::nvcc) {
+    std::filesystem::remove(times, ec);
+    result.command.argv.insert(result.command.argv.end() - 1, {"--time", times.string()});
+  }
   result.process = run_subprocess(result.command);
   if (result.process.exited_zero() && !output.empty() && std::filesystem::exists(output, ec)) result.artifact = output;
+  if (config.compiler == CompilerKind::nvcc && std::filesystem::is_regular_file(times, ec) &&
+      std::filesystem::file_size(times, ec) <= max_times_bytes)
+    result.nvcc_times = read_file(times);
   return result;
 }
 

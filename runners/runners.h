@@ -163,6 +163,9 @@ struct CompileResult {
   Command command;
   SubprocessResult process;
   std::filesystem::path artifact;  ///< the binary / PTX / object when it was produced
+  /// nvcc: the CSV its `--time FILE` wrote (one row per sub-command; compile() adds the flag to
+  /// every nvcc command); empty for clang or when nvcc wrote none.
+  std::string nvcc_times;
 };
 
 /// Builds `source` with `config` in `mode` (Mode::run builds a binary) inside `workdir`.

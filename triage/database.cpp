@@ -152,6 +152,7 @@ Database Database::open(const std::filesystem::path& path, const OpenOptions& op
   // index all over, and re-reading pages from the WAL dominated the insert time.
   impl->exec("PRAGMA cache_size = -32768");
   if (impl->version < options.upgrade_to) migrate(*impl, options.upgrade_to);
+  bring_keys_up_to_date(*impl);
   return Database(std::move(impl));
 }
 

@@ -93,7 +93,9 @@ MergeStats Database::merge_from(const std::filesystem::path& shard) {
   std::optional<TempDir> upgraded;
   {
     Database check = Database::open(shard, OpenOptions{.create = false, .read_only = true});
-    if (check.version() < schema_version) {
+    // An older shard is brought up to date in a copy: its schema, and its bucket keys (a
+    // shard's findings must land in the buckets this database's keys name).
+    if (check.version() < schema_version || check.key_version() < signature_version) {
       upgraded.emplace("cudiff-merge");
       source = upgraded->path() / "shard.db";
       std::filesystem::copy_file(shard, source, ec);

@@ -4,7 +4,7 @@
 // bug for that kind (docs/architecture.md, "Triage"). Diagnostic ids are already masked by the oracle
 // (message templates); crash text is masked here. Versions, seeds, paths and full flag sets
 // are metadata, never part of the symptom.
-#include "triage/triage.h"
+#include "triage/signature_parts.h"
 
 #include <algorithm>
 #include <map>
@@ -13,45 +13,7 @@
 namespace cudiff::triage {
 namespace {
 
-using boost::json::object;
-
-std::string text_of(const object& details, std::string_view field) {
-  const auto* value = details.if_contains(field);
-  return value != nullptr && value->is_string() ? std::string(value->as_string()) : std::string();
-}
-
-std::vector<std::string> strings_of(const boost::json::value* value) {
-  std::vector<std::string> strings;
-  if (value == nullptr || !value->is_array()) return strings;
-  for (const auto& item : value->as_array())
-    if (item.is_string()) strings.emplace_back(item.as_string());
-  return strings;
-}
-
-const boost::json::array& array_of(const object& details, std::string_view field) {
-  static const boost::json::array empty;  // a constant, not state
-  const auto* value = details.if_contains(field);
-  return value != nullptr && value->is_array() ? value->as_array() : empty;
-}
-
-std::string joined(const std::set<std::string>& items, std::string_view separator) {
-  return join(std::vector<std::string>(items.begin(), items.end()), separator);
-}
-
-/// "nvcc-O3" -> "nvcc": configs are named after their compiler.
-std::string compiler_of_config(std::string_view config) { return std::string(config.substr(0, config.find('-'))); }
-
-struct Builder {
-  Signature signature;
-  std::vector<std::string> lines;
-  void add(std::string_view field, std::string_view value) {
-    lines.push_back(std::string(field) + " " + std::string(value));
-  }
-  void id(const std::string& value) {
-    add("id", value);
-    signature.ids.push_back(value);
-  }
-};
+using namespace detail;
 
 // ---- per kind ---------------------------------------------------------------------------
 
@@ -200,46 +162,6 @@ void hang(const object& details, const oracle::Finding& finding, Builder& b) {
   b.signature.title = b.signature.side + " hangs in " + b.signature.stage + " (" + joined(configs, ", ") + ")";
 }
 
-/// The groups of runs that behave alike, by compiler when the compilers split cleanly.
-void run_mismatch(const object& details, Builder& b) {
-  const std::string aspect = text_of(details, "first_difference");
-  std::vector<std::set<std::string>> by_compiler, by_config;
-  for (const auto& group : array_of(details, "groups")) {
-    if (!group.is_object()) continue;
-    std::set<std::string> compilers, configs;
-    for (const auto& config : strings_of(group.as_object().if_contains("configs"))) {
-      compilers.insert(compiler_of_config(config));
-      configs.insert(config);
-    }
-    by_compiler.push_back(compilers);
-    by_config.push_back(configs);
-  }
-  std::set<std::string> seen;
-  bool clean = true;
-  for (const auto& compilers : by_compiler)
-    for (const auto& compiler : compilers) clean = seen.insert(compiler).second && clean;
-  std::vector<std::string> sides;
-  for (const auto& group : clean ? by_compiler : by_config) sides.push_back(joined(group, "+"));
-  b.signature.side = join(sides, " vs ");
-  b.signature.stage = "run";
-  b.add("differs-in", aspect);
-  b.id(aspect);
-  for (const auto& group : array_of(details, "groups")) {
-    if (!group.is_object()) continue;
-    const object& g = group.as_object();
-    std::string shape = text_of(g, "status");
-    for (const auto& error : strings_of(g.if_contains("cuda_errors"))) shape += " | " + error;
-    if (aspect == "output") shape = text_of(g, "line");
-    b.add("group", mask_crash_text(shape));
-  }
-  b.signature.title = "run differs (" + aspect + "): " + b.signature.side;
-  for (const auto& line : b.lines)
-    if (line.starts_with("group ") && line.size() > 6) {
-      b.signature.title += ": '" + shorten(line.substr(6), 60) + "'";
-      break;
-    }
-}
-
 void warning_mismatch(const object& details, Builder& b) {
   std::set<std::string> sides, ids;
   for (const auto& side : array_of(details, "only_in")) {
@@ -290,7 +212,7 @@ void layout(const object& details, Builder& b) {
                       " differs (" + join(groups, " vs ") + ")";
 }
 
-/// Kinds without a rule of their own (layout_mismatch and later ones): the fields that name
+/// Kinds without a rule of their own (none today; a kind added later): the fields that name
 /// the symptom, where the finding has them — the layout property and the member's kind.
 void other(const oracle::Finding& finding, Builder& b) {
   const object& details = finding.details;
@@ -330,7 +252,15 @@ Signature signature_of(const oracle::Finding& finding, std::string_view crash_ou
   else if (kind == "missed_diagnostic" || kind == "dialect_difference" || kind == "missed_by_all")
     missed_diagnostic(finding.details, b);
   else if (kind == "false_rejection") false_rejection(finding.details, b);
+  else if (kind == "wrong_code" || kind == "common_wrong_code")
+    wrong_code(finding.details, b, kind == "common_wrong_code");
+  else if (kind == "late_rejection") late_rejection(finding.details, b);
+  else if (kind == "slow_compile") slow_compile(finding.details, finding, b);
+  else if (kind == "abi_mismatch" || kind == "missed_by_all" || kind == "dialect_difference") generic(finding, b);
   else other(finding, b);
+  // The guilty stage, where the finding names one (pipeline's stage attribution writes it):
+  // part of every kind's key, so the same symptom from different stages is two bugs.
+  if (const std::string stage = text_of(finding.details, "stage"); !stage.empty()) b.signature.stage = stage;
   // Rule ids (generated programs) help known differences match, but a program covers many
   // rules, so they are not part of the key.
   for (const char* field : {"rule_ids", "rules"})

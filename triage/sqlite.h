@@ -73,4 +73,13 @@ Database::Impl& impl_of(const Database& database);
 /// Schema migrations, in order: migrations()[i] takes user_version i to i + 1.
 const std::vector<std::string_view>& migrations();
 
+/// The signature version the database's bucket keys were made with (rekey.cpp): its
+/// `signature_keys` table, else 1 for a database with buckets (written before the table
+/// existed), else the current one. Reads only.
+int recorded_signature_version(Database::Impl& impl);
+/// Re-keys every finding and merges buckets when the keys are older than signature_version,
+/// and records the version, in one transaction (rolled back, and rethrown, on any failure).
+/// Throws Error(environment) for keys newer than this cudiff makes.
+void bring_keys_up_to_date(Database::Impl& impl);
+
 } // namespace cudiff::triage

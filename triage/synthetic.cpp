@@ -34,12 +34,16 @@ oracle::Finding finding_for(std::int64_t bucket) {
                               "clang++-22: SemaSynthetic.cpp:12: Assertion `synthetic_" + name + "' failed."}};
     break;
   case 1:
+    // Runs are keyed by structure, not output text: each bucket has a CUDA error of its own.
     finding.kind = oracle::FindingKind::run_mismatch;
-    finding.summary = "output line 1: nvcc-O3 'value " + name + "', clang-O3 'other'";
-    finding.details = object{
-        {"first_difference", "output"},
-        {"groups", array{object{{"configs", array{"nvcc-O3"}}, {"status", "exit 0"}},
-                         object{{"configs", array{"clang-O3"}}, {"status", "exit 0"}, {"line", "value " + name}}}}};
+    finding.summary = "CUDA error only in nvcc-O3: CUDA error: synthetic " + name;
+    finding.details = object{{"first_difference", "cuda_errors"},
+                             {"groups",
+                              array{object{{"configs", array{"nvcc-O3"}},
+                                           {"status", "exit 1"},
+                                           {"exit_code", 1},
+                                           {"cuda_errors", array{"CUDA error: synthetic " + name}}},
+                                    object{{"configs", array{"clang-O3"}}, {"status", "exit 0"}, {"exit_code", 0}}}}};
     break;
   default:
     finding.kind = oracle::FindingKind::compile_status_mismatch;

@@ -34,8 +34,11 @@ std::string unique_key();
 
 // ---- signatures -------------------------------------------------------------------------
 
-/// Bumped when the normalization changes: keys of different versions never compare equal.
-constexpr int signature_version = 1;
+/// Bumped when the normalization changes: keys of different versions never compare equal. A
+/// database whose keys are older is re-keyed when it is opened for writing (docs/triage.md,
+/// "Signature versions"). 2: runs keyed by structure (partition, stage, shape of the first
+/// difference), never by output text; details["stage"] in every kind's key; the new kinds.
+constexpr int signature_version = 2;
 
 struct Signature {
   std::string key;      ///< 32 hex digits: content_key of (version, kind, side, stage, symptom)
@@ -205,6 +208,9 @@ public:
 
   const std::filesystem::path& path() const;
   int version() const;
+  /// The signature version the bucket keys were made with: signature_version once opened for
+  /// writing (an older database is re-keyed then); an older one read-only.
+  int key_version() const;
   /// "wal"; "delete" for a database on a network filesystem (on_network_filesystem).
   std::string journal_mode() const;
 

@@ -1,0 +1,112 @@
+// oracle: stage-aware rejection — when every config rejects, the stage that rejected in each.
+// A front end's diagnostic in one compiler against a failure in a later stage of another
+// (ptxas, nvlink, the linker, the host compiler under nvcc, the driver) means the second
+// compiler's front end let through a program it should have diagnosed: a late_rejection,
+// keyed by the front end's diagnostic. Backend errors of clang ("error in backend", "LLVM
+// ERROR: Cannot select") are crashes (classify.cpp), filed as such, and never reach this.
+#include "oracle/judge_parts.h"
+
+#include <algorithm>
+
+namespace cudiff::oracle::detail {
+namespace {
+
+using boost::json::array;
+using boost::json::object;
+
+bool is_error(const Diagnostic& diagnostic) {
+  return diagnostic.severity == Severity::error || diagnostic.severity == Severity::fatal;
+}
+
+/// The first error of the stage the compile was rejected in: a front end's error when there is
+/// one (the driver's "ptxas command failed" line that follows a ptxas error is not the cause).
+const Diagnostic* deciding_error(const CompileObservation& compile) {
+  for (const Diagnostic& diagnostic : compile.diagnostics)
+    if (is_error(diagnostic) && diagnostic.tool == Tool::frontend) return &diagnostic;
+  return compile.first_error();
+}
+
+object entry_of(const CompileObservation& compile) {
+  object entry{{"config", compile.config},
+               {"compiler", runners::to_string(compile.compiler)},
+               {"stage", rejection_stage(compile)}};
+  const Diagnostic* error = deciding_error(compile);
+  entry["first_error"] = error != nullptr ? to_json(*error) : boost::json::value(nullptr);
+  return entry;
+}
+
+std::string late_description(const std::vector<const CompileObservation*>& late) {
+  std::vector<std::string> parts;
+  for (const CompileObservation* compile : late)
+    parts.push_back(compile->config + " in " + rejection_stage(*compile) + " (" +
+                    describe_error(deciding_error(*compile)) + ")");
+  return join(parts, "; ");
+}
+
+std::vector<std::string> sorted_unique(std::vector<std::string> items) {
+  std::ranges::sort(items);
+  items.erase(std::unique(items.begin(), items.end()), items.end());
+  return items;
+}
+
+} // namespace
+
+std::string rejection_stage(const CompileObservation& compile) {
+  const Diagnostic* error = deciding_error(compile);
+  if (error == nullptr) return "unknown";
+  return error->tool == Tool::frontend ? "frontend" : to_string(error->tool);
+}
+
+std::vector<Finding> late_rejection_findings(const std::vector<CompileObservation>& compiles,
+                                             const std::optional<Expectation>& expected) {
+  if (compiles.empty()) return {};
+  // A must-accept program that is rejected is a false rejection (judge_expected.cpp): which
+  // stage rejected it does not make a front end's silence wrong.
+  if (expected && !expected->reject) return {};
+  if (!std::ranges::all_of(compiles, [](const auto& c) { return c.outcome == CompileOutcome::rejected; })) return {};
+  std::vector<const CompileObservation*> front, late;
+  for (const CompileObservation& compile : compiles)
+    (rejection_stage(compile) == "frontend" ? front : late).push_back(&compile);
+  if (late.empty()) return {};
+  // Every compiler failing late is agreement for a program nothing said must be rejected (a
+  // call to an undefined extern function fails in ptxas everywhere); for a must-reject
+  // program it means no front end diagnosed what the rule says it must.
+  const bool must_reject = expected && expected->reject;
+  if (front.empty() && !must_reject) return {};
+
+  std::vector<std::string> late_stages;
+  array late_entries, front_entries;
+  for (const CompileObservation* compile : late) {
+    late_stages.push_back(rejection_stage(*compile));
+    late_entries.push_back(entry_of(*compile));
+  }
+  for (const CompileObservation* compile : front) front_entries.push_back(entry_of(*compile));
+  const std::vector<std::string> front_configs = config_names(front);
+  const std::vector<std::string> late_configs = config_names(late);
+
+  std::string summary;
+  object details{{"frontend", std::move(front_entries)},
+                 {"late", std::move(late_entries)},
+                 {"late_stages", boost::json::value_from(sorted_unique(late_stages))},
+                 // The guilty stage: the front end that let the program through.
+                 {"stage", to_string(Stage::frontend)}};
+  if (!front.empty()) {
+    const Diagnostic* error = deciding_error(*front.front());
+    details["frontend_error_id"] = error != nullptr ? error->id : std::string();
+    summary = "late rejection: " + join(front_configs, ", ") + " reject" + (front.size() == 1 ? "s" : "") +
+              " in the front end (" + describe_error(error) + "), " + late_description(late);
+  } else {
+    summary = "late rejection: no front end diagnoses " +
+              (expected->rule_id.empty() ? std::string("the program") : expected->rule_id) + "; " +
+              late_description(late);
+  }
+  if (must_reject) {
+    details["rule"] = expected->rule_id;
+    details["line"] = expected->line;
+  }
+  std::vector<std::string> configs = front_configs;
+  configs.insert(configs.end(), late_configs.begin(), late_configs.end());
+  return {make_finding(FindingKind::late_rejection, std::move(configs), summary, std::move(details))};
+}
+
+} // namespace cudiff::oracle::detail

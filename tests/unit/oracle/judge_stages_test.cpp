@@ -1,0 +1,132 @@
+// Unit tests for stage-aware rejection (late_rejection): when every config rejects, a front
+// end's diagnostic against a later stage's failure in another compiler.
+#include "oracle/oracle.h"
+
+#include <gtest/gtest.h>
+
+namespace cudiff::oracle {
+namespace {
+
+using runners::CompilerKind;
+
+Diagnostic error(Tool tool, std::string id, std::string message, int line = 0) {
+  Diagnostic d;
+  d.severity = Severity::error;
+  d.id = std::move(id);
+  d.message = std::move(message);
+  d.tool = tool;
+  if (line > 0) {
+    d.file = "/tmp/x/prog.cu";
+    d.line = line;
+  }
+  return d;
+}
+
+CompileObservation rejected(std::string config, CompilerKind compiler, std::vector<Diagnostic> diagnostics) {
+  CompileObservation observation;
+  observation.config = std::move(config);
+  observation.compiler = compiler;
+  observation.outcome = CompileOutcome::rejected;
+  observation.diagnostics = std::move(diagnostics);
+  return observation;
+}
+
+CompileObservation front_end_rejection() {
+  return rejected("clang-O3", CompilerKind::clang,
+                  {error(Tool::frontend, "cannot store to a constant variable", "cannot store to 'c'", 4)});
+}
+
+// clang's driver adds its own line after ptxas' errors; the ptxas error is what counts.
+CompileObservation ptxas_rejection(std::string config = "nvcc-O3", CompilerKind compiler = CompilerKind::nvcc) {
+  return rejected(std::move(config), compiler,
+                  {error(Tool::ptxas, "State space mismatch", "State space mismatch between instruction and address"),
+                   error(Tool::driver, "ptxas command failed with exit code N", "ptxas command failed")});
+}
+
+TEST(JudgeLateRejection, FrontEndAgainstPtxasIsALateRejection) {
+  const Verdict verdict = judge(Observations{{ptxas_rejection(), front_end_rejection()}, {}, {}, {}, {}, {}}, {});
+  ASSERT_EQ(verdict.findings.size(), 1u) << verdict.headline();
+  const Finding& finding = verdict.findings[0];
+  EXPECT_EQ(finding.kind, FindingKind::late_rejection);
+  EXPECT_EQ(finding.details.at("frontend_error_id").as_string(), "cannot store to a constant variable");
+  EXPECT_EQ(finding.details.at("late").at(0).at("stage").as_string(), "ptxas");
+  EXPECT_EQ(finding.details.at("late").at(0).at("first_error").at("tool").as_string(), "ptxas");
+  EXPECT_EQ(finding.details.at("stage").as_string(), "frontend");
+  EXPECT_EQ(finding.configs, (std::vector<std::string>{"clang-O3", "nvcc-O3"}));
+  EXPECT_NE(finding.summary.find("nvcc-O3 in ptxas"), std::string::npos) << finding.summary;
+}
+
+TEST(JudgeLateRejection, BothFrontEndsRejectingIsAgreement) {
+  CompileObservation nvcc = rejected("nvcc-O3", CompilerKind::nvcc, {error(Tool::frontend, "x", "x", 4)});
+  const Verdict verdict = judge(Observations{{nvcc, front_end_rejection()}, {}, {}, {}, {}, {}}, {});
+  EXPECT_TRUE(verdict.agree()) << verdict.headline();
+}
+
+TEST(JudgeLateRejection, EveryCompilerFailingLateIsAgreementWithoutAnExpectation) {
+  const Verdict verdict = judge(
+      Observations{{ptxas_rejection(), ptxas_rejection("clang-O3", CompilerKind::clang)}, {}, {}, {}, {}, {}}, {});
+  EXPECT_TRUE(verdict.agree()) << verdict.headline();
+  EXPECT_NE(verdict.agreement.find("in ptxas"), std::string::npos) << verdict.agreement;
+}
+
+TEST(JudgeLateRejection, AnEdgeProgramIsAgreementOnlyWhenEveryFrontEndRejectsIt) {
+  const Expectation edge{true, "R-CONST-WRITE", 4};
+  Observations both_front{{rejected("nvcc-O3", CompilerKind::nvcc, {error(Tool::frontend, "x", "x", 4)}),
+                           front_end_rejection()},
+                          {},
+                          {},
+                          {},
+                          edge,
+                          {}};
+  EXPECT_TRUE(judge(both_front, {}).agree());
+
+  const Verdict one_late = judge(Observations{{ptxas_rejection(), front_end_rejection()}, {}, {}, {}, edge, {}}, {});
+  ASSERT_EQ(one_late.findings.size(), 1u) << one_late.headline();
+  EXPECT_EQ(one_late.findings[0].kind, FindingKind::late_rejection);
+  EXPECT_EQ(one_late.findings[0].details.at("rule").as_string(), "R-CONST-WRITE");
+
+  const Verdict all_late = judge(
+      Observations{{ptxas_rejection(), ptxas_rejection("clang-O3", CompilerKind::clang)}, {}, {}, {}, edge, {}}, {});
+  ASSERT_EQ(all_late.findings.size(), 1u) << all_late.headline();
+  EXPECT_EQ(all_late.findings[0].kind, FindingKind::late_rejection);
+  EXPECT_NE(all_late.findings[0].summary.find("no front end diagnoses R-CONST-WRITE"), std::string::npos)
+      << all_late.findings[0].summary;
+}
+
+TEST(JudgeLateRejection, AMustAcceptProgramIsAFalseRejectionOnly) {
+  const Verdict verdict = judge(Observations{{ptxas_rejection(), front_end_rejection()}, {}, {}, {}, Expectation{}, {}},
+                                {});
+  ASSERT_EQ(verdict.findings.size(), 1u) << verdict.headline();
+  EXPECT_EQ(verdict.findings[0].kind, FindingKind::false_rejection);
+}
+
+TEST(JudgeLateRejection, ACrashIsNotALateRejection) {
+  CompileObservation crashed;
+  crashed.config = "clang-O3";
+  crashed.compiler = CompilerKind::clang;
+  crashed.outcome = CompileOutcome::crashed;
+  crashed.crash = Crash{"clang", "backend error", "LLVM ERROR: Cannot select: ..."};
+  const Verdict verdict = judge(
+      Observations{
+          {rejected("nvcc-O3", CompilerKind::nvcc, {error(Tool::frontend, "x", "x", 4)}), crashed}, {}, {}, {}, {}, {}},
+      {});
+  ASSERT_EQ(verdict.findings.size(), 1u) << verdict.headline();
+  EXPECT_EQ(verdict.findings[0].kind, FindingKind::crash);
+}
+
+// A front end's error anywhere in the output decides (a driver line may come first); else the
+// first error's tool: here nvcc's host compiler.
+TEST(JudgeLateRejection, TheStageIsAFrontEndErrorAnywhereElseTheFirstErrorsTool) {
+  CompileObservation clang = rejected("clang-O3", CompilerKind::clang,
+                                      {error(Tool::driver, "some driver complaint", "some driver complaint"),
+                                       error(Tool::frontend, "no matching function", "no matching function", 7)});
+  CompileObservation nvcc = rejected("nvcc-O3", CompilerKind::nvcc,
+                                     {error(Tool::host_compiler, "expected ';'", "expected ';' before '}'", 9)});
+  const Verdict verdict = judge(Observations{{nvcc, clang}, {}, {}, {}, {}, {}}, {});
+  ASSERT_EQ(verdict.findings.size(), 1u) << verdict.headline();
+  EXPECT_EQ(verdict.findings[0].details.at("frontend_error_id").as_string(), "no matching function");
+  EXPECT_EQ(verdict.findings[0].details.at("late").at(0).at("stage").as_string(), "host_compiler");
+}
+
+} // namespace
+} // namespace cudiff::oracle
