@@ -96,6 +96,48 @@ std::optional<SeedsCheck> fragment_alone(const FuzzContext& context, const std::
   return std::nullopt;
 }
 
+/// The stderr of the compile a crash finding is about, from what the check kept of it.
+std::string crash_output_of(const boost::json::object& outputs, const oracle::Finding& finding) {
+  if (finding.kind != oracle::FindingKind::crash || finding.configs.empty()) return {};
+  const auto* configs = outputs.if_contains("configs");
+  if (configs == nullptr || !configs->is_array()) return {};
+  for (const auto& entry : configs->as_array()) {
+    if (!entry.is_object()) continue;
+    const auto* config = entry.as_object().if_contains("config");
+    const auto* err = entry.as_object().if_contains("stderr");
+    if (config && config->is_string() && config->as_string() == finding.configs.front() && err && err->is_string())
+      return std::string(err->as_string());
+  }
+  return {};
+}
+
+/// Stage attribution of a seed's pinned findings (docs/pipeline.md, "Stage attribution"): the
+/// check's artifacts are gone, so `test` (the seed alone, regenerated) is rebuilt as needed;
+/// each finding gets its stage and its signature again, now with the stage.
+void attribute_pinned(const FuzzContext& context, const generator::TestCase& test, const runners::GpuDiscovery& gpu,
+                      const std::filesystem::path& workdir, BatchOutcome& stats, SeedOutcome& outcome) {
+  // (A compute-sanitizer gate belongs here, before attribution: an invalid program is never
+  // attributed.)
+  pipeline::AttributionRequest request;
+  request.input = pipeline::TestInput{test.name + ".cu", test.source, std::nullopt, test.sidecar, {}, {}};
+  request.configs = context.check.configs;
+  request.compile_limits = context.check.compile_limits;
+  request.run_limits = context.check.run_limits;
+  const std::filesystem::path dir = workdir / (test.name + ".attribution");
+  for (std::size_t i = 0; i < outcome.findings.size() && i < outcome.signatures.size(); ++i) {
+    oracle::Finding& finding = outcome.findings[i];
+    if (!pipeline::attributable(finding)) continue;
+    request.crash_output = crash_output_of(outcome.outputs, finding);
+    const pipeline::StageAttribution attribution = pipeline::attribute_stage(finding, request, context.toolchain, gpu,
+                                                                             dir);
+    stats.compiles += attribution.builds;
+    pipeline::record_stage(finding, attribution);
+    outcome.signatures[i] = triage::signature_of(finding, request.crash_output);
+  }
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);  // as a check's, the rebuilds' artifacts are not kept
+}
+
 /// An edge program, checked alone in object mode: nothing runs (a must-reject program has no
 /// defined output), and a rejection in any stage up to the device assembler counts.
 SeedOutcome check_edge_seed(const FuzzContext& context, std::uint64_t seed, const runners::GpuDiscovery& gpu,
@@ -126,6 +168,7 @@ SeedOutcome check_edge_seed(const FuzzContext& context, std::uint64_t seed, cons
       outcome.outputs = alone->outputs;
     }
   }
+  attribute_pinned(context, test, gpu, workdir, stats, outcome);
   return outcome;
 }
 
@@ -147,7 +190,11 @@ BatchOutcome check_batch(const FuzzContext& context, const std::vector<std::uint
     const CheckSeeds check = [&](const std::vector<std::uint64_t>& part) {
       return check_seeds(context, part, gpu, workdir, outcome);
     };
-    pinned.merge(isolate_findings(seeds, checked, check, outcome.notes));
+    const SettlePinned attribute = [&](SeedOutcome& pinned_seed) {
+      attribute_pinned(context, generator::generate_batch(context.policy, {pinned_seed.seed}, context.size), gpu,
+                       workdir, outcome, pinned_seed);
+    };
+    pinned.merge(isolate_findings(seeds, checked, check, outcome.notes, attribute));
   }
   for (std::uint64_t seed : all_seeds) {
     auto found = pinned.find(seed);

@@ -145,14 +145,18 @@ struct SeedsCheck {
   bool agree() const { return findings.empty(); }
 };
 using CheckSeeds = std::function<SeedsCheck(const std::vector<std::uint64_t>& seeds)>;
+/// What happens to a seed's findings once they are pinned on it (their keys matched the
+/// batch's): stage attribution, which rewrites each finding's details and signature.
+using SettlePinned = std::function<void(SeedOutcome& outcome)>;
 
 /// Pins the findings of `checked` (the check of `seeds`) on single seeds: findings that all
 /// name their seeds (run, layout) send those seeds straight to a check alone; otherwise the
 /// seeds are halved and each half that still disagrees is split again. A seed alone is charged
-/// only with findings whose key the batch showed. Notes say what could not be pinned.
+/// only with findings whose key the batch showed. Notes say what could not be pinned. `settle`,
+/// when given, is called on each pinned seed after that key match (batch keys carry no stage).
 std::map<std::uint64_t, SeedOutcome> isolate_findings(const std::vector<std::uint64_t>& seeds,
                                                       const SeedsCheck& checked, const CheckSeeds& check,
-                                                      std::vector<std::string>& notes);
+                                                      std::vector<std::string>& notes, const SettlePinned& settle = {});
 
 // ---- the loop --------------------------------------------------------------------------------
 

@@ -9,8 +9,9 @@ namespace {
 
 class Isolator {
 public:
-  Isolator(const CheckSeeds& check, std::set<std::string> batch_keys, std::vector<std::string>& notes)
-      : check_(check), batch_keys_(std::move(batch_keys)), notes_(notes) {}
+  Isolator(const CheckSeeds& check, std::set<std::string> batch_keys, std::vector<std::string>& notes,
+           const SettlePinned& settle)
+      : check_(check), batch_keys_(std::move(batch_keys)), notes_(notes), settle_(settle) {}
 
   std::map<std::uint64_t, SeedOutcome> pinned;
 
@@ -68,22 +69,25 @@ private:
     outcome.source_name = checked.source_name;
     outcome.source = checked.source;
     outcome.outputs = checked.outputs;
+    // After the key match (the batch's keys were computed without a stage): attribution.
+    if (settle_) settle_(outcome);
     pinned[seed] = std::move(outcome);
   }
 
   const CheckSeeds& check_;
   std::set<std::string> batch_keys_;
   std::vector<std::string>& notes_;
+  const SettlePinned& settle_;
 };
 
 } // namespace
 
 std::map<std::uint64_t, SeedOutcome> isolate_findings(const std::vector<std::uint64_t>& seeds,
                                                       const SeedsCheck& checked, const CheckSeeds& check,
-                                                      std::vector<std::string>& notes) {
+                                                      std::vector<std::string>& notes, const SettlePinned& settle) {
   std::set<std::string> keys;
   for (const triage::Signature& signature : checked.signatures) keys.insert(signature.key);
-  Isolator isolator(check, std::move(keys), notes);
+  Isolator isolator(check, std::move(keys), notes, settle);
   isolator.isolate(seeds, checked);
   return std::move(isolator.pinned);
 }

@@ -14,6 +14,7 @@ Defaults defaults() {
   d.compile_seconds = pipeline::kFileCompileSeconds;
   d.run_seconds = pipeline::kRunSeconds;
   d.known = "known-differences file: matching findings are labelled known (still exit 1)";
+  d.cross_level_with_gpu = true;
   return d;
 }
 
@@ -39,8 +40,10 @@ int run_check(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   pipeline::CheckRequest request;
   request.input = pipeline::file_input(args.positionals.front());
   request.mode = read_mode(args);
-  request.configs = read_configs(args);
+  const runners::GpuDiscovery gpus = runners::discover_gpus();
+  request.configs = read_configs(args, defaults(), binaries_run(args, !gpus.gpus.empty()));
   request.warnings = args.has("--warnings");
+  request.attribute_stages = !args.has("--no-attribution");
   request.compile_limits = read_compile_limits(args, defaults());
   request.run_limits = read_run_limits(args, defaults());
   const std::optional<std::filesystem::path> keep = args.value("--keep");
@@ -50,7 +53,6 @@ int run_check(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
                                                          : std::nullopt;
   pipeline::CheckRecorder recorder = pipeline::open_check_recorder(read_db(args, defaults()), known);
   const runners::Toolchain toolchain = read_toolchain(args);
-  const runners::GpuDiscovery gpus = runners::discover_gpus();
 
   std::optional<TempDir> temp;
   std::filesystem::path workdir;
@@ -85,6 +87,9 @@ Subcommand check_subcommand() {
       "2 usage or environment error.",
       shared_options({Flag::mode, Flag::config, Flag::arch, Flag::warnings, Flag::json}, defaults())};
   spec.options.push_back({"--keep", "DIR", "keep commands, outputs and artifacts in DIR"});
+  spec.options.push_back({"--no-attribution", "",
+                          "in mode run, do not rebuild a finding with stages swapped to name its stage "
+                          "(details.stage; docs/pipeline.md, \"Stage attribution\")"});
   for (auto& option :
        shared_options({Flag::timeout, Flag::run_timeout, Flag::nvcc, Flag::clang, Flag::db, Flag::known}, defaults()))
     spec.options.push_back(option);

@@ -49,7 +49,7 @@ int triage_reduce(const ParsedArgs& args, std::ostream& out, std::ostream& err);
 
 /// A new batch campaign's parameters from `cudiff fuzz` options, every option checked
 /// (Error(usage)); `cudiff slurm submit` checks its fuzz options with it too.
-campaign::FuzzParams new_fuzz_params(const ParsedArgs& args);
+campaign::FuzzParams new_fuzz_params(const ParsedArgs& args, bool gpu_present = false);
 
 // ---- cudiff-libfuzzer (cli/guided_options.cpp) --------------------------------------------
 

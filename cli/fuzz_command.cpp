@@ -17,6 +17,7 @@ Defaults defaults() {
   d.seed = "first seed (default: a fresh one per campaign); libfuzzer: its -seed=S";
   d.quiet = "no progress line (cron, batch jobs); the summary is still printed";
   d.json = "print the summary as JSON";
+  d.cross_level_with_gpu = true;
   return d;
 }
 
@@ -198,10 +199,10 @@ int run_fuzz(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     for (const char* name : {"--time", "--tests", "--seed", "--batch", "--size", "--policy", "--config", "--mode",
                              "--reduce-in-parallel", "--shard", "--campaign"})
       if (args.has(name)) throw_usage(std::string("--resume continues a campaign as it was started; drop ") + name);
-  if (!setup.resume) setup.params = new_fuzz_params(args);
+  setup.gpus = choose_gpus(args, runners::discover_gpus());
+  if (!setup.resume) setup.params = new_fuzz_params(args, !setup.gpus.gpus.empty());
   setup.no_reduce = args.has("--no-reduce");  // also for a resumed campaign: skip reducing now
   setup.toolchain = read_toolchain(args);
-  setup.gpus = choose_gpus(args, runners::discover_gpus());
   const std::uint64_t jobs = args.unsigned_number("--jobs").value_or(0);
   setup.jobs = jobs > 0 ? jobs : campaign::default_fuzz_jobs();
 
@@ -218,7 +219,7 @@ int run_fuzz(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
 
 } // namespace
 
-campaign::FuzzParams new_fuzz_params(const ParsedArgs& args) {
+campaign::FuzzParams new_fuzz_params(const ParsedArgs& args, bool gpu_present) {
   campaign::FuzzParams params;
   name_and_shard(args, params);
   if (args.has("--time") && args.has("--tests")) throw_usage("give --time or --tests, not both");
@@ -235,7 +236,8 @@ campaign::FuzzParams new_fuzz_params(const ParsedArgs& args) {
   if (params.batch == 0 || params.batch > 256) throw_usage("--batch must be between 1 and 256");
   params.size = read_size(args);
   params.policy = read_policy(args).dump();
-  for (const auto& config : read_configs(args)) params.configs.push_back(config.name);
+  for (const auto& config : read_configs(args, defaults(), binaries_run(args, gpu_present)))
+    params.configs.push_back(config.name);
   params.mode = read_mode(args);
   params.reduce = !args.has("--no-reduce");
   params.reduce_in_parallel = args.has("--reduce-in-parallel");

@@ -128,6 +128,29 @@ std::string seconds_text(double seconds) {
   return text;
 }
 
+std::string names_of(const std::vector<runners::Config>& configs) {
+  std::vector<std::string> names;
+  for (const runners::Config& config : configs) names.push_back(config.name);
+  return join(names, ",");
+}
+
+/// --config's help: the command's default rule, then every preset, so --help is the list.
+std::string config_help(const Defaults& defaults) {
+  std::vector<std::string> others;
+  const std::vector<runners::Config> defaults_list = runners::default_configs();
+  const std::vector<runners::Config> cross = runners::cross_level_configs();
+  for (const runners::Config& preset : runners::preset_configs()) {
+    const auto named = [&](const runners::Config& c) { return c.name == preset.name; };
+    if (std::ranges::none_of(defaults_list, named) &&
+        !(defaults.cross_level_with_gpu && std::ranges::any_of(cross, named)))
+      others.push_back(preset.name);
+  }
+  std::string help = "comma-separated configs (default " + names_of(defaults_list);
+  if (defaults.cross_level_with_gpu)
+    help += "; with a GPU and a mode that runs, the cross-level set " + names_of(cross);
+  return help + "; also " + join(others, ", ") + ")";
+}
+
 } // namespace
 
 OptionSpec shared_option(Flag flag, const Defaults& defaults) {
@@ -138,10 +161,9 @@ OptionSpec shared_option(Flag flag, const Defaults& defaults) {
             : defaults.db_created ? "triage database (default " + *defaults.db + "; created if missing)"
                                   : "the triage database (default " + *defaults.db + ")"};
   case Flag::known: return {"--known", "FILE", defaults.known};
-  case Flag::config:
-    return {"--config", "LIST",
-            "comma-separated configs (default nvcc-O3,clang-O3; also nvcc-O0, clang-O0, nvcc-G, clang-O3-old-driver)"};
-  case Flag::arch: return {"--arch", "SM", "GPU architecture for every config (default sm_90)"};
+  case Flag::config: return {"--config", "LIST", config_help(defaults)};
+  case Flag::arch:
+    return {"--arch", "SM", "GPU architecture for every config (default sm_90; the -sm80/-sm100 presets keep theirs)"};
   case Flag::mode:
     return {"--mode", "MODE",
             "how far to go: syntax, ptx (device only), object, binary, run "
@@ -184,12 +206,19 @@ triage::KnownDifferences read_known(const ParsedArgs& args) {
   return {};
 }
 
-std::vector<runners::Config> read_configs(const ParsedArgs& args) {
+std::vector<runners::Config> read_configs(const ParsedArgs& args, const Defaults& defaults, bool binaries_run) {
   std::vector<runners::Config> configs = args.has("--config") ? runners::parse_configs(*args.value("--config"))
-                                                              : runners::default_configs();
+                                         : defaults.cross_level_with_gpu && binaries_run
+                                             ? runners::cross_level_configs()
+                                             : runners::default_configs();
   if (auto arch = args.value("--arch"))
-    for (auto& config : configs) config.arch = *arch;
+    for (auto& config : configs) runners::set_arch(config, *arch);
   return configs;
+}
+
+bool binaries_run(const ParsedArgs& args, bool gpu_present) {
+  const std::optional<runners::Mode> mode = read_mode(args);
+  return gpu_present && (!mode || *mode == runners::Mode::run);
 }
 
 std::optional<runners::Mode> read_mode(const ParsedArgs& args) {

@@ -92,6 +92,9 @@ struct Defaults {
   std::string seed = "first seed";
   std::string quiet = "no progress line";
   std::string known = "known-differences file: matching buckets are marked known";
+  /// Without --config: the cross-level set (runners::cross_level_configs) when a GPU is found
+  /// and binaries run, else runners::default_configs(). False: always the default.
+  bool cross_level_with_gpu = false;
 };
 
 /// The shared flag as this command shows it in --help.
@@ -103,8 +106,13 @@ std::vector<OptionSpec> shared_options(std::initializer_list<Flag> flags, const 
 std::optional<std::filesystem::path> read_db(const ParsedArgs& args, const Defaults& defaults);
 /// --known loaded (empty when not given); throws Error with one line for a bad file.
 triage::KnownDifferences read_known(const ParsedArgs& args);
-/// --config (default: runners::default_configs()) with --arch applied to every config.
-std::vector<runners::Config> read_configs(const ParsedArgs& args);
+/// --config with --arch applied (runners::set_arch). Without --config:
+/// runners::cross_level_configs() when `defaults.cross_level_with_gpu` and `binaries_run` (a
+/// GPU was found and the mode runs), else runners::default_configs().
+std::vector<runners::Config> read_configs(const ParsedArgs& args, const Defaults& defaults = {},
+                                          bool binaries_run = false);
+/// Whether binaries run: a GPU is present and --mode is run or not given.
+bool binaries_run(const ParsedArgs& args, bool gpu_present);
 /// --mode; none when not given. Throws Error(usage) for an unknown mode.
 std::optional<runners::Mode> read_mode(const ParsedArgs& args);
 /// --size (default small).

@@ -60,6 +60,13 @@ void run_all(std::vector<ConfigCheck>& checks, const CheckRequest& options, cons
              const std::filesystem::path& workdir) {
   for (ConfigCheck& check : checks) {
     if (check.observation.outcome != oracle::CompileOutcome::accepted || check.compile.artifact.empty()) continue;
+    // A config for another GPU (nvcc-O3-sm100 on an sm_90 GPU) is built, never run: its
+    // embedded PTX might load through the driver's JIT, but that is not what it names.
+    if (!runners::runs_on(check.compile.config, gpus.gpus.front())) {
+      check.note = "built for " + check.compile.config.arch + ", not run on " + gpus.gpus.front().describe() +
+                   " (compile-only here)";
+      continue;
+    }
     check.run_process = runners::execute(check.compile.artifact, options.run_limits, gpus.gpus.front().visible_device,
                                          workdir / check.compile.config.name);
     check.run = oracle::observe_run(check.compile.config.name, *check.run_process);
@@ -87,6 +94,24 @@ std::string code_only(std::string_view source) {
     }
   }
   return code;
+}
+
+/// Stage attribution for every finding it names a stage for, with the check's own runs as
+/// the baseline (docs/pipeline.md, "Stage attribution").
+void attribute_findings(CheckRun& run, const CheckRequest& request, const std::filesystem::path& workdir) {
+  AttributionRequest attribution;
+  attribution.input = request.input;
+  attribution.compile_limits = request.compile_limits;
+  attribution.run_limits = request.run_limits;
+  for (const ConfigCheck& check : run.configs) {
+    attribution.configs.push_back(check.compile.config);
+    if (check.run) attribution.runs.push_back(*check.run);
+  }
+  for (oracle::Finding& finding : run.verdict.findings) {
+    if (!attributable(finding)) continue;
+    attribution.crash_output = crash_output(run, finding);
+    record_stage(finding, attribute_stage(finding, attribution, run.toolchain, run.gpus, workdir));
+  }
 }
 
 bool identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
@@ -178,6 +203,10 @@ CheckRun check_test(const CheckRequest& request, const runners::Toolchain& toolc
   observations.expected = run.expected;
   if (request.input.sidecar) observations.expected_checksums = expected_checksums_of(*request.input.sidecar);
   run.verdict = oracle::judge(observations, oracle::JudgeOptions{request.warnings});
+  // (A compute-sanitizer gate belongs here, before attribution: an invalid program is never
+  // attributed.)
+  if (request.attribute_stages && run.mode == runners::Mode::run && !run.gpus.gpus.empty())
+    attribute_findings(run, request, workdir / "attribution");
   return run;
 }
 

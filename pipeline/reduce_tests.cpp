@@ -46,7 +46,12 @@ std::optional<std::string> undefined_behaviour_warning(const runners::Toolchain&
   TempDir dir("cudiff-reduce-ub");
   const std::filesystem::path file = dir.path() / file_name;
   write_file(file, text);
-  const runners::Config config{"clang-ub-warnings", runners::CompilerKind::clang, "O0", arch, ub_warning_flags};
+  runners::Config config;
+  config.name = "clang-ub-warnings";
+  config.compiler = runners::CompilerKind::clang;
+  config.opt_level = "O0";
+  config.arch = arch;
+  config.extra_flags = ub_warning_flags;
   const runners::CompileResult compile = runners::compile(toolchain, config, runners::Mode::syntax, file, dir.path(),
                                                           limits);
   const oracle::CompileObservation observation = oracle::observe_compile(compile);

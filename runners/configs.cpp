@@ -7,14 +7,47 @@ namespace cudiff::runners {
 namespace {
 
 Config make(std::string name, CompilerKind compiler, std::string opt, std::vector<std::string> extra = {}) {
-  return Config{std::move(name), compiler, std::move(opt), "sm_90", std::move(extra)};
+  Config config;
+  config.name = std::move(name);
+  config.compiler = compiler;
+  config.opt_level = std::move(opt);
+  config.extra_flags = std::move(extra);
+  return config;
+}
+
+Config with_ptxas(Config config, std::string ptxas) {
+  config.ptxas_opt_level = std::move(ptxas);
+  return config;
+}
+
+/// A compile-only preset for another GPU: `--arch` does not move it.
+Config for_arch(Config config, std::string arch) {
+  config.arch = std::move(arch);
+  config.arch_fixed = true;
+  return config;
+}
+
+bool has_flag(const Config& config, std::string_view flag) {
+  return std::find(config.extra_flags.begin(), config.extra_flags.end(), flag) != config.extra_flags.end();
 }
 
 /// nvcc's -O sets the host optimization level only; cicc and ptxas optimize device code
 /// unless told otherwise. An -O0 config must be -O0 on both sides to compare with clang's.
+/// -G sets the device level itself: cicc refuses a second one ("libnvvm : error: -opt defined
+/// more than once"), so a -G config gets the host level alone.
 std::vector<std::string> nvcc_optimization(const Config& config) {
-  if (config.opt_level == "O0") return {"-O0", "-Xcicc", "-O0", "-Xptxas", "-O0"};
-  return {"-" + config.opt_level};
+  if (has_flag(config, "-G")) return {"-" + config.opt_level};
+  if (config.opt_level == "O0") return {"-O0", "-Xcicc", "-O0", "-Xptxas", "-" + ptxas_level(config)};
+  std::vector<std::string> flags = {"-" + config.opt_level};
+  if (!config.ptxas_opt_level.empty()) flags.insert(flags.end(), {"-Xptxas", "-" + config.ptxas_opt_level});
+  return flags;
+}
+
+/// clang passes ptxas its own level first (-O0 at -O0, else -O3); a second one after it wins,
+/// and ptxas says so in a warning ("incompatible redefinition for option 'opt-level'").
+std::vector<std::string> clang_ptxas(const Config& config) {
+  if (config.ptxas_opt_level.empty()) return {};
+  return {"-Xcuda-ptxas", "-" + config.ptxas_opt_level};
 }
 
 std::vector<std::string> nvcc_mode_flags(Mode mode, const std::filesystem::path& output) {
@@ -68,6 +101,12 @@ std::vector<Config> default_configs() {
   return {make("nvcc-O3", CompilerKind::nvcc, "O3"), make("clang-O3", CompilerKind::clang, "O3")};
 }
 
+std::vector<Config> cross_level_configs() {
+  return {make("nvcc-O3", CompilerKind::nvcc, "O3"), make("clang-O3", CompilerKind::clang, "O3"),
+          with_ptxas(make("nvcc-O3-ptxas0", CompilerKind::nvcc, "O3"), "O0"),
+          make("clang-O0", CompilerKind::clang, "O0")};
+}
+
 std::vector<Config> preset_configs() {
   std::vector<Config> presets = default_configs();
   presets.push_back(make("nvcc-O0", CompilerKind::nvcc, "O0"));
@@ -76,6 +115,25 @@ std::vector<Config> preset_configs() {
   presets.push_back(make("nvcc-G", CompilerKind::nvcc, "O0", {"-G"}));
   // clang's previous offload driver links with plain ld instead of clang-linker-wrapper.
   presets.push_back(make("clang-O3-old-driver", CompilerKind::clang, "O3", {"--no-offload-new-driver"}));
+  // The same front end and optimizer as -O3, ptxas unoptimized: a difference from the -O3
+  // config's output is ptxas's (docs/pipeline.md, "Stage attribution").
+  presets.push_back(with_ptxas(make("nvcc-O3-ptxas0", CompilerKind::nvcc, "O3"), "O0"));
+  presets.push_back(with_ptxas(make("clang-O3-ptxas0", CompilerKind::clang, "O3"), "O0"));
+  // Separate compilation: relocatable device code, linked by nvlink (nvcc) or by
+  // clang-linker-wrapper's device link (clang's new offload driver needs nothing more).
+  presets.push_back(make("nvcc-O3-rdc", CompilerKind::nvcc, "O3", {"-rdc=true"}));
+  presets.push_back(make("clang-O3-rdc", CompilerKind::clang, "O3", {"-fgpu-rdc"}));
+  // PTX only (-arch=compute_90 embeds no SASS): the driver's PTX compiler builds the kernels
+  // when the program loads. execute() turns the driver's JIT cache off, so that happens on
+  // every run rather than once per distinct PTX (the cache would hand back an earlier result).
+  Config jit = make("nvcc-O3-jit", CompilerKind::nvcc, "O3");
+  jit.arch = "compute_90";
+  presets.push_back(jit);
+  // Compile-only on an sm_90 GPU: other targets' code generation and ptxas.
+  presets.push_back(for_arch(make("nvcc-O3-sm80", CompilerKind::nvcc, "O3"), "sm_80"));
+  presets.push_back(for_arch(make("clang-O3-sm80", CompilerKind::clang, "O3"), "sm_80"));
+  presets.push_back(for_arch(make("nvcc-O3-sm100", CompilerKind::nvcc, "O3"), "sm_100"));
+  presets.push_back(for_arch(make("clang-O3-sm100", CompilerKind::clang, "O3"), "sm_100"));
   return presets;
 }
 
@@ -97,6 +155,29 @@ std::vector<Config> parse_configs(std::string_view list) {
   return chosen;
 }
 
+void set_arch(Config& config, std::string_view arch) {
+  if (config.arch_fixed) return;
+  if (ptx_only(config) && arch.starts_with("sm_")) {
+    config.arch = "compute_" + std::string(arch.substr(3));
+    return;
+  }
+  config.arch = std::string(arch);
+}
+
+bool ptx_only(const Config& config) { return config.arch.starts_with("compute_"); }
+
+bool relocatable_device_code(const Config& config) {
+  return has_flag(config, "-rdc=true") || has_flag(config, "-fgpu-rdc");
+}
+
+std::string ptxas_level(const Config& config) {
+  if (ptx_only(config) || has_flag(config, "-G")) return {};
+  if (!config.ptxas_opt_level.empty()) return config.ptxas_opt_level;
+  // nvcc's -O0 config passes -Xptxas -O0; clang passes ptxas -O0 at -O0 and -O3 otherwise,
+  // and ptxas's own default is -O3.
+  return config.opt_level == "O0" ? "O0" : "O3";
+}
+
 Command compile_command(const Toolchain& toolchain, const Config& config, Mode mode,
                         const std::filesystem::path& source, const std::filesystem::path& output,
                         const std::filesystem::path& scratch) {
@@ -113,6 +194,7 @@ Command compile_command(const Toolchain& toolchain, const Config& config, Mode m
                     "--cuda-path=" + cuda, "-Wno-unknown-cuda-version", "-std=c++17", "-" + config.opt_level,
                     // Crash reproducers land in the private scratch dir, never in /tmp.
                     "-fcrash-diagnostics-dir=" + scratch.string()};
+    append(command.argv, clang_ptxas(config));
     append(command.argv, config.extra_flags);
     append(command.argv, clang_mode_flags(mode, output));
     command.argv.push_back(source.string());

@@ -10,6 +10,11 @@ SubprocessResult execute(const std::filesystem::path& binary, const Limits& limi
   command.cwd = cwd;
   command.limits = limits;
   if (visible_device) command.env_overrides.emplace_back("CUDA_VISIBLE_DEVICES", *visible_device);
+  // The driver caches what its JIT compiles from PTX (~/.nv/ComputeCache) and hands the cached
+  // code back to the next process that loads the same PTX: a PTX-only binary (nvcc-O3-jit)
+  // would exercise the driver's compiler once, then only the cache. Off, the JIT runs on every
+  // load, and a campaign writes nothing under $HOME. Binaries with SASS for the GPU never JIT.
+  command.env_overrides.emplace_back("CUDA_CACHE_DISABLE", "1");
   return run_subprocess(command);
 }
 

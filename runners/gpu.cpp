@@ -1,6 +1,8 @@
 // GPU discovery through the CUDA driver API, loaded at run time so cudiff runs without one.
 #include "runners/runners.h"
 
+#include <algorithm>
+#include <cctype>
 #include <dlfcn.h>
 
 #include <cstdlib>
@@ -34,6 +36,19 @@ Function symbol(void* library, const char* name) {
 } // namespace
 
 std::string GpuInfo::arch() const { return "sm_" + std::to_string(cc_major * 10 + cc_minor); }
+
+bool runs_on(const Config& config, const GpuInfo& gpu) {
+  const int gpu_level = gpu.cc_major * 10 + gpu.cc_minor;
+  if (ptx_only(config)) {
+    // compute_90 → 90. The driver JITs PTX of this or an older virtual architecture.
+    const std::string digits = config.arch.substr(std::string("compute_").size());
+    const bool numeric = !digits.empty() && std::all_of(digits.begin(), digits.end(), [](char c) {
+      return std::isdigit(static_cast<unsigned char>(c)) != 0;
+    });
+    return numeric && std::stoi(digits) <= gpu_level;
+  }
+  return config.arch == gpu.arch();
+}
 
 std::string GpuInfo::describe() const {
   const std::string text = std::to_string(index) + ": " + name + " (" + arch() + ")";

@@ -136,18 +136,42 @@ struct Config {
   std::string name;  ///< e.g. "nvcc-O3"
   CompilerKind compiler = CompilerKind::nvcc;
   std::string opt_level = "O3";  ///< "O0".."O3"
+  /// "sm_90": SASS for that GPU (nvcc and clang also embed its PTX). "compute_90" (nvcc only):
+  /// PTX alone, which the driver's own PTX compiler builds when the program loads (driver JIT).
   std::string arch = "sm_90";
   std::vector<std::string> extra_flags;
+  /// ptxas's level when it is not the one the config's level implies ("O0".."O3"; empty: the
+  /// implied one, ptxas_level()). nvcc gets `-Xptxas -O<n>`, clang `-Xcuda-ptxas -O<n>`.
+  std::string ptxas_opt_level;
+  /// The preset names its architecture (a compile-only config for another GPU): `--arch`
+  /// leaves it alone (set_arch).
+  bool arch_fixed = false;
   bool operator==(const Config&) const = default;
 };
 
-/// nvcc-O3 and clang-O3 for sm_90.
+/// nvcc-O3 and clang-O3 for sm_90: the compile-only default.
 std::vector<Config> default_configs();
+/// The cross-level set a campaign or a check uses when a GPU is present and binaries run:
+/// nvcc-O3, clang-O3, nvcc-O3-ptxas0 (the same PTX as nvcc-O3, ptxas unoptimized) and
+/// clang-O0. With four configs a wrong output is usually outvoted, which stage attribution
+/// needs.
+std::vector<Config> cross_level_configs();
 /// Every named config `--config` accepts, defaults included (nvcc-O0, nvcc-G, clang-O0,
-/// clang-O3-old-driver, ...).
+/// clang-O3-old-driver, the ptxas -O0, -rdc, JIT and other-architecture presets, ...).
 std::vector<Config> preset_configs();
 /// A comma-separated list of preset names; throws Error(usage) naming an unknown one.
 std::vector<Config> parse_configs(std::string_view list);
+/// `--arch`: the target of a config ("sm_80"); a PTX-only config gets the matching virtual
+/// architecture ("compute_80"), a config whose preset fixes its architecture is left alone.
+void set_arch(Config& config, std::string_view arch);
+
+/// The level ptxas assembles this config's device code at: "O0".."O3", or "" where it has
+/// none to swap (-G debug code, a PTX-only config whose PTX the driver compiles).
+std::string ptxas_level(const Config& config);
+/// True for a PTX-only config (arch "compute_XY"): the driver compiles its PTX at load time.
+bool ptx_only(const Config& config);
+/// True for a separate-compilation config (nvcc -rdc=true, clang -fgpu-rdc).
+bool relocatable_device_code(const Config& config);
 
 /// The exact command line that builds `source` in `mode` into `output`. Deterministic: the
 /// same inputs give the same argv. `scratch` is a private directory for the compiler's
@@ -200,8 +224,16 @@ GpuDiscovery discover_gpus();
 /// CUDA_VISIBLE_DEVICES (`parent`, if set): the driver numbers the listed devices in order.
 std::string visible_device(const std::optional<std::string>& parent, int ordinal);
 
+/// Whether a binary built with `config` runs on `gpu` as the config means it: SASS of exactly
+/// the GPU's architecture, or PTX-only code of a virtual architecture the GPU can JIT
+/// (compute_XY with XY no newer than the GPU). A binary for another architecture is
+/// compile-only there: nvcc and clang embed PTX beside the SASS, so it might still load
+/// through the driver's JIT, but that would test another path than the config names.
+bool runs_on(const Config& config, const GpuInfo& gpu);
+
 /// Runs a built binary under `limits`, pinned to one GPU when `visible_device` (a
-/// GpuInfo::visible_device) is given.
+/// GpuInfo::visible_device) is given. The driver's JIT cache is off (CUDA_CACHE_DISABLE=1), so
+/// a PTX-only binary is compiled by the driver on every run.
 SubprocessResult execute(const std::filesystem::path& binary, const Limits& limits,
                          const std::optional<std::string>& visible_device, const std::filesystem::path& cwd);
 

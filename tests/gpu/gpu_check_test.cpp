@@ -15,11 +15,14 @@ std::string example(const std::string& name) { return (source_dir() / "examples"
 
 TEST(GpuCheck, BothBinariesRunAndPrintTheSameChecksum) {
   if (auto why = cudiff::test::no_gpu()) GTEST_SKIP() << *why;
+  // Without --config a check on a GPU uses the cross-level set: nvcc-O3, clang-O3,
+  // nvcc-O3-ptxas0 and clang-O0.
   auto result = run_cudiff({"check", example("vector_add.cu"), "--mode", "run", "--json"});
   ASSERT_EQ(result.exit_code, 0) << result.out.text << result.err.text;
   boost::json::value json = boost::json::parse(result.out.text);
   auto& configs = json.at("configs").as_array();
-  ASSERT_EQ(configs.size(), 2u);
+  ASSERT_EQ(configs.size(), 4u);
+  EXPECT_EQ(configs[2].at("config").as_string(), "nvcc-O3-ptxas0");
   std::vector<std::string> first_lines;
   for (auto& config : configs) {
     ASSERT_TRUE(config.as_object().contains("run")) << config.at("config").as_string();
@@ -29,13 +32,14 @@ TEST(GpuCheck, BothBinariesRunAndPrintTheSameChecksum) {
     ASSERT_EQ(lines.size(), 1u);
     first_lines.emplace_back(lines[0].as_string());
   }
-  EXPECT_EQ(first_lines[0], first_lines[1]);
+  for (const std::string& line : first_lines) EXPECT_EQ(line, first_lines[0]);
   EXPECT_TRUE(first_lines[0].starts_with("checksum scale_add ")) << first_lines[0];
 }
 
 TEST(GpuCheck, ManagedProgramRunsUnderNvccWhileClangRejectsIt) {
   if (auto why = cudiff::test::no_gpu()) GTEST_SKIP() << *why;
-  auto result = run_cudiff({"check", example("managed_counter.cu"), "--mode", "run", "--json"});
+  auto result = run_cudiff(
+      {"check", example("managed_counter.cu"), "--mode", "run", "--json", "--config", "nvcc-O3,clang-O3"});
   ASSERT_EQ(result.exit_code, 1) << result.out.text << result.err.text;
   boost::json::value json = boost::json::parse(result.out.text);
   auto& nvcc = json.at("configs").as_array().at(0);

@@ -47,8 +47,8 @@ TEST(GpuReduce, ARunMismatchShrinksAndStillShowsTheSameSignature) {
   EXPECT_TRUE(contains(reduced, "cudaMemcpy(in, host")) << reduced;
   EXPECT_TRUE(contains(reduced, "__clang__")) << reduced;
   // `cudiff check` on the result: the same run mismatch, in the same bucket.
-  auto check = run_cudiff(
-      {"check", out.string(), "--mode", "run", "--json", "--db", (dir.path() / "keys.db").string()});
+  auto check = run_cudiff({"check", out.string(), "--mode", "run", "--json", "--db", (dir.path() / "keys.db").string(),
+                           "--config", "nvcc-O3,clang-O3", "--no-attribution"});
   ASSERT_EQ(check.exit_code, 1) << check.out.text << check.err.text;
   const auto verdict = boost::json::parse(check.out.text).at("verdict");
   const auto& finding = verdict.at("findings").at(0);
