@@ -28,8 +28,11 @@ std::vector<std::string> preset_names() {
 TEST(StagesE2E, EveryPresetBuildsAndLinksARealProgram) {
   const std::vector<std::string> names = preset_names();
   const double seconds = test::seconds_of([&] {
-    auto result = run_cudiff(
-        {"check", example("vector_add.cu"), "--mode", "binary", "--json", "--config", join(names, ",")});
+    // Fifteen builds at once: on a loaded machine one may pass the default 300 s, which would
+    // only rebuild it as a hang candidate (docs/architecture.md, "Oracles" 4).
+    auto result = run_cudiff({"check", example("vector_add.cu"), "--mode", "binary", "--json", "--timeout", "900",
+                              "--config", join(names, ",")},
+                             1200);
     ASSERT_EQ(result.exit_code, 0) << result.out.text << result.err.text;
     const boost::json::value json = boost::json::parse(result.out.text);
     const auto& configs = json.at("configs").as_array();
