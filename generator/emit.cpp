@@ -1,6 +1,7 @@
 // emit: C++/CUDA text for statements, expressions and device functions, and the program's
 // frame (namespaces, globals, main). Kernels and host runners: emit_kernel.cpp; fixed text and
 // helper templates: emit_helpers.cpp.
+#include "generator/abi_params.h"
 #include "generator/emit_parts.h"
 #include "generator/probes.h"
 
@@ -294,6 +295,7 @@ std::string emit_test_body(const Program& program, const LayoutPlan& layout, con
     // A callee is always created after its caller: reverse order defines callees first.
     for (std::size_t i = program.functions.size(); i-- > 0;)
       if (program.function_ns[i] == k.ns) emit_function(program, program.functions[i], w);
+    w.text += abi_definitions(program, static_cast<int>(&k - program.kernels.data()));
     emit_kernel(program, k, options, w);
     if (k.inline_ns) w.line("} // inline namespace v1");
     w.line("} // namespace " + k.ns);

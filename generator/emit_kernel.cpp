@@ -2,6 +2,7 @@
 // lambdas and functors when it takes any) and its host runner (buffers or __managed__ arrays,
 // constant memory, the lambdas or the launcher struct whose member function captures *this,
 // the launch, the checksum line).
+#include "generator/abi_params.h"
 #include "generator/emit_parts.h"
 
 namespace cudiff::generator {
@@ -106,6 +107,7 @@ void kernel_function(const Program& program, const Kernel& k, const EmitOptions&
     any_grid_constant = any_grid_constant || p.grid_constant;
   }
   if (any_grid_constant) params += ", const __grid_constant__ " + gc_type + " gc";
+  params += abi_kernel_params(program, static_cast<int>(&k - program.kernels.data()));
   std::string lambda_types;
   for (std::size_t i = 0; i < k.lambdas.size(); ++i) {
     lambda_types += std::string(i ? ", " : "") + "typename F" + std::to_string(i);
@@ -219,6 +221,7 @@ void emit_kernel(const Program& program, const Kernel& k, const EmitOptions& opt
       members += (i ? ", " : "") + literal(grid_constant[i]->value);
     args += ", " + gc_type + "{" + members + "}";
   }
+  args += abi_launch_args(program, static_cast<int>(&k - program.kernels.data()));
   const std::string launch = k.name + "<<<" + dim3_text(k.launch.grid) + ", " + dim3_text(k.launch.block) + ", " +
                              std::to_string(k.launch.dynamic_shared_bytes) + ">>>(" + args + ");";
   const bool launcher = has_capture(k, Capture::ThisCapture);

@@ -1,5 +1,6 @@
 // generate: generate_program and generate_batch — the swarm, the layout plan, the kernels
 // (skeleton, then expressions with value tracking), validation, emission and the sidecar.
+#include "generator/abi_params.h"
 #include "generator/emit.h"
 #include "generator/gen_context.h"
 #include "generator/generator.h"
@@ -72,6 +73,7 @@ Built build(const Policy& policy, Rng& rng, std::uint64_t seed, Size size, const
   }
   validate_program(ctx.program, seed);
   plant_probes(ctx.program, policy, seed);
+  plant_abi(ctx.program, policy, seed);
   if (ctx.on("restrict_pointers")) {
     built.options.restrict_pointers = true;
     ctx.use("restrict_pointers");
@@ -86,8 +88,9 @@ Built build(const Policy& policy, Rng& rng, std::uint64_t seed, Size size, const
   return built;
 }
 
+/// `scope` qualifies the ABI family's names: "cudiff_s<seed>::" in a batch, else "".
 Sidecar sidecar_of(const Built& built, const Policy& policy, std::uint64_t seed, Size size,
-                   const std::string& kernel_label) {
+                   const std::string& kernel_label, const std::string& scope) {
   Sidecar sidecar;
   sidecar.generator_version = std::string(kGeneratorVersion);
   sidecar.seed = seed;
@@ -109,6 +112,7 @@ Sidecar sidecar_of(const Built& built, const Policy& policy, std::uint64_t seed,
   for (const PlantedProbe& planted : built.program.probes)
     sidecar.probes->push_back(
         Sidecar::Probe{planted.rule_id, planted.probe.function, planted.probe.host, planted.sites});
+  sidecar.abi_functions = abi_sidecar(built.program, scope);
   sidecar.expected_verdict = Sidecar::Verdict::accept;
   return sidecar;
 }
@@ -128,7 +132,7 @@ TestCase generate_program(const Policy& policy, Rng& rng, std::uint64_t seed, Si
   TestCase test;
   test.name = "cudiff_" + padded_seed(seed);
   test.source = emit_program(built.program, built.layout, built.options);
-  test.sidecar = sidecar_of(built, policy, seed, size, "");
+  test.sidecar = sidecar_of(built, policy, seed, size, "", "");
   return test;
 }
 
@@ -155,6 +159,7 @@ TestCase generate_batch(const Policy& policy, const std::vector<std::uint64_t>& 
   Sidecar::Batch tests;
   std::vector<Sidecar::Kernel> kernels;
   std::vector<Sidecar::LayoutProbe> probes;
+  std::vector<Sidecar::AbiFunction> abi;
   for (std::uint64_t seed : seeds) {
     SeededRng rng(seed);
     const std::string label = batch_test_label(seed);
@@ -166,8 +171,9 @@ TestCase generate_batch(const Policy& policy, const std::vector<std::uint64_t>& 
             built.layout.device_probes;
     namespaces.push_back(ns);
     all_probes.insert(all_probes.end(), built.program.probes.begin(), built.program.probes.end());
-    Sidecar sidecar = sidecar_of(built, policy, seed, size, label + "/");
+    Sidecar sidecar = sidecar_of(built, policy, seed, size, label + "/", ns + "::");
     kernels.insert(kernels.end(), sidecar.kernels->begin(), sidecar.kernels->end());
+    abi.insert(abi.end(), sidecar.abi_functions->begin(), sidecar.abi_functions->end());
     probes.insert(probes.end(), sidecar.layout_probes->begin(), sidecar.layout_probes->end());
     tests.tests.push_back(std::move(sidecar));
     tests.seeds.push_back(seed);
@@ -193,6 +199,7 @@ TestCase generate_batch(const Policy& policy, const std::vector<std::uint64_t>& 
   test.sidecar.size = size;
   test.sidecar.kernels = std::move(kernels);
   test.sidecar.layout_probes = std::move(probes);
+  test.sidecar.abi_functions = std::move(abi);
   test.sidecar.expected_verdict = Sidecar::Verdict::accept;
   return test;
 }

@@ -23,7 +23,7 @@
 namespace cudiff::generator {
 
 /// Bumped whenever the same seed and policy would give a different program.
-inline constexpr std::string_view kGeneratorVersion = "0.4.0";
+inline constexpr std::string_view kGeneratorVersion = "0.5.0";
 
 enum class Size { small, medium, large };
 std::string to_string(Size size);
@@ -144,6 +144,15 @@ struct Sidecar {
     std::uint64_t tail_decisions = 0;  ///< and from the seeded tail once they ran out
     bool operator==(const Input&) const = default;
   };
+  /// A function of the ABI family (generator/abi_params.cpp; "abi_functions"): what the
+  /// parameter-ABI oracle names a differing declaration by.
+  struct AbiFunction {
+    std::string name;     ///< qualified: "t0::cudiff_abi_0"; in a batch "cudiff_s<seed>::t0::..."
+    bool kernel = false;  ///< "function_kind": "kernel" or "device function"
+    std::vector<std::string> params;  ///< each parameter's kind ("alignas struct", "vector"...)
+    std::string result;               ///< the result's kind; "" for void
+    bool operator==(const AbiFunction&) const = default;
+  };
   /// The tests of a batch (generate_batch).
   struct Batch {
     std::vector<std::uint64_t> seeds;  ///< "batch", in the order main runs them
@@ -161,6 +170,7 @@ struct Sidecar {
   std::optional<std::vector<Kernel>> kernels;               ///< a batch: all of its tests' kernels
   std::optional<std::vector<LayoutProbe>> layout_probes;    ///< a batch: all of its tests' probes
   std::optional<std::vector<Probe>> probes;
+  std::optional<std::vector<AbiFunction>> abi_functions = {};  ///< a batch: all of its tests'
   std::optional<Verdict> expected_verdict;
   std::optional<Edge> edge;
   std::optional<Input> input;

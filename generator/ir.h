@@ -2,6 +2,7 @@
 // kernels, arrays and the launch of each kernel. Internal to generator/.
 #pragma once
 
+#include "generator/abi_types.h"
 #include "generator/generator.h"
 #include "generator/values.h"
 
@@ -253,6 +254,7 @@ struct Program {
   std::vector<std::string> function_ns;  ///< namespace of each function
   std::vector<std::string> array_ns;     ///< namespace of each array
   std::set<std::string> helpers;         ///< global helper templates the emitted code calls
+  std::vector<AbiFunction> abi = {};     ///< the ABI family's functions (generator/abi_params.cpp)
 };
 
 /// Initial value of an output reduction word for this atomic (the identity of the operation).

@@ -10,6 +10,7 @@ namespace {
 std::vector<Knob> default_knobs() {
   std::vector<Knob> knobs;
 #define KNOB(name, value, min, max, help) knobs.push_back(Knob{name, value, min, max, help});
+#include "generator/knobs_abi.def"
 #include "generator/knobs_core.def"
 #include "generator/knobs_layout.def"
 #undef KNOB

@@ -161,6 +161,21 @@ Sidecar::Probe probe_at(const value& json, const std::string& field) {
   return probe;
 }
 
+Sidecar::AbiFunction abi_function_at(const value& json, const std::string& field) {
+  Sidecar::AbiFunction function;
+  const object& fields = object_at(json, field);
+  if_present(fields, field, "name", [&](const value& v, const std::string& f) { function.name = string_at(v, f); });
+  if_present(fields, field, "function_kind", [&](const value& v, const std::string& f) {
+    const std::string kind = string_at(v, f);
+    if (kind != "kernel" && kind != "device function") wrong(f, "\"kernel\" or \"device function\"");
+    function.kernel = kind == "kernel";
+  });
+  if_present(fields, field, "params",
+             [&](const value& v, const std::string& f) { function.params = strings_at(v, f); });
+  if_present(fields, field, "result", [&](const value& v, const std::string& f) { function.result = string_at(v, f); });
+  return function;
+}
+
 Sidecar::Edge edge_at(const value& json, const std::string& field) {
   Sidecar::Edge edge;
   const object& fields = object_at(json, field);
@@ -226,6 +241,8 @@ Sidecar sidecar_at(const value& json, const std::string& field) {
   set("layout_probes", sidecar.layout_probes,
       [](const value& v, const std::string& f) { return vector_at(v, f, layout_probe_at); });
   set("probes", sidecar.probes, [](const value& v, const std::string& f) { return vector_at(v, f, probe_at); });
+  set("abi_functions", sidecar.abi_functions,
+      [](const value& v, const std::string& f) { return vector_at(v, f, abi_function_at); });
   set("expected_verdict", sidecar.expected_verdict, verdict_at);
   set("edge", sidecar.edge, edge_at);
   set("input", sidecar.input, input_at);
@@ -259,6 +276,13 @@ object to_json(const Sidecar& sidecar) {
                           {"function", probe.function},
                           {"space", probe.host ? "host" : "device"},
                           {"sites", probe.sites}});
+    });
+  if (sidecar.abi_functions)
+    json["abi_functions"] = array_of(*sidecar.abi_functions, [](const Sidecar::AbiFunction& function) {
+      return value(object{{"name", function.name},
+                          {"function_kind", function.kernel ? "kernel" : "device function"},
+                          {"params", strings_json(function.params)},
+                          {"result", function.result}});
     });
   if (sidecar.expected_verdict) json["expected_verdict"] = to_string(*sidecar.expected_verdict);
   if (sidecar.edge)

@@ -181,6 +181,7 @@ std::string agreement_text(const Observations& observations) {
   if (std::string layouts = detail::layout_agreement(observations.layout_probes, observations.layouts);
       !layouts.empty())
     parts.push_back(std::move(layouts));
+  if (std::string abi = detail::abi_agreement(observations.abi_views); !abi.empty()) parts.push_back(std::move(abi));
   return parts.empty() ? "nothing to compare" : join(parts, "; ");
 }
 
@@ -311,6 +312,12 @@ Verdict judge(const Observations& observations, const JudgeOptions& options) {
   append(findings, all_run_findings(observations));
   if (options.warnings) append(findings, detail::warning_findings(observations.compiles));
   append(findings, detail::layout_findings(observations.layout_probes, observations.layouts));
+  if (!observations.abi_views.empty()) {
+    const std::string runs = observations.runs.empty()                         ? "not run"
+                             : detail::run_findings(observations.runs).empty() ? "agreed"
+                                                                               : "differed";
+    append(findings, detail::abi_findings(observations.abi_views, observations.abi_kinds, runs));
+  }
   Verdict verdict;
   verdict.findings = by_kind(std::move(findings));
   if (verdict.findings.empty()) verdict.agreement = agreement_text(observations);

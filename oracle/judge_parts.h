@@ -99,4 +99,14 @@ std::vector<Finding> layout_findings(const std::vector<LayoutProbe>& probes, con
 /// "N layout views agree on M types" ("" when there are no views).
 std::string layout_agreement(const std::vector<LayoutProbe>& probes, const std::vector<LayoutView>& views);
 
+/// Parameter-ABI comparison (abi_judge.cpp): one abi_mismatch finding per kernel or visible
+/// device function whose binding declarations differ between views of one arch and
+/// separate-compilation mode that include both compilers. `runs` ("agreed", "differed", "not
+/// run") says whether the programs' runs, whose checksums include the parameters' values,
+/// agreed.
+std::vector<Finding> abi_findings(const std::vector<AbiView>& views, const std::vector<AbiFunctionKinds>& kinds,
+                                  const std::string& runs);
+/// "parameter declarations agree on N functions" ("" when nothing was compared).
+std::string abi_agreement(const std::vector<AbiView>& views);
+
 } // namespace cudiff::oracle::detail

@@ -153,6 +153,63 @@ struct PtxFeatures {
 /// initializer lists are skipped). Never throws; text that is not PTX gives few or no kinds.
 PtxFeatures read_ptx_features(std::string_view ptx);
 
+// ---- parameter ABI (docs/oracle.md, "Parameter ABI") ----------------------------------
+
+/// One `.param` of a PTX function header: a parameter or a return value, as declared.
+struct PtxParam {
+  std::string name;              ///< as written ("_Z3fooi_param_0", "func_retval0"); never compared
+  std::string space = ".param";  ///< ".param", or ".reg" in old-style headers
+  std::string type;              ///< ".b8", ".u32", ".f64"...; "" when the reader knows none
+  std::uint32_t element_bytes = 0;  ///< the type's size (".v2"/".v4" included); 0 when unknown
+  std::uint64_t count = 1;          ///< array elements; 1 for a scalar, 0 for `[]`
+  bool array = false;               ///< declared with `[N]`
+  std::uint32_t alignment = 0;      ///< `.align N` before the type, else the natural one (element_bytes)
+  bool explicit_alignment = false;
+  /// Words after the type: ".ptr", ".global", ".align 1" (after .ptr: the pointee's alignment).
+  std::vector<std::string> attributes;
+  std::string declaration;  ///< the tokens as written, the name left out: ".param .align 8 .b8 [16]"
+  std::uint64_t bytes() const { return std::uint64_t{element_bytes} * count; }
+};
+
+/// How a PTX function is declared: `.visible`, `.weak`, `.extern`, `.common`, or none of them
+/// (internal: only its own module calls it, so its compiler may change its signature freely).
+enum class PtxLinkage { internal, visible, weak, external, common };
+std::string to_string(PtxLinkage linkage);
+
+struct PtxFunction {
+  std::string name;     ///< the symbol, mangled as the compiler wrote it
+  bool kernel = false;  ///< `.entry` (else `.func`)
+  PtxLinkage linkage = PtxLinkage::internal;
+  bool defined = false;  ///< has a body (else a declaration ended by ';')
+  std::vector<PtxParam> params;
+  std::vector<PtxParam> returns;  ///< `.func`'s `(.param ... func_retval0)`; empty for void
+};
+
+/// Every `.entry` and `.func` header at the top level of PTX text from nvcc or clang, in order:
+/// definitions, forward declarations and `.extern` declarations. A name declared and then
+/// defined appears once, as the definition. The `.param` variables of call sites and
+/// `.callprototype` lines inside bodies are not headers and are skipped. Never throws.
+std::vector<PtxFunction> read_ptx_functions(std::string_view ptx);
+
+/// One config's parameter declarations, from its PTX.
+struct AbiView {
+  std::string config;
+  runners::CompilerKind compiler = runners::CompilerKind::nvcc;
+  std::string arch;                   ///< only views of one arch are compared
+  bool separate_compilation = false;  ///< -rdc / -fgpu-rdc: only views alike in this are compared
+  std::vector<PtxFunction> functions;
+  std::string problem;  ///< why the view is empty ("" when read)
+};
+
+/// What a generated program says of one of its functions (the sidecar's "abi_functions"):
+/// its qualified name and the source type's kind of each parameter and of the result.
+struct AbiFunctionKinds {
+  std::string qualified_name;  ///< "cudiff_s7::t0::cudiff_abi_0": namespaces, then the name
+  bool kernel = false;
+  std::vector<std::string> params;  ///< "alignas struct", "vector", "pointer"... in order
+  std::string result;               ///< "" for void
+};
+
 /// The device view of one config from its PTX, through the probes' arrays and properties.
 LayoutView device_layout_view(const std::string& config, runners::CompilerKind compiler, std::string_view ptx,
                               const std::vector<LayoutProbe>& probes);
@@ -265,6 +322,8 @@ struct Observations {
   /// kernels); every run is compared with it. Empty: no prediction, runs are only compared
   /// with each other.
   std::vector<ExpectedChecksum> expected_checksums;
+  std::vector<AbiView> abi_views = {};           ///< parameter declarations per config, when read
+  std::vector<AbiFunctionKinds> abi_kinds = {};  ///< from the sidecar, when it has them
 };
 
 struct JudgeOptions {

@@ -199,6 +199,8 @@ CheckRun check_test(const CheckRequest& request, const runners::Toolchain& toolc
     if (check.run) observations.runs.push_back(*check.run);
   }
   run.layout = check_layout(run, request.input, request.compile_limits, request.run_limits, workdir, observations);
+  run.abi = check_abi(run, request.input, request.compile_limits, workdir, observations);
+  if (run.abi) run.notes.insert(run.notes.end(), run.abi->notes.begin(), run.abi->notes.end());
   run.expected = expectation_of(request);
   observations.expected = run.expected;
   if (request.input.sidecar) observations.expected_checksums = expected_checksums_of(*request.input.sidecar);

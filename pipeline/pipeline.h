@@ -96,6 +96,12 @@ struct LayoutCheck {
   std::vector<std::string> notes;         ///< what could not be read, and why
 };
 
+/// The parameter-ABI part of a check (docs/pipeline.md, "Parameter ABI"): the views read.
+struct AbiCheck {
+  std::vector<oracle::AbiView> views;  ///< per config whose PTX was read
+  std::vector<std::string> notes;      ///< what could not be read, and why
+};
+
 struct CheckRun {
   std::filesystem::path file;  ///< what the compilers compiled
   runners::Mode mode = runners::Mode::binary;
@@ -104,6 +110,7 @@ struct CheckRun {
   runners::GpuDiscovery gpus;
   std::vector<ConfigCheck> configs;
   std::optional<LayoutCheck> layout;            ///< set when the sidecar lists layout probes
+  std::optional<AbiCheck> abi = {};             ///< set when parameter declarations were compared
   std::optional<oracle::Expectation> expected;  ///< what the verdict was judged against
   oracle::Verdict verdict;
 };
@@ -139,6 +146,23 @@ CheckRun check_test(const CheckRequest& request, const runners::Toolchain& toolc
 std::optional<LayoutCheck> check_layout(const CheckRun& run, const TestInput& input,
                                         const runners::Limits& compile_limits, const runners::Limits& run_limits,
                                         const std::filesystem::path& workdir, oracle::Observations& observations);
+
+/// Whether a config builds with separate compilation (-rdc=true, -dc, -fgpu-rdc): only PTX of
+/// configs alike in this is compared.
+bool separate_compilation(const runners::Config& config);
+/// Whether a check compares parameter declarations outside ptx mode, where it costs PTX
+/// compiles: always for a person's file (no sidecar), for a generated test only when its
+/// sidecar lists ABI-family functions.
+bool wants_abi_check(const TestInput& input);
+/// The ABI-family functions a sidecar lists, as the oracle takes them.
+std::vector<oracle::AbiFunctionKinds> abi_kinds_of(const generator::Sidecar& sidecar);
+/// The parameter declarations of the accepted configs (nothing in syntax mode, or when no
+/// nvcc and clang config of one arch and separate-compilation mode were both accepted): in ptx
+/// mode every config's artifact; otherwise, when wants_abi_check, the PTX of one nvcc and one
+/// clang config per arch and mode (the layout check's, or a PTX compile into `workdir`). Adds
+/// the views and the sidecar's kinds to `observations`.
+std::optional<AbiCheck> check_abi(const CheckRun& run, const TestInput& input, const runners::Limits& compile_limits,
+                                  const std::filesystem::path& workdir, oracle::Observations& observations);
 
 /// The expectation of a test: `request.expected` if set, else its sidecar's, else its
 /// `// expected-error: ID` comment's; none for a plain file.

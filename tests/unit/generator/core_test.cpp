@@ -119,6 +119,9 @@ TEST(GeneratorCore, EveryConstructKnobIsHonoured) {
     // V-rule probes are hand-written fragments that may use the same syntax (a probe's own
     // `for` loop or `__constant__` table): the markers are about the generator's constructs.
     off.set("probe.share", 0);
+    // So is the ABI family (generator/abi_params.cpp): its functions are __noinline__, its
+    // kernel parameters may be __grid_constant__ and its large structs are folded in loops.
+    off.set("abi.share", 0);
     Policy on = Policy::defaults();
     on.set("construct." + construct, 1);
     // Enough top-level statements that rare statement kinds come up in small programs.

@@ -191,7 +191,8 @@ std::string misaligned_carve(const std::string& text) {
 
 /// A write to a __grid_constant__ parameter's member, first thing in its kernel.
 std::string grid_constant_write(const std::string& text) {
-  const std::size_t kernel = text.find("const __grid_constant__ ");
+  // The kernel's grid-constant struct `gc` (ABI-family parameters may be __grid_constant__ too).
+  const std::size_t kernel = text.find("_constants gc");
   const std::size_t gtid = text.find("const unsigned int gtid = ", kernel == std::string::npos ? text.size() : kernel);
   const std::size_t use = text.find("gc.p", gtid == std::string::npos ? text.size() : gtid);
   if (use == std::string::npos) return "";
