@@ -103,6 +103,13 @@ std::vector<oracle::AbiFunctionKinds> abi_kinds_of(const generator::Sidecar& sid
 std::optional<AbiCheck> check_abi(const CheckRun& run, const TestInput& input, const runners::Limits& compile_limits,
                                   const std::filesystem::path& workdir, oracle::Observations& observations) {
   if (run.mode == runners::Mode::syntax || !wants_abi_check(input)) return std::nullopt;
+  // A generated test outside ptx mode costs one PTX compile per compiler (about a quarter of a
+  // build). Without separate compilation only kernels bind, and every kernel of the family
+  // agreed (bench/RESULTS.md, "Parameter ABI"): a campaign pays for the comparison only when
+  // its configs include separate compilation, where the measured differences are.
+  if (input.sidecar && run.mode != runners::Mode::ptx &&
+      std::ranges::none_of(run.configs, [](const ConfigCheck& check) { return separate_compilation(check.compile.config); }))
+    return std::nullopt;
   const std::vector<const ConfigCheck*> chosen = chosen_configs(run);
   if (chosen.empty()) return std::nullopt;
   AbiCheck abi;

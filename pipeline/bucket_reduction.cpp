@@ -31,6 +31,9 @@ BucketReduction reduce_bucket(triage::Database& db, const std::string& id, Reduc
   request.file = dir.path() / name;
   request.source = finding->source;
   request.key = bucket.key;
+  // The campaign attributed the finding's stage before it keyed it; candidates are not
+  // attributed, so they are keyed with the bucket's stage (CheckRequest::assumed_stage).
+  if (!bucket.stage.empty()) request.check.assumed_stage = bucket.stage;
   if (campaign) request.check.mode = runners::parse_mode(campaign->mode);
   // The stored reproducer has no sidecar: a false rejection was judged against a generated
   // program's "must accept", so its candidates are too. (A missed diagnostic's reproducer
@@ -42,8 +45,11 @@ BucketReduction reduce_bucket(triage::Database& db, const std::string& id, Reduc
   request.check.compile_limits = limits(kFileCompileSeconds);
   request.check.run_limits = limits(kRunSeconds);
 
-  if (bucket.kind == oracle::to_string(oracle::FindingKind::run_mismatch) && gpus.gpus.empty())
-    throw_environment("bucket " + std::to_string(bucket.id) + " is a run mismatch: reducing it needs a GPU (" +
+  if ((bucket.kind == oracle::to_string(oracle::FindingKind::run_mismatch) ||
+       bucket.kind == oracle::to_string(oracle::FindingKind::wrong_code) ||
+       bucket.kind == oracle::to_string(oracle::FindingKind::common_wrong_code)) &&
+      gpus.gpus.empty())
+    throw_environment("bucket " + std::to_string(bucket.id) + " is found by running its binaries: reducing it needs a GPU (" +
                       gpus.note + ")");
   const double started = unix_seconds();
   reduction.request = request;

@@ -202,6 +202,7 @@ CheckRun check_test(const CheckRequest& request, const runners::Toolchain& toolc
   run.abi = check_abi(run, request.input, request.compile_limits, workdir, observations);
   if (run.abi) run.notes.insert(run.notes.end(), run.abi->notes.begin(), run.abi->notes.end());
   run.expected = expectation_of(request);
+  run.assumed_stage = request.assumed_stage;
   observations.expected = run.expected;
   if (request.input.sidecar) observations.expected_checksums = expected_checksums_of(*request.input.sidecar);
   run.verdict = oracle::judge(observations, oracle::JudgeOptions{request.warnings});

@@ -113,6 +113,7 @@ struct CheckRun {
   std::optional<AbiCheck> abi = {};             ///< set when parameter declarations were compared
   std::optional<oracle::Expectation> expected;  ///< what the verdict was judged against
   oracle::Verdict verdict;
+  std::optional<std::string> assumed_stage;  ///< CheckRequest::assumed_stage, for signatures_of
 };
 
 /// What to check: one test case, how far to build it, with which configs and limits.
@@ -130,6 +131,10 @@ struct CheckRequest {
   /// (attribute_stage). `cudiff check` turns it on; a campaign attributes a finding only once
   /// it is pinned on one test, and the reducer's candidates never are.
   bool attribute_stages = false;
+  /// A reduction of a bucket whose key holds an attributed stage: every finding of the check is
+  /// keyed as if it had this stage (`signatures_of`), since a candidate is never attributed
+  /// (each attribution is several rebuilds). None: findings are keyed as judged.
+  std::optional<std::string> assumed_stage;
 };
 
 /// Builds the test with every config in parallel (a compile past its limit is retried once

@@ -104,8 +104,15 @@ boost::json::object outputs_json(const CheckRun& run) {
 
 std::vector<triage::Signature> signatures_of(const CheckRun& run) {
   std::vector<triage::Signature> signatures;
-  for (const oracle::Finding& finding : run.verdict.findings)
-    signatures.push_back(triage::signature_of(finding, crash_output(run, finding)));
+  for (const oracle::Finding& finding : run.verdict.findings) {
+    if (!run.assumed_stage) {
+      signatures.push_back(triage::signature_of(finding, crash_output(run, finding)));
+      continue;
+    }
+    oracle::Finding keyed = finding;
+    keyed.details["stage"] = *run.assumed_stage;
+    signatures.push_back(triage::signature_of(keyed, crash_output(run, finding)));
+  }
   return signatures;
 }
 

@@ -18,6 +18,12 @@ bool compile_time(oracle::FindingKind kind) {
          kind == oracle::FindingKind::missed_by_all;
 }
 
+/// Kinds a candidate shows only when its binaries run: a GPU and the sanitizer gate are needed.
+bool runs_on_gpu(oracle::FindingKind kind) {
+  return kind == oracle::FindingKind::run_mismatch || kind == oracle::FindingKind::wrong_code ||
+         kind == oracle::FindingKind::common_wrong_code;
+}
+
 std::string size_text(std::size_t bytes) { return format_bytes(bytes); }
 
 /// One progress line: the size now, the pass, tests done and their rate. On a terminal it is
@@ -202,7 +208,7 @@ ReduceOutcome reduce_source(const ReduceRequest& request, const runners::Toolcha
   const ReduceTarget target = pick_target(request, original);
   outcome.target = target;
   outcome.full_mode = original.mode;
-  if (target.kind == oracle::FindingKind::run_mismatch && gpus.gpus.empty())
+  if (runs_on_gpu(target.kind) && gpus.gpus.empty())
     throw_environment("reducing a run mismatch needs a GPU: " + gpus.note);
 
   CheckRun cheap_run = original;
@@ -214,7 +220,7 @@ ReduceOutcome reduce_source(const ReduceRequest& request, const runners::Toolcha
   test.use_prefilter(cheap_run);
   reducer::Options options = reducer_options(request, err);
   options.check_original = false;  // just checked in this very mode
-  if (target.kind == oracle::FindingKind::run_mismatch) {
+  if (runs_on_gpu(target.kind)) {
     test.use_sanitizer_gate();
     if (const std::optional<std::string> warning = test.ub_warning(request.source))
       throw_usage("the original has a warning that signals undefined behaviour (" + *warning +
