@@ -48,6 +48,24 @@ std::set<std::uint64_t> named_seeds(const oracle::Finding& finding, const genera
   return seeds;
 }
 
+/// The sanitizer gate on a test alone (a batch of one, built and run as an ordinary process)
+/// whose check shows a run-time finding, run here while its binaries exist; isolation decides
+/// what the result means (isolation.cpp, pin). A batch of several is never gated: its
+/// findings are pinned on single seeds first.
+void sanitizer_gate(const FuzzContext& context, const generator::TestCase& test, const pipeline::CheckRun& run,
+                    SeedsCheck& checked) {
+  const bool alone = test.sidecar.batch && test.sidecar.batch->seeds.size() == 1;
+  if (!alone || std::ranges::none_of(checked.findings, [](const oracle::Finding& finding) {
+        return pipeline::sanitizer_gated(finding.kind);
+      }))
+    return;
+  const pipeline::GateOutcome gate = pipeline::sanitizer_gate(context.sanitizer_gate, run, test.source, test.sidecar);
+  checked.gate = gate.result;
+  checked.gate_note = gate.note;
+  if (gate.result == pipeline::GateResult::invalid)
+    checked.invalid = pipeline::invalid_test_of(gate, run, checked.source_name, test.source);
+}
+
 /// One generated test checked: its findings, their keys, and what a report keeps of it.
 SeedsCheck check_test(const FuzzContext& context, const generator::TestCase& test, pipeline::CheckRequest request,
                       const runners::GpuDiscovery& gpu, const std::filesystem::path& workdir, BatchOutcome& stats) {
@@ -63,6 +81,7 @@ SeedsCheck check_test(const FuzzContext& context, const generator::TestCase& tes
   checked.source_name = test.name + ".cu";
   checked.source = test.source;
   if (!checked.agree()) checked.outputs = pipeline::outputs_json(run);
+  sanitizer_gate(context, test, run, checked);
   stats.checks += 1;
   stats.compiles += run.configs.size();
   for (const pipeline::ConfigCheck& config : run.configs)

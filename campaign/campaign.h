@@ -75,6 +75,8 @@ struct FuzzParams {
   std::optional<runners::Mode> mode;   ///< none: run with a GPU, else binary
   bool reduce = true;
   bool reduce_in_parallel = false;  ///< reduce each new bucket while fuzzing goes on
+  /// Run-time findings pass compute-sanitizer before they are filed (--no-sanitizer-gate: off).
+  bool sanitizer_gate = true;
   double elapsed = 0;               ///< seconds spent before the last resume
   std::string name;                 ///< a named campaign's name (id: named_campaign_id)
   Shard shard;                      ///< this database's part of the campaign
@@ -102,6 +104,9 @@ struct SeedOutcome {
   std::vector<triage::Signature> signatures;
   std::string source_name, source;  ///< the seed alone (a batch of one): the reproducer
   boost::json::object outputs;      ///< its check's commands and outputs
+  /// Set when the sanitizer gate found its run faulting: its run-time findings were withheld
+  /// (not in `findings`) and the test goes to the invalid-tests list instead.
+  std::optional<triage::InvalidTest> invalid;
 };
 
 /// A checked batch: every seed's outcome, and what the splitting cost.
@@ -121,6 +126,8 @@ struct FuzzContext {
   pipeline::CheckRequest check;  ///< configs, mode, limits (the test is set per batch)
   runners::Toolchain toolchain;
   std::filesystem::path workdir;
+  /// compute-sanitizer on a seed alone with a run-time finding (pipeline::sanitizer_gate).
+  pipeline::SanitizerGate sanitizer_gate;  ///< off unless the campaign makes it
 };
 
 /// Generates the batch, checks it, and when it shows a discrepancy isolates each finding
@@ -142,6 +149,12 @@ struct SeedsCheck {
   std::vector<std::set<std::uint64_t>> named_seeds;
   std::string source_name, source;  ///< what was checked: the reproducer when it is one seed
   boost::json::object outputs;
+  /// The sanitizer gate's verdict on a seed alone with a run-time finding (check_batch runs it
+  /// while the binaries exist; none for a batch of several, or without such a finding), its
+  /// one-line note, and for an invalid program what the invalid-tests list keeps.
+  std::optional<pipeline::GateResult> gate;
+  std::string gate_note;
+  std::optional<triage::InvalidTest> invalid;
   bool agree() const { return findings.empty(); }
 };
 using CheckSeeds = std::function<SeedsCheck(const std::vector<std::uint64_t>& seeds)>;
@@ -152,8 +165,11 @@ using SettlePinned = std::function<void(SeedOutcome& outcome)>;
 /// Pins the findings of `checked` (the check of `seeds`) on single seeds: findings that all
 /// name their seeds (run, layout) send those seeds straight to a check alone; otherwise the
 /// seeds are halved and each half that still disagrees is split again. A seed alone is charged
-/// only with findings whose key the batch showed. Notes say what could not be pinned. `settle`,
-/// when given, is called on each pinned seed after that key match (batch keys carry no stage).
+/// only with findings whose key the batch showed. Notes say what could not be pinned. A seed
+/// alone whose sanitizer gate found the program invalid is charged with none of its run-time
+/// findings (SeedOutcome::invalid says why); the others carry the gate's note in their
+/// details ("sanitizer_gate"). `settle`, when given, is then called on each pinned seed after
+/// that key match (batch keys carry no stage).
 std::map<std::uint64_t, SeedOutcome> isolate_findings(const std::vector<std::uint64_t>& seeds,
                                                       const SeedsCheck& checked, const CheckSeeds& check,
                                                       std::vector<std::string>& notes, const SettlePinned& settle = {});
@@ -247,6 +263,7 @@ struct CampaignSummary {
   FuzzParams params;
   std::filesystem::path db_path, report;
   std::int64_t tests = 0, findings = 0;
+  std::int64_t invalid_tests = 0;  ///< tests the sanitizer gate rejected (this start)
   std::vector<std::string> new_buckets;   ///< their keys
   std::vector<std::string> reductions;    ///< one line per bucket reduced
   std::vector<std::string> notes;

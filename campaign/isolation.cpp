@@ -51,27 +51,46 @@ public:
   }
 
 private:
-  /// `checked` is the seed alone: its findings with a key the batch showed are filed on it.
+  /// `checked` is the seed alone: its findings with a key the batch showed are filed on it,
+  /// once they pass the sanitizer gate.
   void pin(std::uint64_t seed, const SeedsCheck& checked) {
     SeedOutcome outcome;
     outcome.seed = seed;
+    // Step 1: the sanitizer gate (check_batch ran it on the seed alone). A program whose run
+    // faults is invalid: its run-time findings are the program's defect, never a compiler bug.
+    const bool invalid = sanitizer_rejected(seed, checked, outcome);
+    // Step 2, stage attribution, is settle_ below (after the key match): what is filed may be
+    // attributed to a stage; what step 1 withheld never is.
     for (std::size_t i = 0; i < checked.findings.size(); ++i) {
+      if (invalid && pipeline::sanitizer_gated(checked.findings[i].kind)) continue;
       if (!batch_keys_.count(checked.signatures[i].key)) {
         notes_.push_back("seed " + std::to_string(seed) + " alone shows " + checked.signatures[i].title +
                          ", which its batch did not: not filed");
         continue;
       }
       outcome.findings.push_back(checked.findings[i]);
+      if (checked.gate && pipeline::sanitizer_gated(checked.findings[i].kind))
+        outcome.findings.back().details["sanitizer_gate"] = checked.gate_note;
       outcome.signatures.push_back(checked.signatures[i]);
     }
-    if (outcome.findings.empty()) return;
-    outcome.discrepancy = true;
+    if (outcome.findings.empty() && !invalid) return;
+    outcome.discrepancy = !outcome.findings.empty();
     outcome.source_name = checked.source_name;
     outcome.source = checked.source;
     outcome.outputs = checked.outputs;
     // After the key match (the batch's keys were computed without a stage): attribution.
     if (settle_) settle_(outcome);
     pinned[seed] = std::move(outcome);
+  }
+
+  /// Whether the gate found the seed's program invalid; if so the outcome keeps what the
+  /// invalid-tests list needs and a note says the finding was not filed.
+  bool sanitizer_rejected(std::uint64_t seed, const SeedsCheck& checked, SeedOutcome& outcome) {
+    if (checked.gate != pipeline::GateResult::invalid) return false;
+    outcome.invalid = checked.invalid.value_or(triage::InvalidTest{});
+    outcome.invalid->seed = std::to_string(seed);
+    notes_.push_back("seed " + std::to_string(seed) + ": " + checked.gate_note + ": not filed");
+    return true;
   }
 
   const CheckSeeds& check_;

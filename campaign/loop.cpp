@@ -188,10 +188,23 @@ std::vector<std::thread> start_workers(const CampaignSetup& setup, const OpenCam
   return workers;
 }
 
-/// Step 3: one batch's tests and findings, the campaign's counts and its elapsed time, in one
-/// transaction. Returns the keys of the buckets it opened.
+/// The invalid-tests row of a seed the sanitizer gate rejected, in this campaign.
+triage::InvalidTest invalid_row(const SeedOutcome& seed, const triage::Test& test, double now) {
+  triage::InvalidTest invalid = *seed.invalid;
+  invalid.id = triage::content_key(test.campaign_id + "/" + test.name + "/invalid");
+  invalid.campaign_id = test.campaign_id;
+  invalid.test_id = test.id;
+  invalid.time = now;
+  invalid.name = test.name;
+  invalid.seed = test.seed;
+  return invalid;
+}
+
+/// Step 3: one batch's tests, findings and invalid tests, the campaign's counts and its
+/// elapsed time, in one transaction. Returns the keys of the buckets it opened.
 std::vector<std::string> commit(triage::Database& db, const CampaignSetup& setup, OpenCampaign& open,
-                                const std::string& policy_hash, const BatchOutcome& outcome, FuzzProgress& progress) {
+                                const std::string& policy_hash, const BatchOutcome& outcome, FuzzProgress& progress,
+                                std::int64_t& invalid_tests) {
   std::size_t findings = 0;
   std::vector<std::string> fresh;
   const double now = unix_seconds();
@@ -205,10 +218,13 @@ std::vector<std::string> commit(triage::Database& db, const CampaignSetup& setup
                         seed_text,
                         policy_hash,
                         open.params.configs,
-                        seed.discrepancy ? "discrepancy" : "agree",
+                        seed.discrepancy ? "discrepancy"
+                        : seed.invalid   ? "invalid"
+                                         : "agree",
                         now,
                         outcome.seconds / static_cast<double>(outcome.seeds.size())};
       db.add_test(test);
+      if (seed.invalid && db.add_invalid_test(invalid_row(seed, test, now))) ++invalid_tests;
       for (std::size_t i = 0; i < seed.findings.size(); ++i) {
         triage::NewFinding finding{triage::content_key(campaign.id + "/" + seed_text + "/" + std::to_string(i)),
                                    campaign.id,
@@ -297,12 +313,26 @@ CampaignSummary run_campaign(const CampaignSetup& setup, std::ostream& err) {
   }
 
   TempDir workdir("cudiff-fuzz");
-  const FuzzContext context{generator::Policy::load(open.params.policy), open.params.size,
-                            campaign_check_request(open.params), setup.toolchain, workdir.path()};
+  const pipeline::CheckRequest check = campaign_check_request(open.params);
+  const FuzzContext context{generator::Policy::load(open.params.policy),
+                            open.params.size,
+                            check,
+                            setup.toolchain,
+                            workdir.path(),
+                            pipeline::make_sanitizer_gate(open.params.sanitizer_gate && !open.compile_only,
+                                                          setup.toolchain, check.run_limits.wall_seconds)};
+  // Said once: without compute-sanitizer run-time findings are filed, each with the note
+  // "not sanitizer-checked" in its details, rather than the campaign failing.
+  if (open.params.sanitizer_gate && !open.compile_only && !context.sanitizer_gate.sanitizer) {
+    const std::string line = "not sanitizer-checked: " + context.sanitizer_gate.missing_reason +
+                             "; run-time findings are filed with that note";
+    summary.notes.push_back(line);
+  }
   FuzzProgress progress(open.done.size(), open.params.elapsed, shard_test_count(open.params), open.params.time_budget,
                         open.compile_only ? 0 : setup.gpus.gpus.size(), setup.jobs);
   BatchSource source(open.params, open.done, [&progress] { return progress.elapsed(); });
   if (!setup.quiet) err << start_line(setup, open);
+  if (!setup.quiet && !summary.notes.empty()) err << "note: " << summary.notes.front() << "\n";
 
   std::optional<BackgroundReducer> background;
   const std::size_t reduce_jobs = setup.jobs * 2;
@@ -323,7 +353,8 @@ CampaignSummary run_campaign(const CampaignSetup& setup, std::ostream& err) {
     } else if (!item->outcome) {
       worker_error = item->error;
     } else {
-      const std::vector<std::string> fresh = commit(db, setup, open, policy_hash, *item->outcome, progress);
+      const std::vector<std::string> fresh = commit(db, setup, open, policy_hash, *item->outcome, progress,
+                                                    summary.invalid_tests);
       summary.new_buckets.insert(summary.new_buckets.end(), fresh.begin(), fresh.end());
       summary.notes.insert(summary.notes.end(), item->outcome->notes.begin(), item->outcome->notes.end());
       if (background)

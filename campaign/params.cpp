@@ -25,6 +25,7 @@ boost::json::object fuzz_params_json(const FuzzParams& params) {
                            {"reduce", params.reduce},           {"reduce_in_parallel", params.reduce_in_parallel},
                            {"elapsed", params.elapsed}};
   if (params.tests) json["tests"] = *params.tests;
+  if (!params.sanitizer_gate) json["sanitizer_gate"] = false;  // absent: on (older records too)
   if (params.mode) json["mode"] = runners::to_string(*params.mode);
   if (!params.name.empty()) json["name"] = params.name;
   if (params.shard.count > 1) json["shard"] = params.shard.text();
@@ -48,6 +49,7 @@ FuzzParams fuzz_params_from_json(const boost::json::value& json) try {
   params.reduce = field(object, "reduce").as_bool();
   if (const auto* parallel = object.if_contains("reduce_in_parallel")) params.reduce_in_parallel = parallel->as_bool();
   params.elapsed = field(object, "elapsed").to_number<double>();
+  if (const auto* gate = object.if_contains("sanitizer_gate")) params.sanitizer_gate = gate->as_bool();
   if (const auto* tests = object.if_contains("tests")) params.tests = boost::json::value_to<std::uint64_t>(*tests);
   if (const auto* mode = object.if_contains("mode")) {
     params.mode = runners::parse_mode(std::string(mode->as_string()));

@@ -66,13 +66,24 @@ int run_check(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   }
 
   pipeline::CheckRun run = pipeline::check_test(request, toolchain, gpus, workdir);
-  pipeline::record_check(recorder, run);
+  // The sanitizer gate, its own step after judging (run mode only): a program whose run
+  // faults is invalid, and its run-time findings are not recorded as compiler bugs.
+  const pipeline::SanitizerGate gate = pipeline::make_sanitizer_gate(!args.has("--no-sanitizer-gate"), toolchain,
+                                                                     request.run_limits.wall_seconds);
+  const pipeline::GateOutcome gated = pipeline::gate_check(gate, run, request.input);
+  pipeline::record_check(recorder, run, &gated);
 
   const bool json = args.has("--json");
   if (keep) keep_files(run, workdir);
   out << (json ? pretty_json(check_json(run)) : render_check_table(run));
   if (keep && !json) out << "kept: " << workdir.string() << "\n";
-  return run.verdict.agree() ? 0 : 1;
+  if (run.verdict.agree()) return 0;
+  // Exit 3: every finding is a run-time one and the program's run faults under the sanitizer.
+  const bool only_withheld = gated.result == pipeline::GateResult::invalid &&
+                             std::ranges::all_of(run.verdict.findings, [](const oracle::Finding& finding) {
+                               return pipeline::sanitizer_gated(finding.kind);
+                             });
+  return only_withheld ? 3 : 1;
 }
 
 } // namespace
@@ -83,13 +94,19 @@ Subcommand check_subcommand() {
       "cudiff check FILE.cu [--mode syntax|ptx|object|binary|run] [--config LIST] [--warnings] [--json] [--keep DIR]",
       "Compare nvcc and clang-cuda on one CUDA file: build it with every config, run the\n"
       "binaries when a GPU is present, and say where they differ.\n"
+      "In run mode, run-time findings first pass compute-sanitizer (memcheck, initcheck; racecheck\n"
+      "and synccheck where the program uses shared memory or barriers) on the binaries that differ:\n"
+      "a program whose run faults is invalid, not a compiler bug (recorded as an invalid test).\n"
       "Exit status: 0 agree (a file neither compiler accepts is agreement), 1 discrepancy,\n"
-      "2 usage or environment error.",
+      "2 usage or environment error, 3 invalid program (its only findings are run-time ones and\n"
+      "its run faults under compute-sanitizer).",
       shared_options({Flag::mode, Flag::config, Flag::arch, Flag::warnings, Flag::json}, defaults())};
   spec.options.push_back({"--keep", "DIR", "keep commands, outputs and artifacts in DIR"});
   spec.options.push_back({"--no-attribution", "",
                           "in mode run, do not rebuild a finding with stages swapped to name its stage "
                           "(details.stage; docs/pipeline.md, \"Stage attribution\")"});
+  spec.options.push_back(
+      {"--no-sanitizer-gate", "", "report run-time findings without running compute-sanitizer on them first"});
   for (auto& option :
        shared_options({Flag::timeout, Flag::run_timeout, Flag::nvcc, Flag::clang, Flag::db, Flag::known}, defaults()))
     spec.options.push_back(option);

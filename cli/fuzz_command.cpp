@@ -78,6 +78,7 @@ void print_summary(const campaign::CampaignSummary& summary, bool json, std::ost
                             {"database", summary.db_path.string()},
                             {"tests", summary.tests},
                             {"findings", summary.findings},
+                            {"invalid_tests", summary.invalid_tests},
                             {"new_buckets", std::move(bucket_keys)},
                             {"seconds", seconds},
                             {"tests_per_second", seconds > 0 ? static_cast<double>(summary.tests) / seconds : 0.0},
@@ -87,13 +88,16 @@ void print_summary(const campaign::CampaignSummary& summary, bool json, std::ost
     return;
   }
   for (const std::string& line : summary.reductions) out << line << "\n";
-  TextTable table({"campaign", "tests", "findings", "new buckets", "time", "tests/s", "mode"});
+  TextTable table({"campaign", "tests", "findings", "invalid", "new buckets", "time", "tests/s", "mode"});
   table.add_row({summary.campaign_id.substr(0, 12), std::to_string(summary.tests), std::to_string(summary.findings),
-                 std::to_string(summary.new_buckets.size()), format_seconds(seconds),
-                 rate_text(static_cast<double>(summary.tests), seconds),
+                 std::to_string(summary.invalid_tests), std::to_string(summary.new_buckets.size()),
+                 format_seconds(seconds), rate_text(static_cast<double>(summary.tests), seconds),
                  summary.compile_only ? "compile-only" : "GPU"});
   out << table.render();
   for (const std::string& note : summary.notes) out << "note: " << note << "\n";
+  if (summary.invalid_tests > 0)
+    out << "the sanitizer gate rejected " << summary.invalid_tests << " test" << (summary.invalid_tests == 1 ? "" : "s")
+        << " (invalid programs, not filed): cudiff triage invalid --db " << summary.db_path.string() << "\n";
   if (!summary.new_buckets.empty()) out << "new buckets: cudiff triage list --db " << summary.db_path.string() << "\n";
   out << "report: " << summary.report.string() << "\n";
 }
@@ -107,7 +111,7 @@ std::filesystem::path libfuzzer_binary() {
 }
 
 int run_libfuzzer_engine(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
-  for (const char* name : {"--resume", "--batch", "--reduce-in-parallel"})
+  for (const char* name : {"--resume", "--batch", "--reduce-in-parallel", "--no-sanitizer-gate"})
     if (args.has(name)) throw_usage(std::string(name) + " is for the batch engine, not --engine libfuzzer");
   if (args.has("--time") && args.has("--tests")) throw_usage("give --time or --tests, not both");
   if (args.has("--tests") && args.unsigned_number("--tests").value_or(0) == 0)
@@ -197,7 +201,7 @@ int run_fuzz(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   setup.resume = args.has("--resume");
   if (setup.resume)
     for (const char* name : {"--time", "--tests", "--seed", "--batch", "--size", "--policy", "--config", "--mode",
-                             "--reduce-in-parallel", "--shard", "--campaign"})
+                             "--reduce-in-parallel", "--shard", "--campaign", "--no-sanitizer-gate"})
       if (args.has(name)) throw_usage(std::string("--resume continues a campaign as it was started; drop ") + name);
   setup.gpus = choose_gpus(args, runners::discover_gpus());
   if (!setup.resume) setup.params = new_fuzz_params(args, !setup.gpus.gpus.empty());
@@ -243,6 +247,7 @@ campaign::FuzzParams new_fuzz_params(const ParsedArgs& args, bool gpu_present) {
   params.reduce_in_parallel = args.has("--reduce-in-parallel");
   if (!params.reduce && params.reduce_in_parallel)
     throw_usage("--no-reduce and --reduce-in-parallel contradict each other");
+  params.sanitizer_gate = !args.has("--no-sanitizer-gate");
   return params;
 }
 
@@ -282,7 +287,10 @@ Subcommand fuzz_subcommand() {
   for (auto& option : std::vector<OptionSpec>{
            {"--report", "FILE", "where the HTML report goes (default: the database's name with -report.html)"},
            {"--no-reduce", "", "do not reduce new buckets' reproducers at the end"},
-           {"--reduce-in-parallel", "", "reduce each new bucket as it appears, alongside fuzzing (one at a time)"}})
+           {"--reduce-in-parallel", "", "reduce each new bucket as it appears, alongside fuzzing (one at a time)"},
+           {"--no-sanitizer-gate", "",
+            "file run-time findings without running compute-sanitizer on them first (default: a program whose run "
+            "faults under it is listed as invalid, not filed)"}})
     spec.options.push_back(option);
   for (auto& option : shared_options({Flag::quiet, Flag::json}, defaults())) spec.options.push_back(option);
   for (auto& option :

@@ -8,6 +8,17 @@
 #include <ostream>
 
 namespace cudiff::cli {
+
+std::string day_time(double seconds) {
+  if (seconds <= 0) return "-";
+  const std::time_t t = static_cast<std::time_t>(seconds);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buffer[32];
+  std::strftime(buffer, sizeof buffer, "%Y-%m-%d %H:%M", &tm);
+  return buffer;
+}
+
 namespace {
 
 /// triage's own defaults for the shared flags.
@@ -18,16 +29,6 @@ Defaults defaults() {
   d.json = "list, show: print JSON";
   d.known = "apply a known-differences file first (new buckets that match become known)";
   return d;
-}
-
-std::string day_time(double seconds) {
-  if (seconds <= 0) return "-";
-  const std::time_t t = static_cast<std::time_t>(seconds);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buffer[32];
-  std::strftime(buffer, sizeof buffer, "%Y-%m-%d %H:%M", &tm);
-  return buffer;
 }
 
 std::filesystem::path db_path(const ParsedArgs& args) { return *read_db(args, defaults()); }
@@ -138,7 +139,8 @@ int merge(const ParsedArgs& args, std::ostream& out) {
   for (std::size_t i = 2; i < args.positionals.size(); ++i) {
     const auto stats = db.merge_from(args.positionals[i]);
     out << args.positionals[i] << ": " << stats.tests_added << " tests, " << stats.findings_added << " findings, "
-        << stats.buckets_added << " new buckets, " << stats.campaigns_added << " campaigns added"
+        << stats.buckets_added << " new buckets, " << stats.invalid_tests_added << " invalid tests, "
+        << stats.campaigns_added << " campaigns added"
         << (stats.campaigns_joined > 0 ? ", " + std::to_string(stats.campaigns_joined) + " joined" : "") << "\n";
     // Shards of one campaign never share a test; merging a shard again does (harmlessly).
     if (stats.tests_present > 0)
@@ -185,7 +187,7 @@ int synthetic(const ParsedArgs& args, std::ostream& out) {
 
 int run_triage(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   if (args.positionals.empty())
-    throw_usage("triage needs an action: list, show, mark, note, export, merge, snapshot, report, reduce");
+    throw_usage("triage needs an action: list, show, mark, note, export, merge, snapshot, report, reduce, invalid");
   const std::string& action = args.positionals.front();
   if (action == "list") return list(args, out);
   if (action == "show") return show(args, out);
@@ -195,10 +197,14 @@ int run_triage(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   if (action == "merge") return merge(args, out);
   if (action == "report") return report(args, out);
   if (action == "snapshot") return snapshot(args, out);
+  if (action == "invalid") {
+    need(args, 0, "invalid [--json [--full]] [--limit N]");
+    return triage_invalid(open_existing(args), args, out);
+  }
   if (action == "synthetic") return synthetic(args, out);
   if (action == "reduce") return triage_reduce(args, out, err);  // cli/reduce_command.cpp
   throw_usage("unknown triage action '" + action +
-              "' (list, show, mark, note, export, merge, snapshot, report, reduce)");
+              "' (list, show, mark, note, export, merge, snapshot, report, reduce, invalid)");
 }
 
 } // namespace
@@ -208,7 +214,7 @@ Subcommand triage_subcommand() {
       "triage",
       "cudiff triage list [--status S] [--kind K] [--json] | show ID | mark ID STATUS | note ID TEXT |\n"
       "                     export ID DIR | merge OUT.db IN.db... | snapshot DEST.db | report --html OUT.html |\n"
-      "                     reduce ID [--jobs N]   [--db FILE]",
+      "                     reduce ID [--jobs N] | invalid [--json [--full]] [--limit N]   [--db FILE]",
       "Work with the triage database: findings deduplicated into buckets (docs/triage.md).\n"
       "ID is a bucket's local number or a prefix of its key; STATUS is new, known, reported,\n"
       "fixed or invalid. export writes DIR/report.md (a Markdown bug report) and the smallest\n"
@@ -217,6 +223,8 @@ Subcommand triage_subcommand() {
       "form for a network filesystem (a Slurm shard's way out); report writes one offline HTML\n"
       "page. reduce shrinks the bucket's best reproducer while it keeps the bucket's signature\n"
       "(as cudiff reduce does) and stores the result as its best reproducer when smaller.\n"
+      "invalid lists the tests the sanitizer gate rejected (their runs fault under\n"
+      "compute-sanitizer: invalid programs, never filed as compiler bugs), with counts by cause.\n"
       "`synthetic COUNT` writes generated findings (tests and benchmarks).",
       shared_options({Flag::db}, defaults())};
   for (auto& option : std::vector<OptionSpec>{{"--status", "STATUS", "list: only buckets with this status"},
@@ -224,6 +232,8 @@ Subcommand triage_subcommand() {
     spec.options.push_back(option);
   spec.options.push_back(shared_option(Flag::json, defaults()));
   spec.options.push_back({"--html", "FILE", "report: write the HTML report here"});
+  spec.options.push_back({"--full", "", "invalid --json: with each sanitizer report and program"});
+  spec.options.push_back({"--limit", "N", "invalid: the N newest only (default all)"});
   spec.options.push_back(shared_option(Flag::known, defaults()));
   spec.options.push_back({"--buckets", "N", "synthetic: spread the findings over N buckets (default 100)"});
   spec.options.push_back({"--batch", "N", "synthetic: findings per transaction (default 1)"});

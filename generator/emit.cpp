@@ -318,7 +318,7 @@ std::string emit_test_body(const Program& program, const LayoutPlan& layout, con
 
 std::string emit_preamble() { return prelude_text() + "\n" + runtime_helpers_text(); }
 
-std::string emit_main(const std::vector<std::string>& test_namespaces) {
+std::string emit_main(const std::vector<std::string>& test_namespaces, std::uint64_t stack_bytes) {
   auto qualified = [](const std::string& ns, const char* function) { return (ns.empty() ? "" : ns + "::") + function; };
   Writer w;
   w.line("");
@@ -329,6 +329,11 @@ std::string emit_main(const std::vector<std::string>& test_namespaces) {
   for (const std::string& ns : test_namespaces) w.line("  " + qualified(ns, "cudiff_print_layout") + "();");
   w.line("  return 0;");
   w.line("}");
+  // Before the first launch: the deepest call chain's frames, bounded by the generator
+  // (generator/stack.cpp); the driver cannot size recursion by itself, and the default 1 KiB
+  // overflows under unoptimized builds.
+  w.line("cudiff_check(cudaDeviceSetLimit(cudaLimitStackSize, " + std::to_string(stack_bytes) +
+         "), \"cudaDeviceSetLimit\");");
   for (const std::string& ns : test_namespaces) w.line(qualified(ns, "cudiff_run_tests") + "();");
   for (const std::string& ns : test_namespaces) w.line(qualified(ns, "cudiff_print_layout") + "();");
   w.line("return 0;");
@@ -339,7 +344,7 @@ std::string emit_main(const std::vector<std::string>& test_namespaces) {
 
 std::string emit_program(const Program& program, const LayoutPlan& layout, const EmitOptions& options) {
   return options.header + emit_preamble() + probe_includes(program.probes) + "\n" +
-         emit_test_body(program, layout, options) + "\n" + layout.device_probes + emit_main({""});
+         emit_test_body(program, layout, options) + "\n" + layout.device_probes + emit_main({""}, options.stack_bytes);
 }
 
 } // namespace cudiff::generator

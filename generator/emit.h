@@ -16,6 +16,8 @@ struct EmitOptions {
   bool launch_bounds = false;
   /// Prefix of the checksum lines' test names: "" alone, "s<seed>/" inside a batch.
   std::string checksum_label;
+  /// The device stack main() asks for (plan_device_stack).
+  std::uint64_t stack_bytes = 1024;
 };
 
 /// The whole translation unit: the header, the preamble, the test body, then main().
@@ -28,9 +30,10 @@ std::string emit_preamble();
 /// namespace per kernel (globals, device functions, kernel, host runner), then
 /// `cudiff_print_layout()` and `cudiff_run_tests()`. A batch wraps each in its own namespace.
 std::string emit_test_body(const Program& program, const LayoutPlan& layout, const EmitOptions& options);
-/// main(): `--layout` prints every test's probes; otherwise each test's kernels run in order,
-/// then the probes are printed. `test_namespaces` qualify the calls ("" for a lone program).
-std::string emit_main(const std::vector<std::string>& test_namespaces);
+/// main(): `--layout` prints every test's probes; otherwise it asks for `stack_bytes` of
+/// device stack per thread (generator/stack.h), each test's kernels run in order, then the
+/// probes are printed. `test_namespaces` qualify the calls ("" for a lone program).
+std::string emit_main(const std::vector<std::string>& test_namespaces, std::uint64_t stack_bytes);
 
 /// One expression as C++ text (fully parenthesized).
 std::string emit_expr(const Expr& expr, const Program& program, const std::vector<Var>& vars);

@@ -100,6 +100,8 @@ Gen BodyGen::call(int depth) {
       c->constant = d;
       depth_arg = Gen{c, std::vector<Value>(active_.size(), d)};
     }
+    for (const Value& depth : depth_arg.values)
+      function.recursion_depth_max = std::max(function.recursion_depth_max, static_cast<int>(depth.as_signed()));
     for (std::size_t i = 0; i < values.size(); ++i) {
       const std::int64_t times = depth_arg.values[i].as_signed();
       for (std::int64_t t = 0; t < times; ++t)

@@ -7,6 +7,7 @@
 #include "generator/kernels.h"
 #include "generator/layout.h"
 #include "generator/probes.h"
+#include "generator/stack.h"
 #include "generator/validate.h"
 
 #include <cstdio>
@@ -82,6 +83,7 @@ Built build(const Policy& policy, Rng& rng, std::uint64_t seed, Size size, const
     built.options.launch_bounds = true;
     ctx.use("launch_bounds");
   }
+  built.options.stack_bytes = plan_device_stack(ctx.program).bytes;
   built.used = ctx.constructs_used;
   built.used.insert(built.layout.constructs_used.begin(), built.layout.constructs_used.end());
   built.program = std::move(ctx.program);
@@ -136,6 +138,11 @@ TestCase generate_program(const Policy& policy, Rng& rng, std::uint64_t seed, Si
   return test;
 }
 
+DeviceStack device_stack_of(const Policy& policy, std::uint64_t seed, Size size) {
+  SeededRng rng(seed);
+  return plan_device_stack(build(policy, rng, seed, size, "", "").program);
+}
+
 std::string input_label(std::string_view bytes) { return "in_" + fnv1a_hex(bytes); }
 
 TestCase generate_from_bytes(const Policy& policy, std::string_view bytes, Size size) {
@@ -160,12 +167,14 @@ TestCase generate_batch(const Policy& policy, const std::vector<std::uint64_t>& 
   std::vector<Sidecar::Kernel> kernels;
   std::vector<Sidecar::LayoutProbe> probes;
   std::vector<Sidecar::AbiFunction> abi;
+  std::uint64_t stack_bytes = 0;  // one limit for the whole process: the largest test's
   for (std::uint64_t seed : seeds) {
     SeededRng rng(seed);
     const std::string label = batch_test_label(seed);
     const std::string ns = "cudiff_" + label;
     Built built = build(policy, rng, seed, size, label + "_", ns + "::");
     built.options.checksum_label = label + "/";
+    stack_bytes = std::max(stack_bytes, built.options.stack_bytes);
     body += "\n// ---- seed " + std::to_string(seed) + " ----\nnamespace " + ns + " {\n" +
             emit_test_body(built.program, built.layout, built.options) + "} // namespace " + ns + "\n" +
             built.layout.device_probes;
@@ -192,7 +201,8 @@ TestCase generate_batch(const Policy& policy, const std::vector<std::uint64_t>& 
                 policy.hash() +
                 "\n"
                 "// size: " +
-                to_string(size) + "\n" + emit_preamble() + probe_includes(all_probes) + body + emit_main(namespaces);
+                to_string(size) + "\n" + emit_preamble() + probe_includes(all_probes) + body +
+                emit_main(namespaces, stack_bytes);
   test.sidecar.generator_version = std::string(kGeneratorVersion);
   test.sidecar.batch = std::move(tests);
   test.sidecar.policy_hash = policy.hash();

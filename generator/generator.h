@@ -230,6 +230,17 @@ std::vector<rules::Rule> plantable_rules();
 std::string plant_violation(const std::string& source, const std::string& rule_id,
                             const rules::RuleViolation& violation, int& line);
 
+/// The per-thread device stack a generated program asks for: main() calls
+/// cudaDeviceSetLimit(cudaLimitStackSize, bytes) before the first launch (docs/generator.md,
+/// "Device stack"). `frame_bounds`: the bound the generator assumed for one frame of each
+/// device function and kernel, by name, which ptxas' "bytes stack frame" must never pass.
+struct DeviceStack {
+  std::uint64_t bytes = 0;  ///< at least the CUDA default (1 KiB), a multiple of 1 KiB
+  std::map<std::string, std::uint64_t> frame_bounds;
+};
+/// The device stack of the program generate_program makes for `seed`.
+DeviceStack device_stack_of(const Policy& policy, std::uint64_t seed, Size size);
+
 /// Several seeds' programs in one translation unit (docs/architecture.md, "Speed": one compile and one
 /// process for many tests). Each seed's program is the same as generate_program's (same IR,
 /// same random choices) inside `namespace cudiff_s<seed>`; its checksum lines read

@@ -176,6 +176,9 @@ struct Function {
   /// for depth > 0 the function returns `(R)(f(args, depth - 1) ^ recursion_xor)`.
   bool recursive = false;
   Value recursion_xor;
+  /// The deepest depth argument its one call site passes (0..4): the call stacks this many
+  /// frames of the function on top of its first (generator/stack.cpp).
+  int recursion_depth_max = 0;
   int arg_count() const { return param_count + (recursive ? 1 : 0); }
 };
 

@@ -108,7 +108,8 @@ std::optional<AbiCheck> check_abi(const CheckRun& run, const TestInput& input, c
   // agreed (bench/RESULTS.md, "Parameter ABI"): a campaign pays for the comparison only when
   // its configs include separate compilation, where the measured differences are.
   if (input.sidecar && run.mode != runners::Mode::ptx &&
-      std::ranges::none_of(run.configs, [](const ConfigCheck& check) { return separate_compilation(check.compile.config); }))
+      std::ranges::none_of(run.configs,
+                           [](const ConfigCheck& check) { return separate_compilation(check.compile.config); }))
     return std::nullopt;
   const std::vector<const ConfigCheck*> chosen = chosen_configs(run);
   if (chosen.empty()) return std::nullopt;

@@ -49,8 +49,8 @@ BucketReduction reduce_bucket(triage::Database& db, const std::string& id, Reduc
        bucket.kind == oracle::to_string(oracle::FindingKind::wrong_code) ||
        bucket.kind == oracle::to_string(oracle::FindingKind::common_wrong_code)) &&
       gpus.gpus.empty())
-    throw_environment("bucket " + std::to_string(bucket.id) + " is found by running its binaries: reducing it needs a GPU (" +
-                      gpus.note + ")");
+    throw_environment("bucket " + std::to_string(bucket.id) +
+                      " is found by running its binaries: reducing it needs a GPU (" + gpus.note + ")");
   const double started = unix_seconds();
   reduction.request = request;
   reduction.outcome = reduce_source(request, toolchain, gpus, err);

@@ -236,6 +236,116 @@ StageAttribution attribute_stage(const oracle::Finding& finding, const Attributi
 /// ["stage_why"] and details["stage_evidence"] (an array of {swap, configs, outcome, line}).
 /// A crash's tool, which details["stage"] held, moves to details["tool"].
 void record_stage(oracle::Finding& finding, const StageAttribution& attribution);
+// ---- compute-sanitizer (pipeline/sanitizer.cpp) --------------------------------------------
+// A program whose run faults (an out-of-bounds read, a stack overflow, an uninitialized read, a
+// shared-memory race, a misused barrier) has no one defined output: its different results are
+// the program's defect, never a compiler bug. The sanitizer gate runs compute-sanitizer on the
+// binaries of a run-time finding before it is filed (docs/pipeline.md, "The sanitizer gate").
+
+enum class SanitizerTool { memcheck, initcheck, racecheck, synccheck };
+std::string to_string(SanitizerTool tool);
+
+/// What one compute-sanitizer run printed, parsed. Never throws on any text.
+struct SanitizerReport {
+  bool summary_found = false;  ///< "ERROR SUMMARY: N errors" or "RACECHECK SUMMARY: ... (N errors, ...)"
+  std::int64_t errors = 0;     ///< N of that summary
+  /// The first error's lines, the "========= " prefix dropped (at most 8): its headline
+  /// ("Invalid __global__ read of size 4 bytes", "Stack overflow", "Uninitialized __global__
+  /// memory read ...", "Error: Race reported between ...") and where it happened.
+  std::vector<std::string> first_error;
+  /// The kind of the first error (sanitizer_cause); empty when there is none.
+  std::string cause;
+};
+SanitizerReport parse_sanitizer_output(std::string_view text);
+/// The cause an error headline names: "out-of-bounds", "stack overflow", "uninitialized read",
+/// "race", "barrier", "misaligned", "illegal address", "hardware exception", "leak", or
+/// "other" for a headline that is none of these.
+std::string sanitizer_cause(std::string_view headline);
+
+/// compute-sanitizer: $CUDA_HOME/bin, the toolchain's CUDA toolkit, /usr/local/cuda/bin, then
+/// PATH (each also as <toolkit>/compute-sanitizer/compute-sanitizer); none when absent.
+std::optional<std::filesystem::path> find_compute_sanitizer(const runners::Toolchain& toolchain);
+/// The same, or Error(environment) with one line saying where it was looked for.
+std::filesystem::path require_compute_sanitizer(const runners::Toolchain& toolchain, std::string_view why);
+
+/// The tools a program needs: memcheck and initcheck always; racecheck when it uses shared
+/// memory and synccheck when it uses a barrier or a warp-synchronous operation (from the
+/// source text, or a sidecar that says it used such a construct).
+std::vector<SanitizerTool> sanitizer_tools_for(std::string_view source,
+                                               const std::optional<generator::Sidecar>& sidecar);
+
+/// One tool on one binary.
+struct SanitizerRun {
+  SanitizerTool tool = SanitizerTool::memcheck;
+  std::string config;  ///< whose binary
+  runners::Command command;
+  runners::SubprocessResult process;
+  SanitizerReport report;
+  bool errors() const { return report.summary_found && report.errors > 0; }
+  /// Clean: the summary was printed and says 0 errors, and the sanitizer ended by itself.
+  bool clean() const;
+  /// Why a run is neither clean nor in error ("timed out after 600 s", "no summary printed").
+  std::string inconclusive_reason() const;
+};
+/// Runs `sanitizer --tool T --error-exitcode 86 --print-limit 10 BINARY` in the binary's
+/// directory, pinned to `gpu` (CUDA_VISIBLE_DEVICES), within `limits`.
+SanitizerRun run_sanitizer(const std::filesystem::path& sanitizer, SanitizerTool tool, const std::string& config,
+                           const std::filesystem::path& binary, const runners::GpuInfo& gpu,
+                           const runners::Limits& limits);
+
+/// The kinds the gate checks: findings about what a program printed (run_mismatch, wrong_code,
+/// common_wrong_code).
+bool sanitizer_gated(oracle::FindingKind kind);
+
+/// How a gate ended.
+enum class GateResult {
+  clean,        ///< every tool ran clean on every binary: file the finding
+  invalid,      ///< a tool reported an error: the program is invalid, never filed as a bug
+  not_checked,  ///< off, no sanitizer, no GPU, no binary, or a run that proved nothing: filed with a note
+};
+std::string to_string(GateResult result);
+
+struct GateOutcome {
+  GateResult result = GateResult::not_checked;
+  std::vector<std::string> configs;  ///< the binaries checked, one per side of the partition at least
+  std::vector<SanitizerRun> runs;    ///< in the order they ran
+  std::optional<SanitizerRun> failure;  ///< invalid: the first run with errors
+  std::string
+      note;  ///< one line: "sanitizer gate: clean (...)", "... INVALID program: ...", "not sanitizer-checked: ..."
+};
+
+/// How the gate runs (make_sanitizer_gate); off unless made. Off, or `sanitizer` none: gate
+/// results are not_checked with `missing_reason`.
+struct SanitizerGate {
+  bool enabled = false;
+  std::optional<std::filesystem::path> sanitizer;
+  std::string missing_reason = "the sanitizer gate is off";
+  double run_seconds = kRunSeconds;  ///< a normal run's limit; the sanitizer gets 10 times as long
+};
+/// The gate as a campaign or `cudiff check` sets it up: on unless `enabled` is false, with
+/// the toolkit's compute-sanitizer when there is one.
+SanitizerGate make_sanitizer_gate(bool enabled, const runners::Toolchain& toolchain, double run_seconds);
+
+/// The binaries a gated finding is about: one config from each group of its partition (details
+/// "groups" of a run mismatch, "wrong"/"right" config lists, else the finding's configs), and
+/// at least one of each compiler when both built one; only configs with a binary that ran.
+std::vector<const ConfigCheck*> gate_binaries(const CheckRun& run, const oracle::Finding& finding);
+
+/// The gate on the gated findings of `run` (none: clean, nothing to check). Each tool of
+/// sanitizer_tools_for on each binary of gate_binaries, the binaries of one tool side by side,
+/// on the run's first GPU; it stops at the first error.
+GateOutcome sanitizer_gate(const SanitizerGate& gate, const CheckRun& run, const std::string& source,
+                           const std::optional<generator::Sidecar>& sidecar);
+
+/// `cudiff check` after judging: the gate on the check's run-time findings (none, or not mode
+/// run: nothing happens and the outcome is clean). Its note joins run.notes, and each gated
+/// finding's details get "sanitizer_gate" (the note) and "sanitizer_gate_result".
+GateOutcome gate_check(const SanitizerGate& gate, CheckRun& run, const TestInput& input);
+
+/// What the invalid-tests list keeps of a gate that found an error (triage::InvalidTest's
+/// tool, cause, report, configs), for a test named `name`.
+triage::InvalidTest invalid_test_of(const GateOutcome& gate, const CheckRun& run, const std::string& source_name,
+                                    const std::string& source);
 
 // ---- recording a check ---------------------------------------------------------------------
 
@@ -253,8 +363,9 @@ CheckRecorder open_check_recorder(const std::optional<std::filesystem::path>& db
 /// With a database: records the check as a campaign of its own (kind "check", one test, its
 /// findings), in one transaction. With known differences: findings matching one are labelled
 /// known (summary prefix, details "triage"); they are still findings. Adds one note per
-/// finding naming its bucket.
-void record_check(CheckRecorder& recorder, CheckRun& run);
+/// finding naming its bucket. With a gate that found the program invalid, its run-time
+/// findings are not filed and the test is recorded in the invalid-tests list instead.
+void record_check(CheckRecorder& recorder, CheckRun& run, const GateOutcome* gate = nullptr);
 
 // ---- reduction -----------------------------------------------------------------------------
 

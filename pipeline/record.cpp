@@ -137,8 +137,11 @@ CheckRecorder open_check_recorder(const std::optional<std::filesystem::path>& db
   return recorder;
 }
 
-void record_check(CheckRecorder& recorder, CheckRun& run) {
+void record_check(CheckRecorder& recorder, CheckRun& run, const GateOutcome* gate) {
   if (!recorder.active) return;
+  // An invalid program's run-time findings are not compiler bugs: not filed, and not labelled.
+  const bool invalid = gate != nullptr && gate->result == GateResult::invalid;
+  auto withheld = [&](std::size_t i) { return invalid && sanitizer_gated(run.verdict.findings[i].kind); };
   const triage::KnownDifferences& known = recorder.known;
   const std::vector<triage::Signature> signatures = signatures_of(run);
 
@@ -146,7 +149,11 @@ void record_check(CheckRecorder& recorder, CheckRun& run) {
   if (recorder.db) {
     triage::Database& db = *recorder.db;
     const double now = unix_seconds();
-    const triage::Campaign campaign = campaign_of(run, now);
+    triage::Campaign campaign = campaign_of(run, now);
+    if (invalid)
+      campaign.findings = std::ranges::count_if(run.verdict.findings, [](const oracle::Finding& finding) {
+        return !sanitizer_gated(finding.kind);
+      });
     const std::string source = read_file(run.file);  // what the compilers compiled
     const boost::json::object outputs = outputs_json(run);
     // One transaction: a check is recorded whole or not at all.
@@ -158,11 +165,24 @@ void record_check(CheckRecorder& recorder, CheckRun& run) {
                         "",
                         "",
                         campaign.configs,
-                        run.verdict.agree() ? "agree" : "discrepancy",
+                        run.verdict.agree() ? "agree"
+                        : invalid           ? "invalid"
+                                            : "discrepancy",
                         now,
                         now - campaign.started};
       db.add_test(test);
+      if (invalid) {
+        triage::InvalidTest row = invalid_test_of(*gate, run, run.file.filename().string(), source);
+        row.id = triage::content_key(campaign.id + "/" + run.file.string() + "/invalid");
+        row.campaign_id = campaign.id;
+        row.test_id = test.id;
+        row.time = now;
+        row.name = run.file.string();
+        db.add_invalid_test(row);
+        run.notes.push_back("triage: recorded as an invalid test (cudiff triage invalid), not as a finding");
+      }
       for (std::size_t i = 0; i < signatures.size(); ++i) {
+        if (withheld(i)) continue;
         triage::NewFinding finding{triage::content_key(campaign.id + "/" + std::to_string(i)),
                                    campaign.id,
                                    test.id,
@@ -177,7 +197,7 @@ void record_check(CheckRecorder& recorder, CheckRun& run) {
     });
   }
   for (std::size_t i = 0; i < signatures.size(); ++i)
-    label(run.verdict.findings[i], signatures[i], known.match(signatures[i]), recorded[i], run.notes);
+    if (!withheld(i)) label(run.verdict.findings[i], signatures[i], known.match(signatures[i]), recorded[i], run.notes);
 }
 
 } // namespace cudiff::pipeline

@@ -220,7 +220,8 @@ ReduceOutcome reduce_source(const ReduceRequest& request, const runners::Toolcha
   test.use_prefilter(cheap_run);
   reducer::Options options = reducer_options(request, err);
   options.check_original = false;  // just checked in this very mode
-  if (runs_on_gpu(target.kind)) {
+  // Run-time findings (sanitizer_gated) keep the sanitizer gate on every candidate.
+  if (sanitizer_gated(target.kind)) {
     test.use_sanitizer_gate();
     if (const std::optional<std::string> warning = test.ub_warning(request.source))
       throw_usage("the original has a warning that signals undefined behaviour (" + *warning +

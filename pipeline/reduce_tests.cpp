@@ -120,11 +120,7 @@ void SignatureTest::use_prefilter(const CheckRun& original) {
 }
 
 void SignatureTest::use_sanitizer_gate() {
-  const std::filesystem::path sanitizer = toolchain_.cuda_home / "bin" / "compute-sanitizer";
-  std::error_code ec;
-  if (!std::filesystem::exists(sanitizer, ec))
-    throw_environment("reducing a run mismatch needs compute-sanitizer (not at " + sanitizer.string() + ")");
-  sanitizer_ = sanitizer;
+  sanitizer_ = require_compute_sanitizer(toolchain_, "reducing a run mismatch");
 }
 
 std::optional<std::string> SignatureTest::ub_warning(const std::string& candidate) const {
@@ -208,21 +204,15 @@ bool SignatureTest::operator()(const std::string& candidate) const {
 }
 
 /// Both compilers' binaries under every compute-sanitizer tool that can object to the
-/// candidate: memcheck (out of bounds), initcheck (uninitialized global memory: a deleted
-/// `cudaMemcpy`), racecheck (shared-memory races: a deleted `__syncthreads()`) and synccheck
-/// (barrier misuse). Any of them failing means the candidate's different result may have a
-/// reason that is no compiler bug. racecheck only watches shared memory and synccheck only
-/// barriers, so a candidate without `__shared__` or without a barrier skips them. Only
-/// candidates that already show the signature get here; the two binaries run side by side,
-/// since the reduction waits on the first candidate in order.
+/// candidate (sanitizer_tools_for: memcheck for out of bounds, initcheck for uninitialized
+/// global memory — a deleted `cudaMemcpy` —, racecheck for shared-memory races — a deleted
+/// `__syncthreads()` — and synccheck for barrier misuse). Any of them failing means the
+/// candidate's different result may have a reason that is no compiler bug. Only candidates
+/// that already show the signature get here; the two binaries run side by side, since the
+/// reduction waits on the first candidate in order. Unlike the campaign's gate, a run that
+/// proves nothing (a timeout, no summary) rejects the candidate too: the reduction must keep
+/// only what is known to be clean.
 bool SignatureTest::sanitizer_clean(const CheckRun& run, const std::string& candidate) const {
-  std::vector<std::string> tools = {"memcheck", "initcheck"};
-  if (candidate.find("__shared__") != std::string::npos) tools.emplace_back("racecheck");
-  for (const char* barrier : {"__syncthreads", "__syncwarp", "barrier", "bar.sync", "cooperative_groups"})
-    if (candidate.find(barrier) != std::string::npos) {
-      tools.emplace_back("synccheck");
-      break;
-    }
   std::vector<const ConfigCheck*> binaries;
   for (runners::CompilerKind compiler : {runners::CompilerKind::nvcc, runners::CompilerKind::clang})
     for (const ConfigCheck& check : run.configs)
@@ -230,28 +220,17 @@ bool SignatureTest::sanitizer_clean(const CheckRun& run, const std::string& cand
         binaries.push_back(&check);
         break;
       }
-  auto clean = [&](const std::string& tool, const ConfigCheck& built) {
-    runners::Command command;
-    command.argv = {sanitizer_->string(),           "--tool", tool, "--error-exitcode", "86", "--print-limit", "1",
-                    built.compile.artifact.string()};
-    command.limits = check_.run_limits;
-    command.limits.wall_seconds *= 10;  // the sanitizers are slow
-    command.env_overrides = {{"CUDA_VISIBLE_DEVICES", gpus_.gpus.front().visible_device}};
-    command.cwd = built.compile.artifact.parent_path();
-    const runners::SubprocessResult result = runners::run_subprocess(command);
-    // memcheck, initcheck, synccheck: "ERROR SUMMARY: 0 errors"; racecheck: "RACECHECK
-    // SUMMARY: 0 hazards displayed (0 errors, 0 warnings)".
-    const std::string& text = result.out.text;
-    const bool summary_clean = text.find("ERROR SUMMARY: 0 errors") != std::string::npos ||
-                               text.find("(0 errors, 0 warnings)") != std::string::npos;
-    return result.started && !result.timed_out && result.signal == 0 && result.exit_code != 86 && summary_clean;
-  };
-  for (const std::string& tool : tools) {
-    std::vector<std::future<bool>> verdicts;
+  runners::Limits limits = check_.run_limits;
+  limits.wall_seconds *= 10;  // the sanitizers are slow
+  for (SanitizerTool tool : sanitizer_tools_for(candidate, sidecar_)) {
+    std::vector<std::future<SanitizerRun>> runs;
     for (const ConfigCheck* built : binaries)
-      verdicts.push_back(std::async(std::launch::async, clean, tool, std::cref(*built)));
+      runs.push_back(std::async(std::launch::async, [&, built, tool] {
+        return run_sanitizer(*sanitizer_, tool, built->compile.config.name, built->compile.artifact, gpus_.gpus.front(),
+                             limits);
+      }));
     bool all_clean = true;
-    for (std::future<bool>& verdict : verdicts) all_clean = verdict.get() && all_clean;
+    for (std::future<SanitizerRun>& done : runs) all_clean = done.get().clean() && all_clean;
     if (!all_clean) return false;
   }
   return true;

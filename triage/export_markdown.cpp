@@ -99,6 +99,11 @@ std::string render_markdown_report(const Database& database, const Bucket& bucke
 
   md += "\n## Expected vs observed\n\n- expected: " + expected_for(bucket.kind) + "\n- observed: " + finding.summary +
         "\n";
+  // Run-time findings passed compute-sanitizer before they were filed (or say why not).
+  if (std::string gate = text_at(finding.details, {"sanitizer_gate"}); !gate.empty()) md += "- " + gate + "\n";
+  if (const std::int64_t invalid = database.invalid_test_count(); invalid > 0)
+    md += "- this database also lists " + std::to_string(invalid) + " invalid test" + (invalid == 1 ? "" : "s") +
+          " (runs that fault under compute-sanitizer; not filed as compiler bugs: `cudiff triage invalid`)\n";
 
   md += "\n## Commands and what each compiler printed\n\nRun from the directory holding `" + name + "`.\n";
   const std::string original = text_at(finding.outputs, {"file"});

@@ -68,6 +68,9 @@ MergeStats merge_attached(Database::Impl& impl) {
       "FROM temp.incoming) b WHERE b.rank = 1 AND b.bucket_key = buckets.key AND (b.source_size < buckets.best_size "
       "OR (b.source_size = buckets.best_size AND b.id < buckets.best_finding))");
   impl.exec("DROP TABLE temp.incoming");
+  // Invalid tests (schema 4) by id, as findings: merging a shard twice adds none.
+  impl.exec("INSERT OR IGNORE INTO main.invalid_tests SELECT * FROM shard.invalid_tests");
+  stats.invalid_tests_added = changes(impl);
   // One campaign from its shards: it ended when the last shard did (and not while one is
   // unfinished, so that the report does not call a cancelled shard's campaign done).
   impl.exec("UPDATE main.campaigns SET started = min(campaigns.started, j.started), "

@@ -38,7 +38,8 @@ std::string rate(const Campaign& c) {
   return buffer;
 }
 
-std::string campaigns_section(const std::vector<Campaign>& campaigns, const Totals& totals) {
+std::string campaigns_section(const std::vector<Campaign>& campaigns, const Totals& totals,
+                              std::int64_t invalid_tests) {
   std::int64_t with_gpu = 0;
   for (const auto& c : campaigns) with_gpu += c.gpus.empty() ? 0 : 1;
   std::string html = "<h2>Campaigns</h2><div class='cards'>";
@@ -49,6 +50,7 @@ std::string campaigns_section(const std::vector<Campaign>& campaigns, const Tota
   card("tests", totals.tests);
   card("findings", totals.findings);
   card("buckets", totals.buckets);
+  card("invalid tests (sanitizer gate)", invalid_tests);
   card("campaigns with a GPU", with_gpu);
   html += "</div><table><tr><th>started</th><th>kind</th><th>host</th><th>tests</th><th>duration</th><th>tests/s</th>"
           "<th>runs on</th><th>findings</th><th>nvcc</th><th>clang</th></tr>";
@@ -139,7 +141,7 @@ std::string render_html_report(const Database& database, double now) {
       std::string(style) + "</style></head><body>";
   html += "<h1>cudiff triage report</h1><p class='meta'>" + html_escape(database.path().filename().string()) +
           ", generated " + format_time(now) + ". Buckets: " + status_line(database) + ".</p>";
-  html += campaigns_section(campaigns, totals);
+  html += campaigns_section(campaigns, totals, database.invalid_test_count());
   html += "<h2>Findings over time, per kind</h2>" + report::cumulative_plot(events, colours) +
           report::histogram_plot(events, colours);
   html += "<h2>Top buckets</h2>" + bucket_table(database.buckets(BucketQuery{std::nullopt, std::nullopt, top_buckets}));

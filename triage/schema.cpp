@@ -52,6 +52,20 @@ CREATE INDEX buckets_count ON buckets(count DESC, key);
 CREATE TABLE campaign_params(campaign_id TEXT PRIMARY KEY, params TEXT NOT NULL);
 CREATE INDEX tests_campaign ON tests(campaign_id, seed);
 )sql",
+      // 3 -> 4: tests the sanitizer gate rejected (a run that faults under compute-sanitizer:
+      // the program's defect, never filed as a compiler bug), with the configs, the tool, the
+      // cause and the report (in blobs, like sources); merged like findings, by id.
+      R"sql(
+CREATE TABLE invalid_tests(
+  id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL, test_id TEXT NOT NULL, time REAL NOT NULL,
+  name TEXT NOT NULL, seed TEXT NOT NULL DEFAULT '', finding_kind TEXT NOT NULL DEFAULT '',
+  finding_summary TEXT NOT NULL DEFAULT '', configs TEXT NOT NULL DEFAULT '[]',
+  erring_configs TEXT NOT NULL DEFAULT '[]', tool TEXT NOT NULL, cause TEXT NOT NULL,
+  first_error TEXT NOT NULL DEFAULT '', command TEXT NOT NULL DEFAULT '', report_hash TEXT NOT NULL,
+  source_name TEXT NOT NULL, source_hash TEXT NOT NULL, source_size INTEGER NOT NULL);
+CREATE INDEX invalid_tests_time ON invalid_tests(time);
+CREATE INDEX invalid_tests_cause ON invalid_tests(cause);
+)sql",
   };
   return steps;
 }

@@ -169,6 +169,29 @@ struct Totals {
   std::int64_t campaigns = 0, tests = 0, findings = 0, buckets = 0;
 };
 
+/// A test the sanitizer gate rejected (docs/triage.md, "Invalid tests"): its run faulted under
+/// compute-sanitizer, so the finding it showed is the program's defect and was not filed as a
+/// compiler bug. Kept with the program, the configs, the tool and the sanitizer's report.
+struct InvalidTest {
+  std::string id;  ///< content_key(campaign id, test name): one row per test
+  std::string campaign_id, test_id;
+  double time = 0;
+  std::string name;  ///< the test's name (a generated seed's, or the checked file)
+  std::string seed;  ///< a generated test's seed; empty for a person's file
+  std::string finding_kind, finding_summary;  ///< what would have been filed
+  std::vector<std::string> configs;         ///< the binaries the gate checked
+  std::vector<std::string> erring_configs;  ///< those the failing tool reported errors on
+  std::string tool;         ///< memcheck, initcheck, racecheck, synccheck
+  std::string cause;        ///< the first error's kind: out-of-bounds, stack overflow, uninitialized read, race...
+  std::string first_error;  ///< its headline as the sanitizer printed it
+  std::string command;      ///< the sanitizer command that found it
+  std::string report;       ///< what the sanitizer printed (capped at 64 KiB)
+  std::string source_name, source;
+};
+/// An invalid test as JSON (`cudiff triage invalid --json`); the report and source only when
+/// `full`.
+boost::json::object to_json(const InvalidTest& invalid, bool full);
+
 struct MergeStats {
   std::int64_t findings_added = 0, buckets_added = 0, campaigns_added = 0;
   std::int64_t tests_added = 0;
@@ -176,12 +199,13 @@ struct MergeStats {
   /// that tested the same seed of one campaign (overlapping --shard settings).
   std::int64_t tests_present = 0;
   std::int64_t campaigns_joined = 0;  ///< campaigns both had: shards of one campaign
+  std::int64_t invalid_tests_added = 0;  ///< tests the shard's sanitizer gate rejected
 };
 
 // ---- the database -----------------------------------------------------------------------
 
 /// The schema version this cudiff writes (PRAGMA user_version); docs/triage.md lists them.
-constexpr int schema_version = 3;
+constexpr int schema_version = 4;
 
 /// Whether `path` (a file, or the name of one to create) is on a filesystem that several hosts
 /// can share (NFS, SMB, Lustre, GPFS, BeeGFS, CephFS, AFS, 9P, PanFS, FUSE): Database::open
@@ -274,6 +298,15 @@ public:
   std::int64_t campaign_finding_count(const std::string& campaign_id) const;
   /// Tests recorded by one campaign (a count: no rows are read).
   std::int64_t campaign_test_count(const std::string& campaign_id) const;
+
+  /// Records a test the sanitizer gate rejected (report and source in blobs); an id already
+  /// there changes nothing. Returns false for such a duplicate.
+  bool add_invalid_test(const InvalidTest& invalid);
+  /// Invalid tests, newest first (0: all), with their reports and sources.
+  std::vector<InvalidTest> invalid_tests(std::size_t limit = 0) const;
+  /// How many invalid tests each cause has, most frequent first (ties by cause).
+  std::vector<std::pair<std::string, std::int64_t>> invalid_test_causes() const;
+  std::int64_t invalid_test_count() const;
 
   /// "ok", or what PRAGMA integrity_check found.
   std::string integrity_check() const;

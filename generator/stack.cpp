@@ -1,0 +1,117 @@
+// stack: the device stack a generated program asks for with cudaDeviceSetLimit before its
+// first launch. The driver grows the per-thread stack by itself only where ptxas can size it
+// statically; recursion and calls through function pointers defeat that, and the default of
+// 1 KiB is far too small for unoptimized code: a program built by clang -O0 overflowed it
+// ("unspecified launch failure"; compute-sanitizer: "Stack overflow") and looked like a run
+// mismatch. So every program asks for a bound the generator computes from what it knows:
+//
+//   bytes = kernel frame + sum over the deepest call chain of (frames x frame bound) + helpers
+//
+// A frame's bound grows with its variables and expression nodes (every local and every
+// temporary may get a stack slot at -O0); the constants were measured against ptxas -v
+// ("bytes stack frame") at clang -O0, nvcc -O0 and nvcc -G on generated programs of every
+// size, and are at least twice the largest frame seen (docs/generator.md, "Device stack").
+// ptxas' own figures cannot be used: the program's text must not depend on the config that
+// builds it, and ptxas cannot size a recursive chain either.
+#include "generator/stack.h"
+
+#include <algorithm>
+#include <optional>
+#include <set>
+
+namespace cudiff::generator {
+namespace {
+
+constexpr std::uint64_t kFrameBase = 128;
+constexpr std::uint64_t kFramePerVar = 16;
+constexpr std::uint64_t kFramePerNode = 2;
+/// Helpers (folds, vector ops, class templates, static tables), planted probes and lambdas:
+/// leaves of any frame; the largest measured is under 200 bytes.
+constexpr std::uint64_t kHelperAllowance = 1024;
+constexpr std::uint64_t kCudaDefaultStack = 1024;
+
+std::size_t nodes_of(const ExprP& expr) {
+  if (!expr) return 0;
+  std::size_t count = 1;
+  for (const ExprP& kid : expr->kids) count += nodes_of(kid);
+  return count;
+}
+
+std::size_t nodes_of(const Block& block) {
+  std::size_t count = 0;
+  for (const Stmt& stmt : block) {
+    count += nodes_of(stmt.expr) + nodes_of(stmt.body) + nodes_of(stmt.else_body);
+    for (const SwitchCase& c : stmt.cases) count += nodes_of(c.body);
+  }
+  return count;
+}
+
+void calls_in(const ExprP& expr, std::set<int>& calls) {
+  if (!expr) return;
+  if (expr->kind == ExprKind::Call) calls.insert(expr->id);
+  for (const ExprP& kid : expr->kids) calls_in(kid, calls);
+}
+
+void calls_in(const Block& block, std::set<int>& calls) {
+  for (const Stmt& stmt : block) {
+    calls_in(stmt.expr, calls);
+    calls_in(stmt.body, calls);
+    calls_in(stmt.else_body, calls);
+    for (const SwitchCase& c : stmt.cases) calls_in(c.body, calls);
+  }
+}
+
+class Planner {
+public:
+  explicit Planner(const Program& program) : program_(program), chain_(program.functions.size()) {}
+
+  /// The stack a call of function `index` needs: its own frames, then its body's deepest call.
+  std::uint64_t chain(int index) {
+    auto& memo = chain_[static_cast<std::size_t>(index)];
+    if (memo) return *memo;
+    const Function& f = program_.functions[static_cast<std::size_t>(index)];
+    const std::uint64_t frame = frame_bound(f.vars.size(), nodes_of(f.body) + nodes_of(f.result_expr));
+    frame_bounds[f.name] = frame;
+    std::set<int> calls;
+    calls_in(f.body, calls);
+    calls_in(f.result_expr, calls);
+    std::uint64_t deepest = 0;
+    for (int callee : calls) deepest = std::max(deepest, chain(callee));  // callees come after callers
+    memo = frame * static_cast<std::uint64_t>(f.recursion_depth_max + 1) + deepest;
+    return *memo;
+  }
+
+  std::uint64_t kernel(const Kernel& k) {
+    const std::uint64_t frame = frame_bound(k.vars.size(), nodes_of(k.body));
+    frame_bounds[k.name] = frame;
+    std::set<int> calls;
+    calls_in(k.body, calls);
+    std::uint64_t deepest = 0;
+    for (int callee : calls) deepest = std::max(deepest, chain(callee));
+    return frame + deepest + kHelperAllowance;
+  }
+
+  std::map<std::string, std::uint64_t> frame_bounds;
+
+private:
+  const Program& program_;
+  std::vector<std::optional<std::uint64_t>> chain_;
+};
+
+} // namespace
+
+std::uint64_t frame_bound(std::size_t vars, std::size_t nodes) {
+  return kFrameBase + kFramePerVar * vars + kFramePerNode * nodes;
+}
+
+DeviceStack plan_device_stack(const Program& program) {
+  Planner planner(program);
+  DeviceStack plan;
+  plan.bytes = kCudaDefaultStack;
+  for (const Kernel& k : program.kernels) plan.bytes = std::max(plan.bytes, planner.kernel(k));
+  plan.bytes = (plan.bytes + 1023) / 1024 * 1024;
+  plan.frame_bounds = std::move(planner.frame_bounds);
+  return plan;
+}
+
+} // namespace cudiff::generator

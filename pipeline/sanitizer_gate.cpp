@@ -1,0 +1,214 @@
+// pipeline: the sanitizer gate — before a run-time finding (run_mismatch, wrong_code,
+// common_wrong_code) is filed, compute-sanitizer runs on the binaries of the configs that
+// disagree; a program whose run faults has no one defined output, so its finding is the
+// program's defect (a generator defect, a person's bug), never a compiler bug: it goes to the
+// invalid-tests list instead (docs/pipeline.md, "The sanitizer gate").
+#include "pipeline/pipeline.h"
+
+#include <algorithm>
+#include <future>
+
+namespace cudiff::pipeline {
+namespace {
+
+bool binary_ran(const ConfigCheck& check) { return !check.compile.artifact.empty() && check.run.has_value(); }
+
+const ConfigCheck* config_named(const CheckRun& run, std::string_view name) {
+  for (const ConfigCheck& check : run.configs)
+    if (check.compile.config.name == name) return &check;
+  return nullptr;
+}
+
+/// The configs of each side of a finding's partition.
+std::vector<std::vector<std::string>> partition_of(const CheckRun& run, const oracle::Finding& finding) {
+  std::vector<std::vector<std::string>> sides;
+  if (const auto* groups = finding.details.if_contains("groups"); groups && groups->is_array())
+    for (const auto& group : groups->as_array())
+      if (const auto* configs = group.is_object() ? group.as_object().if_contains("configs") : nullptr;
+          configs && configs->is_array()) {
+        std::vector<std::string>& side = sides.emplace_back();
+        for (const auto& name : configs->as_array())
+          if (name.is_string()) side.emplace_back(name.as_string());
+      }
+  if (!sides.empty()) return sides;
+  // Otherwise the finding's configs (those it blames) against the rest that ran.
+  sides.push_back(finding.configs);
+  std::vector<std::string> rest;
+  for (const ConfigCheck& check : run.configs)
+    if (std::ranges::find(finding.configs, check.compile.config.name) == finding.configs.end())
+      rest.push_back(check.compile.config.name);
+  if (!rest.empty()) sides.push_back(std::move(rest));
+  return sides;
+}
+
+std::string tool_list(const std::vector<SanitizerTool>& tools) {
+  std::vector<std::string> names;
+  for (SanitizerTool tool : tools) names.push_back(to_string(tool));
+  return join(names, ", ");
+}
+
+/// compute-sanitizer's report is kept up to this size in the invalid-tests list.
+constexpr std::size_t kReportBytes = 64 * 1024;
+
+} // namespace
+
+std::string to_string(GateResult result) {
+  switch (result) {
+  case GateResult::clean: return "clean";
+  case GateResult::invalid: return "invalid";
+  case GateResult::not_checked: return "not checked";
+  }
+  return "not checked";
+}
+
+bool sanitizer_gated(oracle::FindingKind kind) {
+  return kind == oracle::FindingKind::run_mismatch || kind == oracle::FindingKind::wrong_code ||
+         kind == oracle::FindingKind::common_wrong_code;
+}
+
+SanitizerGate make_sanitizer_gate(bool enabled, const runners::Toolchain& toolchain, double run_seconds) {
+  SanitizerGate gate;
+  gate.enabled = enabled;
+  gate.run_seconds = run_seconds;
+  if (enabled) gate.sanitizer = find_compute_sanitizer(toolchain);
+  if (!enabled) gate.missing_reason = "the sanitizer gate is off";
+  else if (!gate.sanitizer)
+    gate.missing_reason = "compute-sanitizer not found ($CUDA_HOME/bin, " + (toolchain.cuda_home / "bin").string() +
+                          ", /usr/local/cuda/bin, PATH)";
+  return gate;
+}
+
+std::vector<const ConfigCheck*> gate_binaries(const CheckRun& run, const oracle::Finding& finding) {
+  std::vector<const ConfigCheck*> chosen;
+  auto add = [&](const ConfigCheck* check) {
+    if (check != nullptr && binary_ran(*check) && std::ranges::find(chosen, check) == chosen.end())
+      chosen.push_back(check);
+  };
+  for (const std::vector<std::string>& side : partition_of(run, finding))
+    for (const std::string& name : side)
+      if (const ConfigCheck* check = config_named(run, name); check != nullptr && binary_ran(*check)) {
+        add(check);
+        break;
+      }
+  // Both compilers' code, where both built a binary: a fault may be in either's.
+  for (runners::CompilerKind compiler : {runners::CompilerKind::nvcc, runners::CompilerKind::clang}) {
+    if (std::ranges::any_of(chosen, [&](const ConfigCheck* c) { return c->compile.config.compiler == compiler; }))
+      continue;
+    for (const std::string& name : finding.configs)
+      if (const ConfigCheck* check = config_named(run, name);
+          check != nullptr && check->compile.config.compiler == compiler && binary_ran(*check)) {
+        add(check);
+        break;
+      }
+  }
+  return chosen;
+}
+
+GateOutcome sanitizer_gate(const SanitizerGate& gate, const CheckRun& run, const std::string& source,
+                           const std::optional<generator::Sidecar>& sidecar) {
+  GateOutcome outcome;
+  std::vector<const ConfigCheck*> binaries;
+  for (const oracle::Finding& finding : run.verdict.findings)
+    if (sanitizer_gated(finding.kind))
+      for (const ConfigCheck* check : gate_binaries(run, finding))
+        if (std::ranges::find(binaries, check) == binaries.end()) binaries.push_back(check);
+  if (std::ranges::none_of(run.verdict.findings,
+                           [](const oracle::Finding& finding) { return sanitizer_gated(finding.kind); })) {
+    outcome.result = GateResult::clean;
+    outcome.note = "sanitizer gate: no run-time finding to check";
+    return outcome;
+  }
+  for (const ConfigCheck* check : binaries) outcome.configs.push_back(check->compile.config.name);
+  auto not_checked = [&](const std::string& why) {
+    outcome.result = GateResult::not_checked;
+    outcome.note = "not sanitizer-checked: " + why;
+    return outcome;
+  };
+  if (!gate.enabled || !gate.sanitizer) return not_checked(gate.missing_reason);
+  if (run.gpus.gpus.empty()) return not_checked("no GPU");
+  if (binaries.empty()) return not_checked("no binary of the finding's configs ran");
+
+  runners::Limits limits = pipeline::limits(gate.run_seconds * 10);  // the sanitizers are slow
+  const std::vector<SanitizerTool> tools = sanitizer_tools_for(source, sidecar);
+  std::vector<std::string> inconclusive;
+  for (SanitizerTool tool : tools) {
+    std::vector<std::future<SanitizerRun>> pending;
+    for (const ConfigCheck* check : binaries)
+      pending.push_back(std::async(std::launch::async, [&, check, tool] {
+        return run_sanitizer(*gate.sanitizer, tool, check->compile.config.name, check->compile.artifact,
+                             run.gpus.gpus.front(), limits);
+      }));
+    for (std::future<SanitizerRun>& done : pending) outcome.runs.push_back(done.get());
+    for (const SanitizerRun& done : outcome.runs) {
+      if (done.tool != tool) continue;
+      if (done.errors() && !outcome.failure) outcome.failure = done;
+      else if (!done.clean()) inconclusive.push_back(done.config + ": " + done.inconclusive_reason());
+    }
+    if (outcome.failure) break;  // the other tools cannot make the program valid again
+  }
+  if (outcome.failure) {
+    const SanitizerRun& failure = *outcome.failure;
+    std::vector<std::string> erring;
+    for (const SanitizerRun& done : outcome.runs)
+      if (done.tool == failure.tool && done.errors()) erring.push_back(done.config);
+    outcome.result = GateResult::invalid;
+    outcome.note = "sanitizer gate: INVALID program, not a compiler bug: " + to_string(failure.tool) + " reports " +
+                   std::to_string(failure.report.errors) + " error" + (failure.report.errors == 1 ? "" : "s") + " (" +
+                   failure.report.cause + ") under " + join(erring, ", ") +
+                   (failure.report.first_error.empty() ? "" : ": " + failure.report.first_error.front());
+    return outcome;
+  }
+  if (!inconclusive.empty()) return not_checked(join(inconclusive, "; "));
+  outcome.result = GateResult::clean;
+  outcome.note = "sanitizer gate: clean (" + tool_list(tools) + " on " + join(outcome.configs, ", ") + ")";
+  return outcome;
+}
+
+GateOutcome gate_check(const SanitizerGate& gate, CheckRun& run, const TestInput& input) {
+  if (run.mode != runners::Mode::run) return GateOutcome{GateResult::clean, {}, {}, {}, ""};
+  GateOutcome outcome = sanitizer_gate(gate, run, input.source, input.sidecar);
+  if (outcome.note.empty() || std::ranges::none_of(run.verdict.findings, [](const oracle::Finding& finding) {
+        return sanitizer_gated(finding.kind);
+      }))
+    return outcome;
+  run.notes.push_back(outcome.note);
+  for (oracle::Finding& finding : run.verdict.findings)
+    if (sanitizer_gated(finding.kind)) {
+      finding.details["sanitizer_gate"] = outcome.note;
+      finding.details["sanitizer_gate_result"] = to_string(outcome.result);
+    }
+  return outcome;
+}
+
+triage::InvalidTest invalid_test_of(const GateOutcome& gate, const CheckRun& run, const std::string& source_name,
+                                    const std::string& source) {
+  triage::InvalidTest invalid;
+  invalid.name = source_name;
+  invalid.source_name = source_name;
+  invalid.source = source;
+  invalid.configs = gate.configs;
+  for (const oracle::Finding& finding : run.verdict.findings)
+    if (sanitizer_gated(finding.kind)) {
+      invalid.finding_kind = oracle::to_string(finding.kind);
+      invalid.finding_summary = finding.summary;
+      break;
+    }
+  if (gate.failure) {
+    const SanitizerRun& failure = *gate.failure;
+    invalid.tool = to_string(failure.tool);
+    invalid.cause = failure.report.cause.empty() ? "other" : failure.report.cause;
+    invalid.first_error = failure.report.first_error.empty() ? "" : failure.report.first_error.front();
+    std::vector<std::string> erring;
+    for (const SanitizerRun& done : gate.runs)
+      if (done.tool == failure.tool && done.errors()) erring.push_back(done.config);
+    invalid.erring_configs = erring;
+    invalid.command = failure.command.display();
+    std::string report = failure.process.out.text;
+    if (!failure.process.err.text.empty()) report += "\n--- stderr ---\n" + failure.process.err.text;
+    if (report.size() > kReportBytes) report = report.substr(0, kReportBytes) + "\n[... cut at 64 KiB]\n";
+    invalid.report = std::move(report);
+  }
+  return invalid;
+}
+
+} // namespace cudiff::pipeline

@@ -1,0 +1,160 @@
+// pipeline::parse_sanitizer_output and sanitizer_cause on compute-sanitizer reports
+// (tests/golden/sanitizer: samples written from the documented format, not GPU captures; see
+// its README), sanitizer_tools_for, and gate_binaries' choice of one binary per side.
+#include "pipeline/pipeline.h"
+#include "support/test_support.h"
+
+#include <gtest/gtest.h>
+
+namespace cudiff::pipeline {
+namespace {
+
+SanitizerReport sample(const std::string& name) {
+  return parse_sanitizer_output(read_file(test::data("golden/sanitizer/" + name)));
+}
+
+// From the documentation's format (not a capture): memcheck's out-of-bounds read, followed by
+// the API error the fault causes; the cause is the read, not the API error.
+TEST(SanitizerParser, OutOfBoundsReadIsTheFirstError) {
+  const SanitizerReport report = sample("memcheck_out_of_bounds.txt");
+  EXPECT_TRUE(report.summary_found);
+  EXPECT_EQ(report.errors, 2);
+  ASSERT_FALSE(report.first_error.empty());
+  EXPECT_EQ(report.first_error.front(), "Invalid __global__ read of size 4 bytes");
+  EXPECT_EQ(report.cause, "out-of-bounds");
+  EXPECT_TRUE(std::ranges::any_of(report.first_error,
+                                  [](const std::string& line) { return test::contains(line, "is out of bounds"); }));
+  EXPECT_FALSE(std::ranges::any_of(report.first_error, [](const std::string& line) {
+    return test::contains(line, "Program hit");
+  })) << "the error's block ends at the separator";
+}
+
+// From the documentation's format (not a capture).
+TEST(SanitizerParser, StackOverflow) {
+  const SanitizerReport report = sample("memcheck_stack_overflow.txt");
+  EXPECT_EQ(report.errors, 2);
+  EXPECT_EQ(report.first_error.front(), "Stack overflow");
+  EXPECT_EQ(report.cause, "stack overflow");
+}
+
+// From the documentation's format (not a capture): the program's own lines are ignored.
+TEST(SanitizerParser, CleanRunHasNoError) {
+  const SanitizerReport report = sample("memcheck_clean.txt");
+  EXPECT_TRUE(report.summary_found);
+  EXPECT_EQ(report.errors, 0);
+  EXPECT_TRUE(report.first_error.empty());
+  EXPECT_TRUE(report.cause.empty());
+}
+
+// From the documentation's format (not a capture).
+TEST(SanitizerParser, UninitializedRead) {
+  const SanitizerReport report = sample("initcheck_uninitialized.txt");
+  EXPECT_EQ(report.errors, 1);
+  EXPECT_EQ(report.cause, "uninitialized read");
+}
+
+// From the documentation's format (not a capture): racecheck's own summary counts errors only.
+TEST(SanitizerParser, RacecheckSummaryAndRace) {
+  const SanitizerReport race = sample("racecheck_race.txt");
+  EXPECT_TRUE(race.summary_found);
+  EXPECT_EQ(race.errors, 1);
+  EXPECT_EQ(race.cause, "race");
+  const SanitizerReport clean = sample("racecheck_clean.txt");
+  EXPECT_TRUE(clean.summary_found);
+  EXPECT_EQ(clean.errors, 0);
+}
+
+// From the documentation's format (not a capture).
+TEST(SanitizerParser, DivergentBarrier) {
+  const SanitizerReport report = sample("synccheck_divergent_barrier.txt");
+  EXPECT_EQ(report.errors, 1);
+  EXPECT_EQ(report.cause, "barrier");
+}
+
+// A run cut short prints no summary: neither clean nor in error.
+TEST(SanitizerParser, NoSummaryIsInconclusive) {
+  const SanitizerReport report = sample("killed_no_summary.txt");
+  EXPECT_FALSE(report.summary_found);
+  SanitizerRun run;
+  run.report = report;
+  run.process.started = true;
+  run.process.exit_code = 0;
+  EXPECT_FALSE(run.clean());
+  EXPECT_FALSE(run.errors());
+  EXPECT_TRUE(test::contains(run.inconclusive_reason(), "no summary"));
+}
+
+TEST(SanitizerParser, NeverThrowsOnOddText) {
+  for (const std::string& text : {std::string(), std::string("========="), std::string("=========\n=========  "),
+                                  std::string("========= ERROR SUMMARY: "),
+                                  std::string("========= ERROR SUMMARY: 99999999999999999999999 errors"),
+                                  std::string("========= RACECHECK SUMMARY: (((")}) {
+    const SanitizerReport report = parse_sanitizer_output(text);
+    EXPECT_GE(report.errors, 0);
+  }
+}
+
+TEST(SanitizerCause, NamesEachKind) {
+  EXPECT_EQ(sanitizer_cause("Warp Hardware Stack Overflow"), "stack overflow");
+  EXPECT_EQ(sanitizer_cause("Invalid __shared__ write of size 4 bytes"), "out-of-bounds");
+  EXPECT_EQ(sanitizer_cause("Invalid __global__ read of size 8 bytes\nAddress 0x10 is misaligned"), "misaligned");
+  EXPECT_EQ(sanitizer_cause("Something new"), "other");
+}
+
+TEST(SanitizerTools, SharedMemoryAndBarriersAddTheirTools) {
+  using enum SanitizerTool;
+  EXPECT_EQ(sanitizer_tools_for("int main() {}", std::nullopt), (std::vector{memcheck, initcheck}));
+  EXPECT_EQ(sanitizer_tools_for("__shared__ int s[32]; __syncthreads();", std::nullopt),
+            (std::vector{memcheck, initcheck, racecheck, synccheck}));
+  generator::Sidecar sidecar;
+  sidecar.constructs_used = std::vector<generator::Sidecar::Construct>{{"warp_shuffle", {}}};
+  EXPECT_EQ(sanitizer_tools_for("int main() {}", sidecar), (std::vector{memcheck, initcheck, synccheck}));
+}
+
+ConfigCheck built(const std::string& name, runners::CompilerKind compiler) {
+  ConfigCheck check;
+  check.compile.config = runners::Config{name, compiler, "O3", "sm_90", {}};
+  check.compile.artifact = "/tmp/" + name;
+  check.run = oracle::RunObservation{};
+  return check;
+}
+
+TEST(SanitizerGate, OneBinaryFromEachSideAndBothCompilers) {
+  CheckRun run;
+  run.configs = {built("nvcc-O3", runners::CompilerKind::nvcc), built("nvcc-O0", runners::CompilerKind::nvcc),
+                 built("clang-O3", runners::CompilerKind::clang), built("clang-O0", runners::CompilerKind::clang)};
+  oracle::Finding finding;
+  finding.kind = oracle::FindingKind::run_mismatch;
+  finding.configs = {"nvcc-O3", "nvcc-O0", "clang-O3", "clang-O0"};
+  boost::json::array groups;
+  groups.push_back(boost::json::object{{"configs", boost::json::array{"nvcc-O3", "nvcc-O0", "clang-O3"}}});
+  groups.push_back(boost::json::object{{"configs", boost::json::array{"clang-O0"}}});
+  finding.details["groups"] = std::move(groups);
+  std::vector<std::string> names;
+  for (const ConfigCheck* check : gate_binaries(run, finding)) names.push_back(check->compile.config.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"nvcc-O3", "clang-O0"}));
+}
+
+TEST(SanitizerGate, WithoutSanitizerNothingIsCheckedAndTheNoteSaysSo) {
+  CheckRun run;
+  run.mode = runners::Mode::run;
+  run.configs = {built("nvcc-O3", runners::CompilerKind::nvcc), built("clang-O3", runners::CompilerKind::clang)};
+  run.gpus.gpus.emplace_back();
+  oracle::Finding finding;
+  finding.kind = oracle::FindingKind::run_mismatch;
+  finding.configs = {"nvcc-O3", "clang-O3"};
+  run.verdict.findings.push_back(finding);
+  SanitizerGate gate;
+  gate.enabled = true;
+  gate.missing_reason = "compute-sanitizer not found";
+  const GateOutcome outcome = sanitizer_gate(gate, run, "int main() {}", std::nullopt);
+  EXPECT_EQ(outcome.result, GateResult::not_checked);
+  EXPECT_EQ(outcome.note, "not sanitizer-checked: compute-sanitizer not found");
+  EXPECT_TRUE(outcome.runs.empty());
+  // Compile-time findings are not gated: nothing to check.
+  run.verdict.findings.front().kind = oracle::FindingKind::compile_status_mismatch;
+  EXPECT_EQ(sanitizer_gate(gate, run, "", std::nullopt).result, GateResult::clean);
+}
+
+} // namespace
+} // namespace cudiff::pipeline
