@@ -51,6 +51,8 @@ CaseOutcome check_case(const KnownBugCase& bug, const ConfigSet& set, const Reca
   check.configs = configs;
   check.compile_limits = request.compile_limits;
   check.run_limits = request.run_limits;
+  // Stage accuracy is part of recall: each finding is attributed as `cudiff check` does.
+  check.attribute_stages = true;
   const auto started = std::chrono::steady_clock::now();
   const pipeline::CheckRun run = pipeline::check_test(check, request.toolchain, request.gpus, workdir);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

@@ -60,10 +60,7 @@ pipeline::CheckRun check(const generator::TestCase& test, runners::Mode mode, st
   return pipeline::check_test(request, toolchain, runners::GpuDiscovery{}, dir);
 }
 
-std::vector<runners::Config> rdc_configs() {
-  return {runners::Config{"nvcc-O3-rdc", runners::CompilerKind::nvcc, "O3", "sm_90", {"-rdc=true"}},
-          runners::Config{"clang-O3-rdc", runners::CompilerKind::clang, "O3", "sm_90", {"-fgpu-rdc"}}};
-}
+std::vector<runners::Config> rdc_configs() { return runners::parse_configs("nvcc-O3-rdc,clang-O3-rdc"); }
 
 std::vector<const oracle::Finding*> abi_findings(const pipeline::CheckRun& run) {
   std::vector<const oracle::Finding*> found;

@@ -14,7 +14,8 @@ debs="${2:-}"
 if ! command -v clang++-22 >/dev/null && [ -n "$debs" ]; then
   mkdir -p /opt/c22
   for f in "$debs"/*.deb; do dpkg -x "$f" /opt/c22; done
-  [ -f "$debs/extra/clang-linker-wrapper" ] && cp "$debs/extra/clang-linker-wrapper" /opt/c22/usr/lib/llvm-22/bin/
+  # Tools the packages above lack (clang-linker-wrapper, llvm-offload-binary): next to clang.
+  [ -d "$debs/extra" ] && cp "$debs"/extra/* /opt/c22/usr/lib/llvm-22/bin/
   export LD_LIBRARY_PATH=/opt/c22/usr/lib/x86_64-linux-gnu:/opt/c22/usr/lib/llvm-22/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
   export CUDIFF_CLANG=/opt/c22/usr/lib/llvm-22/bin/clang++
 fi

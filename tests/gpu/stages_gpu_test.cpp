@@ -109,9 +109,11 @@ TEST(GpuStages, PtxasLevelDecidesTheContractionTheCasesRestOn) {
   auto result = run_cudiff(
       {"check", file.string(), "--mode", "run", "--json", "--no-attribution", "--config", "nvcc-O3,nvcc-O3-ptxas0"});
   ASSERT_EQ(result.exit_code, 1) << result.out.text << result.err.text;
-  const auto& configs = boost::json::parse(result.out.text).at("configs").as_array();
-  EXPECT_EQ(configs[0].at("run").at("output_lines").at(0).as_string(), "checksum mul_add 33800000");
-  EXPECT_EQ(configs[1].at("run").at("output_lines").at(0).as_string(), "checksum mul_add 00000000");
+  const boost::json::value json = boost::json::parse(result.out.text);  // kept: configs refers into it
+  const auto& configs = json.at("configs").as_array();
+  ASSERT_EQ(configs.size(), 2u) << result.out.text;
+  EXPECT_EQ(configs.at(0).at("run").at("output_lines").at(0).as_string(), "checksum mul_add 33800000");
+  EXPECT_EQ(configs.at(1).at("run").at("output_lines").at(0).as_string(), "checksum mul_add 00000000");
 }
 
 } // namespace
