@@ -321,7 +321,7 @@ struct Observations {
   /// The interpreter's prediction per kernel (a generated program's sidecar, all of a batch's
   /// kernels); every run is compared with it. Empty: no prediction, runs are only compared
   /// with each other.
-  std::vector<ExpectedChecksum> expected_checksums;
+  std::vector<ExpectedChecksum> expected_checksums = {};
   std::vector<AbiView> abi_views = {};           ///< parameter declarations per config, when read
   std::vector<AbiFunctionKinds> abi_kinds = {};  ///< from the sidecar, when it has them
 };

@@ -57,6 +57,15 @@ oracle::Finding finding_for(std::int64_t bucket) {
 
 } // namespace
 
+/// What the rejecting config printed: a crash's excerpt, which its key was made from (so that
+/// re-keying from the stored outputs gives the same key), else the summary.
+std::string clang_stderr(const oracle::Finding& finding) {
+  if (finding.kind == oracle::FindingKind::crash)
+    if (const auto* excerpt = finding.details.if_contains("excerpt"); excerpt != nullptr && excerpt->is_string())
+      return std::string(excerpt->as_string());
+  return finding.summary;
+}
+
 NewFinding synthetic_finding(const std::string& campaign_id, std::int64_t index, std::int64_t buckets, double time) {
   const std::int64_t bucket = index % (buckets > 0 ? buckets : 1);
   NewFinding f;
@@ -80,7 +89,7 @@ NewFinding synthetic_finding(const std::string& campaign_id, std::int64_t index,
                                               {"outcome", "rejected"},
                                               {"status", "exit 1"},
                                               {"command", "clang++-22 -x cuda -O3 -c " + f.source_name},
-                                              {"stderr", f.finding.summary}}}}};
+                                              {"stderr", clang_stderr(f.finding)}}}}};
   return f;
 }
 

@@ -130,12 +130,12 @@ TEST(RecallSuite, MalformedCasesAreRefusedNamingTheFileAndField) {
 }
 
 TEST(RecallSuite, ConfigSetsKeepUnknownPresetsAsAReportNotAnError) {
-  const auto set = cudiff::campaign::config_set("nvcc-O3, clang-O3-rdc ,clang-O0,nvcc-O3", std::string("sm_80"));
+  const auto set = cudiff::campaign::config_set("nvcc-O3, clang-O9-rdc ,clang-O0,nvcc-O3", std::string("sm_80"));
   ASSERT_EQ(set.configs.size(), 2u);  // the repeated nvcc-O3 once
   EXPECT_EQ(set.configs[0].name, "nvcc-O3");
   EXPECT_EQ(set.configs[1].name, "clang-O0");
   EXPECT_EQ(set.configs[0].arch, "sm_80");
-  EXPECT_EQ(set.unknown, (std::vector<std::string>{"clang-O3-rdc"}));
+  EXPECT_EQ(set.unknown, (std::vector<std::string>{"clang-O9-rdc"}));
   EXPECT_FALSE(set.per_case);
   const auto per_case = cudiff::campaign::config_set("case", std::string("sm_80"));
   EXPECT_TRUE(per_case.per_case);

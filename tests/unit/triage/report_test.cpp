@@ -51,7 +51,7 @@ TEST(TriageReport, HtmlIsOneOfflinePageWithSummaryPlotsTopAndNewBuckets) {
   // campaign: they, and only they, are new since the previous one.
   const auto section = html.substr(html.find("New since the previous campaign"));
   EXPECT_TRUE(contains(section, "synthetic_k")) << section.substr(0, 2000);
-  EXPECT_TRUE(contains(section, "value l")) << section.substr(0, 2000);
+  EXPECT_TRUE(contains(section, "synthetic l")) << section.substr(0, 2000);
   EXPECT_FALSE(contains(section, "synthetic error c")) << section.substr(0, 2000);
 }
 
