@@ -263,7 +263,9 @@ struct Observations {
   /// The interpreter's prediction per kernel (a generated program's sidecar, all of a batch's
   /// kernels); every run is compared with it. Empty: no prediction, runs are only compared
   /// with each other.
-  std::vector<ExpectedChecksum> expected_checksums;
+  /// (A default member initializer, so that brace-initialized Observations that end before it
+  /// need not name it.)
+  std::vector<ExpectedChecksum> expected_checksums = {};
 };
 
 struct JudgeOptions {

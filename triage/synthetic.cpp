@@ -65,7 +65,12 @@ NewFinding synthetic_finding(const std::string& campaign_id, std::int64_t index,
   f.test_id = content_key(campaign_id + "/test/" + std::to_string(index));
   f.time = time;
   f.finding = finding_for(bucket);
-  f.signature = signature_of(f.finding);
+  // What clang printed, as the outputs keep it: a crash's signature reads it (as the pipeline's
+  // does), so that re-keying from the stored outputs gives the same key.
+  const bool crash = f.finding.kind == oracle::FindingKind::crash;
+  const std::string clang_stderr =
+      crash ? std::string(f.finding.details.at("excerpt").as_string()) : f.finding.summary;
+  f.signature = signature_of(f.finding, crash ? clang_stderr : std::string());
   f.source_name = "synthetic_" + std::to_string(index) + ".cu";
   f.source = "// synthetic test " + std::to_string(index) + " of campaign " + campaign_id + "\n" +
              "__global__ void kernel_" + word(bucket) + "(int* out) {\n  out[threadIdx.x] = " + std::to_string(index) +
@@ -77,10 +82,10 @@ NewFinding synthetic_finding(const std::string& campaign_id, std::int64_t index,
                                               {"command", "nvcc -O3 -c " + f.source_name},
                                               {"stderr", ""}},
                                        object{{"config", "clang-O3"},
-                                              {"outcome", "rejected"},
+                                              {"outcome", crash ? "crashed" : "rejected"},
                                               {"status", "exit 1"},
                                               {"command", "clang++-22 -x cuda -O3 -c " + f.source_name},
-                                              {"stderr", f.finding.summary}}}}};
+                                              {"stderr", clang_stderr}}}}};
   return f;
 }
 

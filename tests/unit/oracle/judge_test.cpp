@@ -183,7 +183,11 @@ TEST(JudgeCompile, SummaryIsOneShortLine) {
 TEST(JudgeHang, CompileTimeoutIsAHang) {
   CompileObservation hung = compile("nvcc-O3", CompilerKind::nvcc, CompileOutcome::hung);
   hung.seconds = 120;
-  const Verdict verdict = judge_compiles({hung, accepted("clang-O3", CompilerKind::clang)});
+  // clang took long too: not a compile-time anomaly of nvcc's (that is a slow_compile,
+  // judge_time_test.cpp), a hang.
+  CompileObservation slow = accepted("clang-O3", CompilerKind::clang);
+  slow.seconds = 100;
+  const Verdict verdict = judge_compiles({hung, slow});
   ASSERT_EQ(verdict.findings.size(), 1u);
   EXPECT_EQ(verdict.findings[0].kind, FindingKind::hang);
   EXPECT_EQ(verdict.findings[0].configs, std::vector<std::string>{"nvcc-O3"});
