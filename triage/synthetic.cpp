@@ -68,8 +68,7 @@ NewFinding synthetic_finding(const std::string& campaign_id, std::int64_t index,
   // What clang printed, as the outputs keep it: a crash's signature reads it (as the pipeline's
   // does), so that re-keying from the stored outputs gives the same key.
   const bool crash = f.finding.kind == oracle::FindingKind::crash;
-  const std::string clang_stderr =
-      crash ? std::string(f.finding.details.at("excerpt").as_string()) : f.finding.summary;
+  const std::string clang_stderr = crash ? std::string(f.finding.details.at("excerpt").as_string()) : f.finding.summary;
   f.signature = signature_of(f.finding, crash ? clang_stderr : std::string());
   f.source_name = "synthetic_" + std::to_string(index) + ".cu";
   f.source = "// synthetic test " + std::to_string(index) + " of campaign " + campaign_id + "\n" +
