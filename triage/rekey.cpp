@@ -221,6 +221,9 @@ int recorded_signature_version(Database::Impl& impl) {
 }
 
 void bring_keys_up_to_date(Database::Impl& impl) {
+  // A schema left older on purpose (OpenOptions::upgrade_to, tests only) lacks columns the
+  // re-key reads: its keys wait for the upgrade.
+  if (impl.version < schema_version) return;
   // Another process may be doing the same: the version is read again under the write lock.
   impl.exec("BEGIN IMMEDIATE");
   try {

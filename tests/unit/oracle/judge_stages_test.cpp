@@ -31,6 +31,14 @@ CompileObservation rejected(std::string config, CompilerKind compiler, std::vect
   return observation;
 }
 
+/// The compiles and the expectation, set by name: new Observations fields need no change here.
+Observations observed(std::vector<CompileObservation> compiles, std::optional<Expectation> expected = std::nullopt) {
+  Observations observations;
+  observations.compiles = std::move(compiles);
+  observations.expected = std::move(expected);
+  return observations;
+}
+
 CompileObservation front_end_rejection() {
   return rejected("clang-O3", CompilerKind::clang,
                   {error(Tool::frontend, "cannot store to a constant variable", "cannot store to 'c'", 4)});
@@ -44,7 +52,7 @@ CompileObservation ptxas_rejection(std::string config = "nvcc-O3", CompilerKind 
 }
 
 TEST(JudgeLateRejection, FrontEndAgainstPtxasIsALateRejection) {
-  const Verdict verdict = judge(Observations{{ptxas_rejection(), front_end_rejection()}, {}, {}, {}, {}, {}}, {});
+  const Verdict verdict = judge(observed({ptxas_rejection(), front_end_rejection()}), {});
   ASSERT_EQ(verdict.findings.size(), 1u) << verdict.headline();
   const Finding& finding = verdict.findings[0];
   EXPECT_EQ(finding.kind, FindingKind::late_rejection);
@@ -58,13 +66,12 @@ TEST(JudgeLateRejection, FrontEndAgainstPtxasIsALateRejection) {
 
 TEST(JudgeLateRejection, BothFrontEndsRejectingIsAgreement) {
   CompileObservation nvcc = rejected("nvcc-O3", CompilerKind::nvcc, {error(Tool::frontend, "x", "x", 4)});
-  const Verdict verdict = judge(Observations{{nvcc, front_end_rejection()}, {}, {}, {}, {}, {}}, {});
+  const Verdict verdict = judge(observed({nvcc, front_end_rejection()}), {});
   EXPECT_TRUE(verdict.agree()) << verdict.headline();
 }
 
 TEST(JudgeLateRejection, EveryCompilerFailingLateIsAgreementWithoutAnExpectation) {
-  const Verdict verdict = judge(
-      Observations{{ptxas_rejection(), ptxas_rejection("clang-O3", CompilerKind::clang)}, {}, {}, {}, {}, {}}, {});
+  const Verdict verdict = judge(observed({ptxas_rejection(), ptxas_rejection("clang-O3", CompilerKind::clang)}), {});
   EXPECT_TRUE(verdict.agree()) << verdict.headline();
   EXPECT_NE(verdict.agreement.find("in ptxas"), std::string::npos) << verdict.agreement;
 }
@@ -80,13 +87,13 @@ TEST(JudgeLateRejection, AnEdgeProgramIsAgreementOnlyWhenEveryFrontEndRejectsIt)
                           {}};
   EXPECT_TRUE(judge(both_front, {}).agree());
 
-  const Verdict one_late = judge(Observations{{ptxas_rejection(), front_end_rejection()}, {}, {}, {}, edge, {}}, {});
+  const Verdict one_late = judge(observed({ptxas_rejection(), front_end_rejection()}, edge), {});
   ASSERT_EQ(one_late.findings.size(), 1u) << one_late.headline();
   EXPECT_EQ(one_late.findings[0].kind, FindingKind::late_rejection);
   EXPECT_EQ(one_late.findings[0].details.at("rule").as_string(), "R-CONST-WRITE");
 
-  const Verdict all_late = judge(
-      Observations{{ptxas_rejection(), ptxas_rejection("clang-O3", CompilerKind::clang)}, {}, {}, {}, edge, {}}, {});
+  const Verdict all_late = judge(observed({ptxas_rejection(), ptxas_rejection("clang-O3", CompilerKind::clang)}, edge),
+                                 {});
   ASSERT_EQ(all_late.findings.size(), 1u) << all_late.headline();
   EXPECT_EQ(all_late.findings[0].kind, FindingKind::late_rejection);
   EXPECT_NE(all_late.findings[0].summary.find("no front end diagnoses R-CONST-WRITE"), std::string::npos)
@@ -94,8 +101,7 @@ TEST(JudgeLateRejection, AnEdgeProgramIsAgreementOnlyWhenEveryFrontEndRejectsIt)
 }
 
 TEST(JudgeLateRejection, AMustAcceptProgramIsAFalseRejectionOnly) {
-  const Verdict verdict = judge(Observations{{ptxas_rejection(), front_end_rejection()}, {}, {}, {}, Expectation{}, {}},
-                                {});
+  const Verdict verdict = judge(observed({ptxas_rejection(), front_end_rejection()}, Expectation{}), {});
   ASSERT_EQ(verdict.findings.size(), 1u) << verdict.headline();
   EXPECT_EQ(verdict.findings[0].kind, FindingKind::false_rejection);
 }
@@ -106,10 +112,9 @@ TEST(JudgeLateRejection, ACrashIsNotALateRejection) {
   crashed.compiler = CompilerKind::clang;
   crashed.outcome = CompileOutcome::crashed;
   crashed.crash = Crash{"clang", "backend error", "LLVM ERROR: Cannot select: ..."};
-  const Verdict verdict = judge(
-      Observations{
-          {rejected("nvcc-O3", CompilerKind::nvcc, {error(Tool::frontend, "x", "x", 4)}), crashed}, {}, {}, {}, {}, {}},
-      {});
+  const Verdict verdict = judge(observed({rejected("nvcc-O3", CompilerKind::nvcc, {error(Tool::frontend, "x", "x", 4)}),
+                                          crashed}),
+                                {});
   ASSERT_EQ(verdict.findings.size(), 1u) << verdict.headline();
   EXPECT_EQ(verdict.findings[0].kind, FindingKind::crash);
 }
@@ -122,7 +127,7 @@ TEST(JudgeLateRejection, TheStageIsAFrontEndErrorAnywhereElseTheFirstErrorsTool)
                                        error(Tool::frontend, "no matching function", "no matching function", 7)});
   CompileObservation nvcc = rejected("nvcc-O3", CompilerKind::nvcc,
                                      {error(Tool::host_compiler, "expected ';'", "expected ';' before '}'", 9)});
-  const Verdict verdict = judge(Observations{{nvcc, clang}, {}, {}, {}, {}, {}}, {});
+  const Verdict verdict = judge(observed({nvcc, clang}), {});
   ASSERT_EQ(verdict.findings.size(), 1u) << verdict.headline();
   EXPECT_EQ(verdict.findings[0].details.at("frontend_error_id").as_string(), "no matching function");
   EXPECT_EQ(verdict.findings[0].details.at("late").at(0).at("stage").as_string(), "host_compiler");

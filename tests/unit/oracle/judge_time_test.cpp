@@ -30,10 +30,17 @@ std::vector<CompileObservation> four(double slow, CompileOutcome outcome = Compi
           compile("clang-O3", CompilerKind::clang, 5)};
 }
 
+/// Observations of compiles alone: the fields are set by name, so new ones need no change here.
+Observations compiles_only(std::vector<CompileObservation> compiles) {
+  Observations observations;
+  observations.compiles = std::move(compiles);
+  return observations;
+}
+
 const JudgeOptions options{.warnings = false, .slow_compile_ratio = 8, .slow_compile_floor_seconds = 20};
 
 TEST(JudgeSlowCompile, FarAboveTheOthersMedianIsAFindingNamedByItsSlowestStage) {
-  const Verdict verdict = judge(Observations{four(60), {}, {}, {}, {}, {}}, options);
+  const Verdict verdict = judge(compiles_only(four(60)), options);
   ASSERT_EQ(verdict.findings.size(), 1u) << verdict.headline();
   const Finding& finding = verdict.findings[0];
   EXPECT_EQ(finding.kind, FindingKind::slow_compile);
@@ -46,31 +53,31 @@ TEST(JudgeSlowCompile, FarAboveTheOthersMedianIsAFindingNamedByItsSlowestStage) 
 }
 
 TEST(JudgeSlowCompile, UnderTheRatioOrUnderTheFloorIsNoFinding) {
-  EXPECT_TRUE(judge(Observations{four(31), {}, {}, {}, {}, {}}, options).agree());  // 7.75x the median
+  EXPECT_TRUE(judge(compiles_only(four(31)), options).agree());  // 7.75x the median
   // 15x the others, but only 1.5 s: small programs vary that much.
   std::vector<CompileObservation> quick = {compile("nvcc-O3", CompilerKind::nvcc, 1.5),
                                            compile("clang-O3", CompilerKind::clang, 0.1)};
-  EXPECT_TRUE(judge(Observations{quick, {}, {}, {}, {}, {}}, options).agree());
+  EXPECT_TRUE(judge(compiles_only(quick), options).agree());
 }
 
 TEST(JudgeSlowCompile, TheRatioAndFloorComeFromTheOptions) {
   JudgeOptions strict = options;
   strict.slow_compile_ratio = 5;
-  EXPECT_FALSE(judge(Observations{four(31), {}, {}, {}, {}, {}}, strict).agree());
+  EXPECT_FALSE(judge(compiles_only(four(31)), strict).agree());
   strict.slow_compile_floor_seconds = 40;
-  EXPECT_TRUE(judge(Observations{four(31), {}, {}, {}, {}, {}}, strict).agree());
+  EXPECT_TRUE(judge(compiles_only(four(31)), strict).agree());
 }
 
 // A rejection stops early: it is no yardstick for how long the program takes to compile.
 TEST(JudgeSlowCompile, OnlyAcceptedCompilesAreTheYardstick) {
   std::vector<CompileObservation> compiles = {compile("nvcc-O3", CompilerKind::nvcc, 30),
                                               compile("clang-O3", CompilerKind::clang, 0.5, CompileOutcome::rejected)};
-  const Verdict verdict = judge(Observations{compiles, {}, {}, {}, {}, {}}, options);
+  const Verdict verdict = judge(compiles_only(compiles), options);
   for (const Finding& finding : verdict.findings) EXPECT_NE(finding.kind, FindingKind::slow_compile);
 }
 
 TEST(JudgeSlowCompile, AHangWhileTheOthersFinishQuicklyIsASlowCompileNotAHang) {
-  const Verdict verdict = judge(Observations{four(360, CompileOutcome::hung), {}, {}, {}, {}, {}}, options);
+  const Verdict verdict = judge(compiles_only(four(360, CompileOutcome::hung)), options);
   ASSERT_EQ(verdict.findings.size(), 1u) << verdict.headline();
   const Finding& finding = verdict.findings[0];
   EXPECT_EQ(finding.kind, FindingKind::slow_compile);
@@ -83,7 +90,7 @@ TEST(JudgeSlowCompile, AHangWhileTheOthersFinishQuicklyIsASlowCompileNotAHang) {
 TEST(JudgeSlowCompile, EveryCompileHangingStaysAHang) {
   std::vector<CompileObservation> compiles = {compile("nvcc-O3", CompilerKind::nvcc, 360, CompileOutcome::hung),
                                               compile("clang-O3", CompilerKind::clang, 360, CompileOutcome::hung)};
-  const Verdict verdict = judge(Observations{compiles, {}, {}, {}, {}, {}}, options);
+  const Verdict verdict = judge(compiles_only(compiles), options);
   ASSERT_EQ(verdict.findings.size(), 2u) << verdict.headline();
   EXPECT_EQ(verdict.findings[0].kind, FindingKind::hang);
   EXPECT_EQ(verdict.findings[1].kind, FindingKind::hang);
@@ -92,7 +99,7 @@ TEST(JudgeSlowCompile, EveryCompileHangingStaysAHang) {
 TEST(JudgeSlowCompile, ClangWithoutStageTimesIsNamedCompile) {
   std::vector<CompileObservation> compiles = {compile("nvcc-O3", CompilerKind::nvcc, 5),
                                               compile("clang-O3", CompilerKind::clang, 100)};
-  const Verdict verdict = judge(Observations{compiles, {}, {}, {}, {}, {}}, options);
+  const Verdict verdict = judge(compiles_only(compiles), options);
   ASSERT_EQ(verdict.findings.size(), 1u) << verdict.headline();
   EXPECT_EQ(verdict.findings[0].details.at("stage").as_string(), "compile");
   EXPECT_EQ(verdict.findings[0].details.at("compiler").as_string(), "clang");

@@ -65,6 +65,12 @@ oracle::Finding run_mismatch(const std::string& nvcc_line, const std::string& cl
   return verdict.findings.front();
 }
 
+oracle::Observations observed(std::vector<oracle::CompileObservation> compiles) {
+  oracle::Observations observations;
+  observations.compiles = std::move(compiles);
+  return observations;
+}
+
 std::string key(const oracle::Finding& finding) { return triage::signature_of(finding).key; }
 
 TEST(TriageSignatureStructure, OneBucketForThreeProgramsWithTheSameWrongCodePartitionAndStage) {
@@ -155,7 +161,7 @@ TEST(TriageSignatureStructure, SlowCompileKeyHasNoTimeSoAHangAndASlowCompileShar
         compile.seconds = seconds;
         if (hung) compile.outcome = oracle::CompileOutcome::hung;
       }
-    const oracle::Verdict verdict = oracle::judge(oracle::Observations{compiles, {}, {}, {}, {}, {}}, {});
+    const oracle::Verdict verdict = oracle::judge(observed(compiles), {});
     EXPECT_EQ(verdict.findings.size(), 1u) << verdict.headline();
     return verdict.findings.front();
   };
