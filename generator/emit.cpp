@@ -300,6 +300,12 @@ std::string emit_test_body(const Program& program, const LayoutPlan& layout, con
     if (k.inline_ns) w.line("} // inline namespace v1");
     w.line("} // namespace " + k.ns);
   }
+  if (!program.dense.empty()) {
+    w.line("");
+    w.line("namespace cudiff_dense {");
+    for (const dense::Kernel& k : program.dense) w.text += dense::emit_kernel(k, options.checksum_label) + "\n";
+    w.line("} // namespace cudiff_dense");
+  }
   w.line("");
   if (!layout.host_probe_function.empty()) w.text += layout.host_probe_function + "\n";
   else w.line("static void cudiff_print_layout() {}");
@@ -312,6 +318,7 @@ std::string emit_test_body(const Program& program, const LayoutPlan& layout, con
            planted.rule_id + " failed\\n\");");
   }
   for (const Kernel& k : program.kernels) w.line("  " + k.ns + "::run_" + k.name + "();");
+  for (const dense::Kernel& k : program.dense) w.line("  cudiff_dense::run_" + k.name + "();");
   w.line("}");
   return w.text;
 }

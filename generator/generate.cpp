@@ -1,15 +1,18 @@
 // generate: generate_program and generate_batch — the swarm, the layout plan, the kernels
 // (skeleton, then expressions with value tracking), validation, emission and the sidecar.
 #include "generator/abi_params.h"
+#include "generator/dense.h"
 #include "generator/emit.h"
 #include "generator/gen_context.h"
 #include "generator/generator.h"
+#include "generator/interpreter.h"
 #include "generator/kernels.h"
 #include "generator/layout.h"
 #include "generator/probes.h"
 #include "generator/stack.h"
 #include "generator/validate.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace cudiff::generator {
@@ -49,6 +52,12 @@ std::string header_comment(std::uint64_t seed, const Policy& policy, Size size, 
 
 std::array<std::uint32_t, 3> dims(const std::uint32_t d[3]) { return {d[0], d[1], d[2]}; }
 
+/// The compute-dense kernels of the seed, each with the checksum its interpreter predicts.
+void plant_dense(Program& program, const Policy& policy, const Swarm& swarm, Size size, std::uint64_t seed) {
+  program.dense = dense::make_kernels(policy, swarm, size, seed);
+  for (dense::Kernel& kernel : program.dense) kernel.expected_checksum = fold_checksum(dense::run_kernel(kernel));
+}
+
 /// One seed's program, generated and validated, not yet emitted.
 struct Built {
   Swarm swarm;
@@ -75,6 +84,7 @@ Built build(const Policy& policy, Rng& rng, std::uint64_t seed, Size size, const
   validate_program(ctx.program, seed);
   plant_probes(ctx.program, policy, seed);
   plant_abi(ctx.program, policy, seed);
+  plant_dense(ctx.program, policy, built.swarm, size, seed);
   if (ctx.on("restrict_pointers")) {
     built.options.restrict_pointers = true;
     ctx.use("restrict_pointers");
@@ -84,6 +94,9 @@ Built build(const Policy& policy, Rng& rng, std::uint64_t seed, Size size, const
     ctx.use("launch_bounds");
   }
   built.options.stack_bytes = plan_device_stack(ctx.program).bytes;
+  // Compute-dense kernels: a loop nest, a local array of 8 words and __noinline__ calls one
+  // level deep; 4 KiB bounds their frames at -O0 with room to spare (docs/generator.md).
+  if (!ctx.program.dense.empty()) built.options.stack_bytes = std::max<std::uint64_t>(built.options.stack_bytes, 4096);
   built.used = ctx.constructs_used;
   built.used.insert(built.layout.constructs_used.begin(), built.layout.constructs_used.end());
   built.program = std::move(ctx.program);
@@ -109,6 +122,15 @@ Sidecar sidecar_of(const Built& built, const Policy& policy, std::uint64_t seed,
   for (const Kernel& k : built.program.kernels)
     sidecar.kernels->push_back(Sidecar::Kernel{kernel_label + k.name, dims(k.launch.grid), dims(k.launch.block),
                                                k.launch.dynamic_shared_bytes, hex64(k.expected_checksum)});
+  for (const dense::Kernel& k : built.program.dense) {
+    sidecar.kernels->push_back(Sidecar::Kernel{kernel_label + k.name, {k.blocks, 1, 1}, {k.threads, 1, 1},
+                                               k.dynamic_shared ? k.threads * dense::kSharedWordsPerThread * 4u : 0u,
+                                               hex64(k.expected_checksum)});
+    for (const std::string& family : k.families)
+      if (std::find(sidecar.constructs_enabled->begin(), sidecar.constructs_enabled->end(), family) ==
+          sidecar.constructs_enabled->end())
+        sidecar.constructs_enabled->push_back(family);
+  }
   sidecar.layout_probes = built.layout.probes;
   sidecar.probes.emplace();
   for (const PlantedProbe& planted : built.program.probes)

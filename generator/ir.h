@@ -3,6 +3,7 @@
 #pragma once
 
 #include "generator/abi_types.h"
+#include "generator/dense.h"
 #include "generator/generator.h"
 #include "generator/values.h"
 
@@ -253,6 +254,7 @@ struct Program {
   std::vector<Array> arrays;
   std::vector<Function> functions;  ///< a callee always comes after its callers
   std::vector<Kernel> kernels;
+  std::vector<dense::Kernel> dense;  ///< the compute-dense kernels (generator/dense.h), after the core ones
   std::vector<NamedConstant> constants;
   std::vector<std::string> function_ns;  ///< namespace of each function
   std::vector<std::string> array_ns;     ///< namespace of each array

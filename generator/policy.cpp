@@ -12,6 +12,7 @@ std::vector<Knob> default_knobs() {
 #define KNOB(name, value, min, max, help) knobs.push_back(Knob{name, value, min, max, help});
 #include "generator/knobs_abi.def"
 #include "generator/knobs_core.def"
+#include "generator/knobs_dense.def"
 #include "generator/knobs_layout.def"
 #undef KNOB
 #define CONSTRUCT(name, probability, rules, help)                                                                      \
