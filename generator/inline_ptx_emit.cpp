@@ -11,10 +11,8 @@ namespace {
 
 std::string hex(std::uint64_t value, int bits) {
   char text[24];
-  if (bits > 32)
-    std::snprintf(text, sizeof text, "0x%016llX", static_cast<unsigned long long>(value));
-  else
-    std::snprintf(text, sizeof text, "0x%08llX", static_cast<unsigned long long>(value));
+  if (bits > 32) std::snprintf(text, sizeof text, "0x%016llX", static_cast<unsigned long long>(value));
+  else std::snprintf(text, sizeof text, "0x%08llX", static_cast<unsigned long long>(value));
   return text;
 }
 
@@ -102,9 +100,8 @@ std::string spell(Type type) {
 }
 
 const std::vector<std::string>& family_names() {
-  static const std::vector<std::string> names = {"logic", "shift",   "shf",    "prmt",   "bitfield",
-                                                 "bitscan", "carry", "mul",    "minmax", "select",
-                                                 "setp",  "cvt",     "video"};
+  static const std::vector<std::string> names = {"logic", "shift",  "shf",    "prmt", "bitfield", "bitscan", "carry",
+                                                 "mul",   "minmax", "select", "setp", "cvt",      "video"};
   return names;
 }
 
@@ -186,23 +183,26 @@ std::string instruction_text(const Instruction& in, std::size_t output_count) {
 std::string asm_statement(const Block& block, const std::vector<std::string>& outputs,
                           const std::vector<std::string>& inputs) {
   if (outputs.size() != block.outputs.size() || inputs.size() != block.inputs.size())
-    throw Error(ErrorKind::internal, "generator defect: asm_statement got " + std::to_string(outputs.size()) + " outputs and " +
-                   std::to_string(inputs.size()) + " inputs for a block of " + std::to_string(block.outputs.size()) +
-                   " and " + std::to_string(block.inputs.size()));
+    throw Error(ErrorKind::internal, "generator defect: asm_statement got " + std::to_string(outputs.size()) +
+                                         " outputs and " + std::to_string(inputs.size()) + " inputs for a block of " +
+                                         std::to_string(block.outputs.size()) + " and " +
+                                         std::to_string(block.inputs.size()));
   int counts[3] = {0, 0, 0};
   for (const Instruction& in : block.body) {
     for (const Reg& reg : in.dests)
-      if (reg.bank <= Bank::pred) counts[static_cast<int>(reg.bank)] = std::max(counts[static_cast<int>(reg.bank)], reg.index + 1);
+      if (reg.bank <= Bank::pred)
+        counts[static_cast<int>(reg.bank)] = std::max(counts[static_cast<int>(reg.bank)], reg.index + 1);
   }
   std::string text = "asm volatile(\"{\\n\\t\"\n";
   static const char* const declarations[] = {".reg .b32 %%ct<", ".reg .b64 %%cw<", ".reg .pred %%cp<"};
   for (int bank = 0; bank < 3; ++bank)
-    if (counts[bank] > 0) text += "    \"" + std::string(declarations[bank]) + std::to_string(counts[bank]) + ">;\\n\\t\"\n";
-  for (const Instruction& in : block.body)
-    text += "    \"" + instruction_text(in, block.outputs.size()) + "\\n\\t\"\n";
+    if (counts[bank] > 0)
+      text += "    \"" + std::string(declarations[bank]) + std::to_string(counts[bank]) + ">;\\n\\t\"\n";
+  for (const Instruction& in : block.body) text += "    \"" + instruction_text(in, block.outputs.size()) + "\\n\\t\"\n";
   text += "    \"}\"\n    :";
   for (std::size_t i = 0; i < outputs.size(); ++i)
-    text += std::string(i == 0 ? " " : ", ") + (block.outputs[i] == Width::b32 ? "\"=r\"(" : "\"=l\"(") + outputs[i] + ")";
+    text += std::string(i == 0 ? " " : ", ") + (block.outputs[i] == Width::b32 ? "\"=r\"(" : "\"=l\"(") + outputs[i] +
+            ")";
   text += "\n    :";
   for (std::size_t i = 0; i < inputs.size(); ++i)
     text += std::string(i == 0 ? " " : ", ") + (block.inputs[i] == Width::b32 ? "\"r\"(" : "\"l\"(") + inputs[i] + ")";

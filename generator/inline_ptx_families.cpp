@@ -10,7 +10,8 @@ Bank bank_of(int bits) { return bits == 64 ? Bank::b64 : Bank::b32; }
 } // namespace
 
 Type BlockGen::random_type(int bits, bool allow_bit_type) {
-  std::vector<Type> types = bits == 64 ? std::vector<Type>{Type::u64, Type::s64} : std::vector<Type>{Type::u32, Type::s32};
+  std::vector<Type> types = bits == 64 ? std::vector<Type>{Type::u64, Type::s64}
+                                       : std::vector<Type>{Type::u32, Type::s32};
   if (allow_bit_type) types.push_back(bits == 64 ? Type::b64 : Type::b32);
   return rng_.pick(types);
 }
@@ -87,8 +88,7 @@ void BlockGen::permute() {
   const auto mode = static_cast<PrmtMode>(rng_.below(7));
   const Operand a = source(Bank::b32), b = source(Bank::b32);
   Operand c = source(Bank::b32);
-  if (rng_.chance(0.5))
-    c = imm_operand(mode == PrmtMode::generic ? rng_.below(0x10000) : rng_.below(4));
+  if (rng_.chance(0.5)) c = imm_operand(mode == PrmtMode::generic ? rng_.below(0x10000) : rng_.below(4));
   Instruction in = make(Op::prmt, Type::b32, {fresh_or_any(Bank::b32)}, {a, b, c});
   in.mode = static_cast<int>(mode);
   emit(in, true);
@@ -132,8 +132,7 @@ void BlockGen::carry_chain() {
   const int length = static_cast<int>(rng_.range(2, 4));
   // Operands first: making one may emit an instruction, which must not split the chain.
   std::vector<std::vector<Operand>> operands;
-  for (int step = 0; step < length; ++step)
-    operands.push_back({source(bank), immediate_or(bank, bits), source(bank)});
+  for (int step = 0; step < length; ++step) operands.push_back({source(bank), immediate_or(bank, bits), source(bank)});
   std::vector<Reg> dests;
   for (int step = 0; step < length; ++step) dests.push_back(fresh_or_any(bank));
   for (int step = 0; step < length; ++step) {
@@ -236,16 +235,15 @@ void BlockGen::convert() {
 void BlockGen::video() {
   const auto op = static_cast<VideoOp>(rng_.below(5));
   const Operand a = source(Bank::b32), b = source(Bank::b32), c = source(Bank::b32);
-  Instruction in = make(rng_.chance(0.5) ? Op::vop4 : Op::vop2, random_type(32, false), {fresh_or_any(Bank::b32)}, {a, b, c});
+  Instruction in = make(rng_.chance(0.5) ? Op::vop4 : Op::vop2, random_type(32, false), {fresh_or_any(Bank::b32)},
+                        {a, b, c});
   in.mode = static_cast<int>(op);
   in.type2 = random_type(32, false);
   in.type3 = random_type(32, false);
   // The secondary .add only for vabsdiff of one source type: each lane is then in 0..255 (or
   // 0..65535) whichever way the ISA's sum is read. Otherwise the merge form, .sat or wrapping.
-  if (op == VideoOp::absdiff && in.type2 == in.type3 && rng_.chance(0.4))
-    in.accumulate = true;
-  else
-    in.flag = rng_.chance(0.5);
+  if (op == VideoOp::absdiff && in.type2 == in.type3 && rng_.chance(0.4)) in.accumulate = true;
+  else in.flag = rng_.chance(0.5);
   emit(in, true);
 }
 

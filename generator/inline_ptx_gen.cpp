@@ -105,7 +105,8 @@ Reg BlockGen::fresh(Bank bank) {
 void BlockGen::ensure(Bank bank) {
   if (!defined(bank).empty()) return;
   if (bank == Bank::pred) {
-    Instruction in = make(Op::setp, Type::u32, {fresh_or_any(Bank::pred)}, {source(Bank::b32), immediate_or(Bank::b32, 32)});
+    Instruction in = make(Op::setp, Type::u32, {fresh_or_any(Bank::pred)},
+                          {source(Bank::b32), immediate_or(Bank::b32, 32)});
     in.mode = static_cast<int>(CmpOp::hi);
     emit(in);
     return;
@@ -169,8 +170,8 @@ Operand BlockGen::amount(int bits) {
     return imm_operand(rng_.below(static_cast<std::uint64_t>(2 * bits + 2)));
   const Operand raw = source(Bank::b32);
   if (!rng_.chance(policy_.get("ptx.amount.masked"))) return raw;
-  const std::vector<std::uint64_t> masks = {static_cast<std::uint64_t>(bits - 1), static_cast<std::uint64_t>(2 * bits - 1),
-                                            0xff, 0x1ff};
+  const std::vector<std::uint64_t> masks = {static_cast<std::uint64_t>(bits - 1),
+                                            static_cast<std::uint64_t>(2 * bits - 1), 0xff, 0x1ff};
   const Reg temp = fresh_or_any(Bank::b32);
   emit(make(Op::and_, Type::b32, {temp}, {raw, imm_operand(rng_.pick(masks))}));
   return reg_operand(temp);
@@ -275,8 +276,8 @@ void BlockGen::branch() {
   } else {
     const bool wide = rng_.chance(0.3);
     const Bank bank = wide ? Bank::b64 : Bank::b32;
-    Instruction test =
-        make(Op::setp, wide ? Type::u64 : Type::s32, {fresh_or_any(Bank::pred)}, {source(bank), immediate_or(bank, wide ? 64 : 32)});
+    Instruction test = make(Op::setp, wide ? Type::u64 : Type::s32, {fresh_or_any(Bank::pred)},
+                            {source(bank), immediate_or(bank, wide ? 64 : 32)});
     test.mode = static_cast<int>(rng_.pick(std::vector<CmpOp>{CmpOp::lt, CmpOp::ge, CmpOp::eq, CmpOp::ne}));
     const Reg p = test.dests.front();
     emit(test);

@@ -200,8 +200,7 @@ std::uint64_t cvt(Type dtype, Type atype, std::uint64_t a, int register_bits) {
                                               : (a & mask(source_bits));
   // ...truncated to dtype, then extended to the register by dtype's signedness.
   const std::uint64_t value = wide & mask(dest_bits);
-  const std::uint64_t extended =
-      is_signed(dtype) ? static_cast<std::uint64_t>(sign_extend(value, dest_bits)) : value;
+  const std::uint64_t extended = is_signed(dtype) ? static_cast<std::uint64_t>(sign_extend(value, dest_bits)) : value;
   return extended & mask(register_bits);
 }
 

@@ -36,15 +36,48 @@ struct Operand {
 enum class Type : std::uint8_t { b32, b64, u8, s8, u16, s16, u32, s32, u64, s64, pred };
 
 enum class Op : std::uint8_t {
-  mov, add, sub,  // moves and the loop counters
-  and_, or_, xor_, not_, cnot, lop3,
-  shl, shr, shf_l, shf_r, prmt,
-  bfe, bfi, bfind, brev, popc, clz,
-  add_cc, addc, sub_cc, subc, mad_cc, madc,  // carry chains: CC.CF
-  mul_lo, mul_hi, mul_wide, mad_lo, mad_hi, mad_wide,
-  min, max, selp, slct, setp, cvt,
-  vop4, vop2,  // SIMD video: `mode` is a VideoOp
-  label, bra
+  mov,
+  add,
+  sub,  // moves and the loop counters
+  and_,
+  or_,
+  xor_,
+  not_,
+  cnot,
+  lop3,
+  shl,
+  shr,
+  shf_l,
+  shf_r,
+  prmt,
+  bfe,
+  bfi,
+  bfind,
+  brev,
+  popc,
+  clz,
+  add_cc,
+  addc,
+  sub_cc,
+  subc,
+  mad_cc,
+  madc,  // carry chains: CC.CF
+  mul_lo,
+  mul_hi,
+  mul_wide,
+  mad_lo,
+  mad_hi,
+  mad_wide,
+  min,
+  max,
+  selp,
+  slct,
+  setp,
+  cvt,
+  vop4,
+  vop2,  // SIMD video: `mode` is a VideoOp
+  label,
+  bra
 };
 
 enum class PrmtMode : std::uint8_t { generic, f4e, b4e, rc8, ecl, ecr, rc16 };

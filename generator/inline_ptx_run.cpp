@@ -111,9 +111,7 @@ void Machine::execute(const Instruction& in) {
   case Op::mov: write(d, source(0)); return;
   case Op::add: write(d, source(0) + source(1)); return;
   case Op::sub: write(d, source(0) - source(1)); return;
-  case Op::and_:
-    write(d, in.type == Type::pred ? (source(0) & source(1) & 1) : source(0) & source(1));
-    return;
+  case Op::and_: write(d, in.type == Type::pred ? (source(0) & source(1) & 1) : source(0) & source(1)); return;
   case Op::or_: write(d, source(0) | source(1)); return;
   case Op::xor_: write(d, source(0) ^ source(1)); return;
   case Op::not_: write(d, ~source(0)); return;
@@ -134,7 +132,8 @@ void Machine::execute(const Instruction& in) {
                        static_cast<std::uint32_t>(source(1)), static_cast<std::uint32_t>(source(2))));
     return;
   case Op::bfe:
-    write(d, isa::bfe(in.type, source(0), static_cast<std::uint32_t>(source(1)), static_cast<std::uint32_t>(source(2))));
+    write(d,
+          isa::bfe(in.type, source(0), static_cast<std::uint32_t>(source(1)), static_cast<std::uint32_t>(source(2))));
     return;
   case Op::bfi:
     write(d, isa::bfi(bits, source(0), source(1), static_cast<std::uint32_t>(source(2)),
