@@ -56,7 +56,8 @@ TEST(InlinePtxCompile, TwoHundredBlocksBuildWithNvccAndClang) {
   const std::vector<std::pair<std::string, std::vector<std::string>>> builds = {
       {"nvcc -O3", {nvcc, "-O3", "-arch=sm_90", "-cubin", file.string(), "-o", (dir.path() / "o3.cubin").string()}},
       {"nvcc -O0 -Xptxas -O0",
-       {nvcc, "-O0", "-Xptxas", "-O0", "-arch=sm_90", "-cubin", file.string(), "-o", (dir.path() / "o0.cubin").string()}},
+       {nvcc, "-O0", "-Xptxas", "-O0", "-arch=sm_90", "-cubin", file.string(), "-o",
+        (dir.path() / "o0.cubin").string()}},
       {"clang++-22 -O3",
        {clang, "-O3", "-x", "cuda", "--cuda-gpu-arch=sm_90", "-Wno-unknown-cuda-version", "--cuda-path=" + cuda, "-c",
         file.string(), "-o", (dir.path() / "clang.o").string()}},

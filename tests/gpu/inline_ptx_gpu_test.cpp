@@ -79,7 +79,8 @@ std::map<std::string, FamilyCount> judge(const std::vector<test::PtxProgramBlock
     }
   }
   std::size_t expected_lines = 0;
-  for (const auto& entry : blocks) expected_lines += static_cast<std::size_t>(entry.called_twice ? 2 : 1) * test::kPtxVectors;
+  for (const auto& entry : blocks)
+    expected_lines += static_cast<std::size_t>(entry.called_twice ? 2 : 1) * test::kPtxVectors;
   EXPECT_EQ(lines, expected_lines) << config << ": the program printed " << lines << " block lines";
   for (std::size_t k = 0; k < blocks.size(); ++k) {
     FamilyCount& count = counts[blocks[k].family];
@@ -107,9 +108,8 @@ TEST(GpuInlinePtx, BlocksComputeWhatTheInterpreterPredicts) {
   if (const char* clang = std::getenv("CUDIFF_CLANG"); clang && *clang)
     configs.push_back({"clang-O3",
                        {clang, "-O3", "-x", "cuda", "--cuda-gpu-arch=sm_90", "-Wno-unknown-cuda-version",
-                        "--cuda-path=" + cuda, "-L" + cuda + "/lib64", "-lcudart"}});
-  else
-    std::cout << "[ inline ptx ] CUDIFF_CLANG not set: clang-O3 left out\n";
+                        "--cuda-path=" + cuda, "-L" + cuda + "/lib64", "-Wl,-rpath," + cuda + "/lib64", "-lcudart"}});
+  else std::cout << "[ inline ptx ] CUDIFF_CLANG not set: clang-O3 left out\n";
   std::vector<std::string> disagreeing;
   for (auto& [name, argv] : configs) {
     const auto binary = dir.path() / name;
@@ -133,8 +133,8 @@ TEST(GpuInlinePtx, BlocksComputeWhatTheInterpreterPredicts) {
                 << " mismatched\n";
       if (count.mismatched_blocks == 0) continue;
       disagreeing.push_back(family);
-      ADD_FAILURE() << name << ": family '" << family << "' disagrees with run() in " << count.mismatched_blocks << " of "
-                    << count.blocks << " blocks"
+      ADD_FAILURE() << name << ": family '" << family << "' disagrees with run() in " << count.mismatched_blocks
+                    << " of " << count.blocks << " blocks"
                     << (family == "mixed" ? " (blocks of every family: see the single-family lines)"
                                           : "; switch it off with the knob ptx.family." + family + "=0")
                     << "\nfirst mismatch: " << count.first_mismatch;

@@ -78,12 +78,15 @@ inline std::string ptx_program(const std::vector<PtxProgramBlock>& blocks) {
       const std::size_t row = (k * 2 + static_cast<std::size_t>(call)) * kPtxVectors;
       cu << "  {\n";
       for (std::size_t i = 0; i < block.inputs.size(); ++i) {
-        cu << "    " << type_of(block.inputs[i]) << " a" << i << " = (" << type_of(block.inputs[i]) << ")(in[" << base_in
-           << " + " << i << "]";
-        if (call == 1) cu << " ^ out[(" << row - kPtxVectors << "u + t) * " << out_slots << "u + " << i % block.outputs.size() << "]";
+        cu << "    " << type_of(block.inputs[i]) << " a" << i << " = (" << type_of(block.inputs[i]) << ")(in["
+           << base_in << " + " << i << "]";
+        if (call == 1)
+          cu << " ^ out[(" << row - kPtxVectors << "u + t) * " << out_slots << "u + " << i % block.outputs.size()
+             << "]";
         cu << ");\n";
       }
-      for (std::size_t i = 0; i < block.outputs.size(); ++i) cu << "    " << type_of(block.outputs[i]) << " r" << i << ";\n";
+      for (std::size_t i = 0; i < block.outputs.size(); ++i)
+        cu << "    " << type_of(block.outputs[i]) << " r" << i << ";\n";
       cu << "    cudiff_ptx_" << k << "(";
       for (std::size_t i = 0; i < block.inputs.size(); ++i) cu << (i ? ", " : "") << "a" << i;
       for (std::size_t i = 0; i < block.outputs.size(); ++i) cu << ", r" << i;
@@ -107,9 +110,15 @@ inline std::string ptx_program(const std::vector<PtxProgramBlock>& blocks) {
   for (const PtxProgramBlock& entry : blocks) {
     cu << "  {";
     for (int i = 0; i < kPtxMaxInputs; ++i)
-      cu << (i < static_cast<int>(entry.block.inputs.size()) ? (entry.block.inputs[static_cast<std::size_t>(i)] == ptx::Width::b32 ? 32 : 64) : 0) << ", ";
+      cu << (i < static_cast<int>(entry.block.inputs.size())
+                 ? (entry.block.inputs[static_cast<std::size_t>(i)] == ptx::Width::b32 ? 32 : 64)
+                 : 0)
+         << ", ";
     for (int i = 0; i < kPtxMaxOutputs; ++i)
-      cu << (i < static_cast<int>(entry.block.outputs.size()) ? (entry.block.outputs[static_cast<std::size_t>(i)] == ptx::Width::b32 ? 32 : 64) : 0) << (i + 1 < kPtxMaxOutputs ? ", " : "");
+      cu << (i < static_cast<int>(entry.block.outputs.size())
+                 ? (entry.block.outputs[static_cast<std::size_t>(i)] == ptx::Width::b32 ? 32 : 64)
+                 : 0)
+         << (i + 1 < kPtxMaxOutputs ? ", " : "");
     cu << "},\n";
   }
   cu << "};\nstatic const int cudiff_twice[" << n << "] = {";
@@ -123,7 +132,8 @@ inline std::string ptx_program(const std::vector<PtxProgramBlock>& blocks) {
      << "  const size_t out_words = (size_t)blocks * 2 * vectors * " << out_slots << ";\n"
      << "  unsigned long long* in = (unsigned long long*)calloc(in_words, 8);\n"
      << "  unsigned long long* out = (unsigned long long*)calloc(out_words, 8);\n"
-     << "  for (int k = 0; k < blocks; ++k) for (int t = 0; t < vectors; ++t) for (int i = 0; i < " << in_slots << "; ++i) {\n"
+     << "  for (int k = 0; k < blocks; ++k) for (int t = 0; t < vectors; ++t) for (int i = 0; i < " << in_slots
+     << "; ++i) {\n"
      << "    const size_t at = ((size_t)k * vectors + t) * " << in_slots << " + i;\n"
      << "    unsigned long long v = t < 16 ? cudiff_edges[(t + i * 5) % 16] : cudiff_hash(at);\n"
      << "    if (t >= 16 && t < 24) v &= 0xffull;  // small values: shift amounts, bit positions\n"
@@ -139,7 +149,8 @@ inline std::string ptx_program(const std::vector<PtxProgramBlock>& blocks) {
      << "    for (int t = 0; t < vectors; ++t) {\n"
      << "      printf(\"block %d call %d thread %d in\", k, call, t);\n"
      << "      const size_t row = ((size_t)k * 2 + call) * vectors;\n"
-     << "      int outs = 0; for (int i = 0; i < " << out_slots << "; ++i) outs += cudiff_widths[k][" << in_slots << " + i] != 0;\n"
+     << "      int outs = 0; for (int i = 0; i < " << out_slots << "; ++i) outs += cudiff_widths[k][" << in_slots
+     << " + i] != 0;\n"
      << "      for (int i = 0; i < " << in_slots << " && cudiff_widths[k][i]; ++i) {\n"
      << "        unsigned long long v = in[((size_t)k * vectors + t) * " << in_slots << " + i];\n"
      << "        if (call == 1) v ^= out[(row - vectors + t) * " << out_slots << " + i % outs];\n"
