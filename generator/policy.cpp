@@ -14,6 +14,7 @@ std::vector<Knob> default_knobs() {
 #include "generator/knobs_core.def"
 #include "generator/knobs_dense.def"
 #include "generator/knobs_layout.def"
+#include "generator/knobs_ptx.def"
 #undef KNOB
 #define CONSTRUCT(name, probability, rules, help)                                                                      \
   knobs.push_back(Knob{std::string("construct.") + name, probability, 0, 1, "probability a program enables: " help});
