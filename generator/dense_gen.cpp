@@ -178,7 +178,7 @@ private:
         nest && on("dense_switch") ? policy_.get("dense.stmt.switch") : 0,
         nest && on("dense_goto") ? policy_.get("dense.stmt.goto") : 0,
         top_level && !in_function_ && on("dense_early_return") ? policy_.get("dense.stmt.return") : 0,
-        0,  // inline PTX: see make_asm (the family is added with generator/inline_ptx.cpp)
+        on("dense_inline_ptx") ? policy_.get("dense.stmt.asm") : 0,
         collective_ok ? policy_.get("dense.stmt.shuffle") : 0,
         collective_ok ? policy_.get("dense.stmt.warp_reduce") : 0,
     };
@@ -237,6 +237,7 @@ private:
       returned_ = true;
       use("dense_early_return");
       return s;
+    case 12: return inline_ptx();
     case 13: {
       s.kind = StmtKind::Shuffle;
       s.shuffle = static_cast<ShuffleKind>(rng_.below(4));
@@ -267,6 +268,30 @@ private:
       if ((*vars_)[i].type == type && !(*vars_)[i].is_volatile) matching.push_back(static_cast<int>(i));
     if (matching.empty()) return 0;
     return rng_.pick(matching);
+  }
+
+  /// An inline-PTX block reading 1 to 3 expressions and writing 1 or 2 unsigned variables.
+  Stmt inline_ptx() {
+    Stmt s;
+    s.kind = StmtKind::Asm;
+    std::vector<ptx::Width> inputs, outputs;
+    const int reads = static_cast<int>(rng_.range(1, 3));
+    for (int i = 0; i < reads; ++i) {
+      const bool wide = rng_.chance(0.3);
+      inputs.push_back(wide ? ptx::Width::b64 : ptx::Width::b32);
+      s.exprs.push_back(expression(wide, std::min(depth(), 2)));
+    }
+    const int writes = static_cast<int>(rng_.range(1, 2));
+    for (int i = 0; i < writes; ++i) {
+      const bool wide = rng_.chance(0.3);
+      const int target = pick_var(wide ? VarType::u64 : VarType::u32);
+      if (std::find(s.targets.begin(), s.targets.end(), target) != s.targets.end()) continue;
+      s.targets.push_back(target);
+      outputs.push_back(bits_of((*vars_)[target].type) == 64 ? ptx::Width::b64 : ptx::Width::b32);
+    }
+    s.ptx = std::make_shared<const ptx::Block>(ptx::make_block(rng_, policy_, inputs, outputs));
+    use("dense_inline_ptx");
+    return s;
   }
 
   Stmt assignment() {
@@ -365,14 +390,20 @@ public:
   int labels() const { return labels_; }
 };
 
-std::vector<Var> kernel_variables(Rng& rng, bool with_volatile) {
+/// a, b, c, d, w, then 2 to 6 more (8- and 16-bit ones only with the narrow family), then the
+/// volatile one.
+std::vector<Var> kernel_variables(Rng& rng, const std::set<std::string>& families) {
   std::vector<Var> vars = {{"a", VarType::u32}, {"b", VarType::u32}, {"c", VarType::u32},
                            {"d", VarType::u32}, {"w", VarType::u64}};
-  static const VarType extra[] = {VarType::u8, VarType::s8, VarType::u16, VarType::s16,
-                                  VarType::s32, VarType::u64, VarType::s64, VarType::u32};
+  static const VarType wide[] = {VarType::s32, VarType::u64, VarType::s64, VarType::u32};
+  static const VarType narrow_types[] = {VarType::u8, VarType::s8, VarType::u16, VarType::s16};
+  const bool narrow_on = families.count("dense_narrow") != 0;
   const int more = static_cast<int>(rng.range(2, 6));
-  for (int i = 0; i < more; ++i) vars.push_back({"v" + std::to_string(i), extra[rng.below(std::size(extra))]});
-  if (with_volatile) vars.push_back({"vol", VarType::u32, true});
+  for (int i = 0; i < more; ++i) {
+    const VarType type = narrow_on && rng.chance(0.5) ? narrow_types[rng.below(4)] : wide[rng.below(4)];
+    vars.push_back({"v" + std::to_string(i), type});
+  }
+  if (families.count("dense_volatile")) vars.push_back({"vol", VarType::u32, true});
   return vars;
 }
 
@@ -417,7 +448,7 @@ std::vector<Kernel> make_kernels(const Policy& policy, const Swarm& swarm, Size 
     kernel.threads = rng.chance(0.5) ? 64 : 128;
     kernel.input_salt = static_cast<std::uint32_t>(rng.next_u64());
     kernel.dynamic_shared = families.count("dense_dynamic_shared") && families.count("dense_shared_words");
-    kernel.vars = kernel_variables(rng, families.count("dense_volatile") != 0);
+    kernel.vars = kernel_variables(rng, families);
     if (families.count("dense_functions")) {
       const int functions = static_cast<int>(rng.range(1, static_cast<std::int64_t>(policy.get("dense.functions.max"))));
       for (int f = 0; f < functions; ++f) kernel.functions.push_back(make_function(policy, rng, families, kernel, f));

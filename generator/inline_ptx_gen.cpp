@@ -177,6 +177,13 @@ Operand BlockGen::amount(int bits) {
   return reg_operand(temp);
 }
 
+Operand BlockGen::in_range_amount(int bits) {
+  if (rng_.chance(policy_.get("ptx.immediate"))) return imm_operand(rng_.below(static_cast<std::uint64_t>(bits)));
+  const Reg temp = fresh_or_any(Bank::b32);
+  emit(make(Op::and_, Type::b32, {temp}, {source(Bank::b32), imm_operand(static_cast<std::uint64_t>(bits - 1))}));
+  return reg_operand(temp);
+}
+
 Reg BlockGen::output_source(Bank bank, const std::vector<Reg>& used) {
   const auto& recent = recent_[static_cast<int>(bank)];
   for (auto it = recent.rbegin(); it != recent.rend(); ++it)

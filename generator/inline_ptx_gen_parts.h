@@ -42,6 +42,8 @@ private:
   /// register masked into a small range (so amounts below, at and above the width all come
   /// up), or a register as it is (mostly far above the width: the clamped case).
   Operand amount(int bits);
+  /// A bit position or length below `bits` (an immediate, or a register masked with bits - 1).
+  Operand in_range_amount(int bits);
   Reg output_source(Bank bank, const std::vector<Reg>& used);
 
   // ---- emission and structure (inline_ptx_gen.cpp) ----

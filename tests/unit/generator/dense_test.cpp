@@ -1,0 +1,192 @@
+// The compute-dense family (generator/dense*.cpp): the operations' values on hand-worked
+// operands (from the CUDA Math API's and PTX ISA's descriptions), generation over many seeds
+// (total, deterministic, every family reachable, the large size class has hundreds of
+// statements), and the text each construct shows.
+#include "generator/dense.h"
+#include "generator/generator.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <functional>
+#include <set>
+
+namespace {
+
+using namespace cudiff::generator;
+using dense::Op;
+
+std::uint64_t op(Op o, std::vector<std::uint64_t> args) {
+  args.resize(5, 0);
+  return dense::apply(o, args.data());
+}
+
+TEST(DenseOps, IntrinsicsGiveTheDocumentedValues) {
+  // __byte_perm: selector nibbles pick bytes of {y, x}; bit 3 of a nibble is ignored.
+  EXPECT_EQ(op(Op::BytePerm, {0x33221100, 0x77665544, 0x1054}), 0x11005544u);
+  EXPECT_EQ(op(Op::BytePerm, {0xd811cd0d, 0x4e192727, 0xf3030b61}), 0x0dd819cdu);  // measured on an H200
+  EXPECT_EQ(op(Op::FunnelL, {0x89abcdef, 0x01234567, 8}), 0x23456789u);
+  EXPECT_EQ(op(Op::FunnelL, {0x89abcdef, 0x01234567, 40}), 0x23456789u);  // wraps: 40 & 31
+  EXPECT_EQ(op(Op::FunnelLc, {0x89abcdef, 0x01234567, 40}), 0x89abcdefu);  // clamps at 32
+  EXPECT_EQ(op(Op::FunnelR, {0x89abcdef, 0x01234567, 8}), 0x6789abcdu);
+  EXPECT_EQ(op(Op::FunnelRc, {0x89abcdef, 0x01234567, 99}), 0x01234567u);
+  EXPECT_EQ(op(Op::Brev, {1}), 0x80000000u);
+  EXPECT_EQ(op(Op::Clz, {0}), 32u);
+  EXPECT_EQ(op(Op::Clz, {0x00010000}), 15u);
+  EXPECT_EQ(op(Op::Ffs, {0}), 0u);
+  EXPECT_EQ(op(Op::Ffs, {0x80000000}), 32u);
+  EXPECT_EQ(op(Op::Popc, {0xf0f0f0f1}), 17u);
+  EXPECT_EQ(op(Op::MulHi, {0xffffffff, 0xffffffff}), 0u);           // (-1) * (-1) = 1
+  EXPECT_EQ(op(Op::MulHi, {0x80000000, 2}), 0xffffffffu);          // -2^32
+  EXPECT_EQ(op(Op::UMulHi, {0xffffffff, 0xffffffff}), 0xfffffffeu);
+  EXPECT_EQ(op(Op::Hadd, {0xfffffffd, 0}), 0xfffffffeu);            // floor(-3 / 2)
+  EXPECT_EQ(op(Op::RHadd, {0xfffffffd, 0}), 0xffffffffu);           // (-3 + 1) >> 1
+  EXPECT_EQ(op(Op::Hadd, {0x7fffffff, 0x7fffffff}), 0x7fffffffu);   // no overflow in the sum
+  EXPECT_EQ(op(Op::URHadd, {0xffffffff, 0}), 0x80000000u);
+  EXPECT_EQ(op(Op::Sad, {0xfffffffb, 3, 10}), 18u);                 // |-5 - 3| + 10
+  EXPECT_EQ(op(Op::USad, {3, 0xfffffffb, 10}), 0xfffffffbu - 3 + 10);
+  EXPECT_EQ(op(Op::Dp4a, {0x01020304, 0xffffffff, 10}), 0u);        // 10 - (1 + 2 + 3 + 4)
+  EXPECT_EQ(op(Op::UDp4a, {0x01020304, 0x01010101, 0}), 10u);
+  EXPECT_EQ(op(Op::Dp2aLo, {0x00020001, 0x00000302, 5}), 13u);      // 5 + 1*2 + 2*3
+  EXPECT_EQ(op(Op::UDp2aHi, {0x00020001, 0x03020000, 5}), 13u);
+  EXPECT_EQ(op(Op::UMul64Hi, {~0ull, ~0ull}), ~0ull - 1);
+  EXPECT_EQ(op(Op::Mul64Hi, {~0ull, ~0ull}), 0u);
+  EXPECT_EQ(op(Op::Clzll, {0}), 64u);
+  EXPECT_EQ(op(Op::Ffsll, {0x100000000ull}), 33u);
+  EXPECT_EQ(op(Op::Brevll, {1}), 0x8000000000000000ull);
+}
+
+TEST(DenseOps, SimdLanesWrapCompareAndAverageLaneByLane) {
+  EXPECT_EQ(op(Op::VAdd4, {0xff010203, 0x01010101}), 0x00020304u);
+  EXPECT_EQ(op(Op::VSub2, {0x00000001, 0x00010002}), 0xffffffffu);
+  EXPECT_EQ(op(Op::VAbsDiffS4, {0x00000080, 0x0000007f}), 0x000000ffu);  // |-128 - 127|
+  EXPECT_EQ(op(Op::VAbsDiffU4, {0x0000ff00, 0x00000fff}), 0x0000f0ffu);
+  EXPECT_EQ(op(Op::VCmpGeU4, {0x01020304, 0x01030204}), 0xff00ffffu);
+  EXPECT_EQ(op(Op::VCmpLtS2, {0x8000ffff, 0x00000000}), 0xffffffffu);
+  EXPECT_EQ(op(Op::VMinS4, {0x80000000, 0x7f000000}), 0x80000000u);
+  EXPECT_EQ(op(Op::VAvgU4, {0x000000ff, 0x00000000}), 0x00000080u);
+  EXPECT_EQ(op(Op::VHaddU4, {0x000000ff, 0x00000000}), 0x0000007fu);
+}
+
+TEST(DenseOps, NarrowMixedAndExactFloatingPointFollowCpp) {
+  EXPECT_EQ(op(Op::Mul16, {0xffff, 0xffff}), 0x0001u);  // computed in unsigned: no int overflow
+  EXPECT_EQ(op(Op::SMul16, {0x8000, 0x8000}), 0u);      // 2^30 truncated to short
+  EXPECT_EQ(op(Op::Shr8, {0x80, 1}), 0xffffffc0u);      // (signed char)-128 >> 1, promoted
+  EXPECT_EQ(op(Op::MixLt, {0xffffffff, 0}), 1u);        // (long long)-1 < 0
+  EXPECT_EQ(op(Op::MixULt, {0xff, 5}), 0u);             // (unsigned)-1 < 5 is false
+  EXPECT_EQ(op(Op::SDiv, {0x80000000, 0xffff}), static_cast<std::uint32_t>(INT32_MIN / 65535));
+  EXPECT_EQ(op(Op::FpSub, {3, 3}), 1u);                 // 3 - 1.5 truncated
+  EXPECT_EQ(op(Op::FpSub, {0xfffffffd, 3}), 0xfffffffcu);  // -3 - 1.5 = -4.5 -> -4
+  EXPECT_EQ(op(Op::FpMulAdd, {0xffff, 0xffff, 0xfffff}), static_cast<std::uint32_t>(0xfffe0001ull + 0xfffff));
+  EXPECT_EQ(op(Op::Carry128, {~0ull, 1, 0}), 1u);
+  EXPECT_EQ(op(Op::Shift128, {1, 0, 64}), 1u);
+  EXPECT_EQ(op(Op::SMulHi128, {~0ull, 1}), ~0ull);     // -1 * 1 = -1: the high half is all ones
+}
+
+TEST(DenseOps, EveryOperationHasAValueForEdgeOperands) {
+  const std::uint64_t edges[] = {0, 1, 0x7fffffff, 0x80000000, 0xffffffff, 0x8000000000000000ull, ~0ull};
+  for (const dense::OpInfo& info : dense::op_table())
+    for (std::uint64_t a : edges)
+      for (std::uint64_t b : edges) {
+        std::uint64_t args[5] = {a, b, a ^ b, b, a};
+        for (std::size_t k = 0; k < info.args.size(); ++k)
+          if (info.args[k] == '4') args[k] &= 0xffffffffull;
+        const std::uint64_t value = dense::apply(info.op, args);
+        if (!info.result64) EXPECT_LE(value, 0xffffffffull) << info.name;
+      }
+}
+
+int count_statements(const dense::Body& body) {
+  int count = 0;
+  for (const dense::Stmt& s : body) {
+    count += 1 + count_statements(s.body) + count_statements(s.else_body);
+    for (const dense::SwitchCase& c : s.cases) count += count_statements(c.body);
+  }
+  return count;
+}
+
+TEST(DenseGenerator, ManySeedsGenerateRunAndRepeatExactly) {
+  const Policy policy = Policy::defaults();
+  std::set<std::string> families;
+  int programs_with_dense = 0;
+  const auto start = std::chrono::steady_clock::now();
+  for (std::uint64_t seed = 1; seed <= 300; ++seed) {
+    const auto kernels = dense::make_kernels(policy, Swarm{}, Size::small, seed);
+    if (!kernels.empty()) ++programs_with_dense;
+    for (const dense::Kernel& kernel : kernels) {
+      const auto words = dense::run_kernel(kernel);
+      ASSERT_EQ(words.size(), std::size_t(kernel.blocks) * kernel.threads * dense::kOutputWordsPerThread);
+      families.insert(kernel.families.begin(), kernel.families.end());
+      EXPECT_FALSE(dense::emit_kernel(kernel, "").empty());
+    }
+    const auto again = dense::make_kernels(policy, Swarm{}, Size::small, seed);
+    ASSERT_EQ(again.size(), kernels.size());
+    for (std::size_t k = 0; k < kernels.size(); ++k)
+      EXPECT_EQ(dense::run_kernel(again[k]), dense::run_kernel(kernels[k])) << "seed " << seed;
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::cout << "300 seeds: " << programs_with_dense << " with compute-dense kernels, " << families.size()
+            << " families, " << seconds << " s\n";
+  EXPECT_GT(programs_with_dense, 200);  // dense.share 0.85
+  for (const char* family : {"dense_arith", "dense_select", "dense_mixed_sign", "dense_narrow", "dense_bitfield",
+                             "dense_intrinsics", "dense_simd", "dense_wide", "dense_int128", "dense_fp_exact",
+                             "dense_loops", "dense_switch", "dense_goto", "dense_local_array", "dense_shared_words",
+                             "dense_dynamic_shared", "dense_vector_memory", "dense_ldg", "dense_functions",
+                             "dense_volatile", "dense_collectives", "dense_early_return", "dense_inline_ptx"})
+    EXPECT_TRUE(families.count(family)) << family;
+}
+
+TEST(DenseGenerator, TheLargeSizeClassHasHundredsOfStatements) {
+  const Policy policy = Policy::defaults();
+  int largest = 0;
+  for (std::uint64_t seed = 1; seed <= 10; ++seed)
+    for (const dense::Kernel& kernel : dense::make_kernels(policy, Swarm{}, Size::large, seed)) {
+      largest = std::max(largest, count_statements(kernel.body));
+      EXPECT_GE(static_cast<int>(kernel.body.size()), 100);
+      dense::run_kernel(kernel);
+    }
+  EXPECT_GE(largest, 200);
+}
+
+TEST(DenseGenerator, FamiliesSwitchOffWithTheirKnobs) {
+  Policy policy = Policy::defaults();
+  policy.set("dense.share", 1);
+  const std::vector<Knob> knobs = policy.knobs();
+  for (const Knob& knob : knobs)
+    if (knob.name.starts_with("dense.family.")) policy.set(knob.name, 0);
+  policy.set("dense.family.dense_intrinsics", 1);
+  for (std::uint64_t seed = 1; seed <= 40; ++seed)
+    for (const dense::Kernel& kernel : dense::make_kernels(policy, Swarm{}, Size::medium, seed)) {
+      for (const std::string& family : kernel.families)
+        EXPECT_TRUE(family == "dense_arith" || family == "dense_intrinsics") << family;
+      const std::string text = dense::emit_kernel(kernel, "");
+      EXPECT_EQ(text.find("asm volatile"), std::string::npos);
+      EXPECT_EQ(text.find("for (unsigned i0"), std::string::npos);
+    }
+}
+
+TEST(DenseGenerator, ProgramsCarryTheKernelsWithPredictedChecksums) {
+  Policy policy = Policy::defaults();
+  policy.set("dense.share", 1);
+  const TestCase test = generate_program(policy, 7, Size::small);
+  int dense_kernels = 0;
+  for (const Sidecar::Kernel& kernel : test.sidecar.kernels.value())
+    if (kernel.name.starts_with("dense_")) {
+      ++dense_kernels;
+      EXPECT_NE(test.source.find("cudiff_dense::run_" + kernel.name + "();"), std::string::npos);
+      EXPECT_EQ(kernel.expected_checksum.size(), 16u);
+    }
+  EXPECT_GE(dense_kernels, 1);
+  // The same seed without the family: the core kernels are the same (their own stream).
+  policy.set("dense.share", 0);
+  const TestCase without = generate_program(policy, 7, Size::small);
+  EXPECT_EQ(without.source.find("cudiff_dense"), std::string::npos);
+  std::vector<std::string> core, core_without;
+  for (const Sidecar::Kernel& kernel : test.sidecar.kernels.value())
+    if (!kernel.name.starts_with("dense_")) core.push_back(kernel.name + " " + kernel.expected_checksum);
+  for (const Sidecar::Kernel& kernel : without.sidecar.kernels.value())
+    core_without.push_back(kernel.name + " " + kernel.expected_checksum);
+  EXPECT_EQ(core, core_without);
+}
+
+} // namespace
