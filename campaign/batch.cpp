@@ -193,6 +193,21 @@ SeedOutcome check_edge_seed(const FuzzContext& context, std::uint64_t seed, cons
 
 } // namespace
 
+std::vector<std::uint64_t> seeds_rejected_on_purpose(const generator::Policy& policy, generator::Size size,
+                                                     const std::vector<std::uint64_t>& seeds,
+                                                     const std::vector<runners::Config>& configs) {
+  std::set<std::string> compilers;
+  for (const runners::Config& config : configs) compilers.insert(runners::to_string(config.compiler));
+  std::vector<std::uint64_t> rejected;
+  for (std::uint64_t seed : seeds) {
+    const std::set<std::string> rejecting = generator::rejecting_compilers(
+        generator::generate_program(policy, seed, size).sidecar);
+    if (std::ranges::any_of(rejecting, [&](const std::string& compiler) { return compilers.count(compiler) != 0; }))
+      rejected.push_back(seed);
+  }
+  return rejected;
+}
+
 BatchOutcome check_batch(const FuzzContext& context, const std::vector<std::uint64_t>& all_seeds,
                          const runners::GpuDiscovery& gpu, const std::filesystem::path& workdir) {
   const auto start = std::chrono::steady_clock::now();
@@ -204,17 +219,22 @@ BatchOutcome check_batch(const FuzzContext& context, const std::vector<std::uint
       pinned[seed] = check_edge_seed(context, seed, gpu, workdir, outcome);
     else seeds.push_back(seed);
   }
-  const SeedsCheck checked = seeds.empty() ? SeedsCheck{} : check_seeds(context, seeds, gpu, workdir, outcome);
-  if (!checked.agree()) {
-    const CheckSeeds check = [&](const std::vector<std::uint64_t>& part) {
-      return check_seeds(context, part, gpu, workdir, outcome);
-    };
-    const SettlePinned attribute = [&](SeedOutcome& pinned_seed) {
-      attribute_pinned(context, generator::generate_batch(context.policy, {pinned_seed.seed}, context.size), gpu,
-                       workdir, outcome, pinned_seed);
-    };
-    pinned.merge(isolate_findings(seeds, checked, check, outcome.notes, attribute));
+  const CheckSeeds check = [&](const std::vector<std::uint64_t>& part) {
+    return check_seeds(context, part, gpu, workdir, outcome);
+  };
+  const SettlePinned attribute = [&](SeedOutcome& pinned_seed) {
+    attribute_pinned(context, generator::generate_batch(context.policy, {pinned_seed.seed}, context.size), gpu, workdir,
+                     outcome, pinned_seed);
+  };
+  // A program a compiler rejects on purpose would make that compiler reject the whole batch:
+  // each is checked alone (a batch of one, pinned without halving), the others together.
+  for (std::uint64_t seed : seeds_rejected_on_purpose(context.policy, context.size, seeds, context.check.configs)) {
+    std::erase(seeds, seed);
+    const SeedsCheck alone = check({seed});
+    if (!alone.agree()) pinned.merge(isolate_findings({seed}, alone, check, outcome.notes, attribute));
   }
+  const SeedsCheck checked = seeds.empty() ? SeedsCheck{} : check(seeds);
+  if (!checked.agree()) pinned.merge(isolate_findings(seeds, checked, check, outcome.notes, attribute));
   for (std::uint64_t seed : all_seeds) {
     auto found = pinned.find(seed);
     if (found != pinned.end()) {

@@ -136,8 +136,18 @@ struct FuzzContext {
 /// its expected rejection; a missed diagnostic is filed with the violation fragment alone as
 /// its reproducer when that shows the same signature. `gpu` (one GPU, or none) is where
 /// binaries run.
+/// Seeds whose program a compiler of `check.configs` rejects on purpose
+/// (generator::rejecting_compilers: a construct such as managed_memory, or a probe clang
+/// rejects) are not batched either: each is checked alone, as a batch of one, so the rejection
+/// costs neither its batch's other tests nor a bisection (docs/campaign.md, "Batches").
 BatchOutcome check_batch(const FuzzContext& context, const std::vector<std::uint64_t>& seeds,
                          const runners::GpuDiscovery& gpu, const std::filesystem::path& workdir);
+
+/// The seeds among `seeds` (none of them edge seeds) whose program one of the compilers of
+/// `configs` rejects on purpose: check_batch checks each of them alone.
+std::vector<std::uint64_t> seeds_rejected_on_purpose(const generator::Policy& policy, generator::Size size,
+                                                     const std::vector<std::uint64_t>& seeds,
+                                                     const std::vector<runners::Config>& configs);
 
 /// One check of some seeds (the whole batch, a half, one seed): its findings and their keys.
 struct SeedsCheck {

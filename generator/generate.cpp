@@ -82,7 +82,7 @@ Built build(const Policy& policy, Rng& rng, std::uint64_t seed, Size size, const
     }
   }
   validate_program(ctx.program, seed);
-  plant_probes(ctx.program, policy, seed);
+  plant_probes(ctx.program, policy, seed, ctx.constructs_used);
   plant_abi(ctx.program, policy, seed);
   plant_dense(ctx.program, policy, built.swarm, size, seed);
   if (ctx.on("restrict_pointers")) {

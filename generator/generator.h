@@ -35,7 +35,24 @@ struct ConstructInfo {
   std::string name;                   ///< stable, e.g. "managed_variable"
   std::vector<std::string> rule_ids;  ///< e.g. {"V-MANAGED-..."}
   std::string help;
+  /// The compiler that rejects every program using it on purpose ("clang"), from
+  /// kConstructsRejectedByACompiler; empty for the others.
+  std::string rejected_by = {};
 };
+
+/// A construct that one compiler rejects on purpose: every program using it is the same known
+/// difference (triage/known_differences.json), and a campaign checks such a program alone so
+/// that the rejection does not cost its batch the other tests (docs/campaign.md, "Batches").
+struct RejectedConstruct {
+  std::string_view construct;
+  std::string_view compiler;  ///< "clang" or "nvcc"
+  std::string_view reason;
+};
+inline constexpr std::array<RejectedConstruct, 1> kConstructsRejectedByACompiler = {{
+    {"managed_memory", "clang",
+     "clang-22 ignores __managed__ ('managed' attribute ignored) and rejects device uses as references to a host "
+     "variable"},
+}};
 
 /// Every construct, from the generator/constructs_*.def tables.
 std::vector<ConstructInfo> construct_catalog();
@@ -43,6 +60,24 @@ std::vector<ConstructInfo> construct_catalog();
 /// For each rule id some construct names (ids of rules::rule_catalog()), the constructs
 /// (construct_catalog()) that exercise it.
 std::map<std::string, std::vector<std::string>> constructs_by_rule();
+
+struct Sidecar;
+/// The compilers that reject the program `sidecar` describes on purpose: those of the
+/// constructs it uses (kConstructsRejectedByACompiler) and "clang" for a planted probe the
+/// rules catalog says clang rejects (rules::RuleProbe::clang_rejects). A batch's sidecar
+/// answers for all of its tests. Empty for almost every program.
+std::set<std::string> rejecting_compilers(const Sidecar& sidecar);
+
+/// Why a catalog probe's result could depend on an unspecified value (docs/generator.md,
+/// "Probes: no unspecified values"): one line per use found in its fragment (a device-side
+/// __global__ function address compared or tested, a pointer turned into an integer, the
+/// non-zero value of __all_sync/__any_sync/__syncthreads_and/_or used as a number, a clock,
+/// timer or scheduling register read), less the uses `waived_unspecified_uses` lists for the
+/// rule. Empty: the probe passes. Probes it flags are never planted.
+std::vector<std::string> unspecified_value_uses(const std::string& rule_id, const rules::RuleProbe& probe);
+/// The reviewed exceptions of that check, by rule id: the use's text and why the result is
+/// still the one the probe expects.
+const std::map<std::string, std::pair<std::string, std::string>>& waived_unspecified_uses();
 
 /// One named knob: a probability or a count range bound.
 struct Knob {

@@ -48,8 +48,11 @@ std::vector<ConstructInfo> construct_catalog() {
 #include "generator/constructs_core.def"
 #include "generator/constructs_layout.def"
 #undef CONSTRUCT
-  for (auto& construct : catalog)
+  for (auto& construct : catalog) {
     std::erase_if(construct.rule_ids, [](const std::string& id) { return trim(id).empty(); });
+    for (const RejectedConstruct& rejected : kConstructsRejectedByACompiler)
+      if (rejected.construct == construct.name) construct.rejected_by = std::string(rejected.compiler);
+  }
   return catalog;
 }
 

@@ -13,20 +13,29 @@
 namespace cudiff::generator {
 namespace {
 
-/// The probes a program may carry: every catalog probe, less those clang rejects on purpose
-/// unless the policy asks for them. Parsed once: the catalog is compiled in and never changes.
-std::vector<std::pair<std::string, rules::RuleProbe>> available_probes(const Policy& policy) {
+/// The probes a program may carry: every catalog probe whose result depends on no unspecified
+/// value (unspecified_value_uses, checked here once since the catalog is compiled in), less
+/// those clang rejects on purpose unless the policy asks for them and the program uses no
+/// construct a compiler rejects (one known rejection per program, so one bucket per cause).
+std::vector<std::pair<std::string, rules::RuleProbe>> available_probes(const Policy& policy,
+                                                                       bool uses_rejected_construct) {
   static const std::vector<std::pair<std::string, rules::RuleProbe>> all = [] {
     std::vector<std::pair<std::string, rules::RuleProbe>> probes;
     for (const rules::Rule& rule : rules::rule_catalog())
-      if (rule.probe) probes.emplace_back(rule.id, *rule.probe);
+      if (rule.probe && unspecified_value_uses(rule.id, *rule.probe).empty()) probes.emplace_back(rule.id, *rule.probe);
     return probes;
   }();
-  const bool with_clang_rejects = policy.get("probe.clang_rejects") >= 0.5;
+  const bool with_clang_rejects = policy.get("probe.clang_rejects") >= 0.5 && !uses_rejected_construct;
   std::vector<std::pair<std::string, rules::RuleProbe>> usable;
   for (const auto& entry : all)
     if (with_clang_rejects || entry.second.clang_rejects.empty()) usable.push_back(entry);
   return usable;
+}
+
+bool uses_rejected_construct(const std::set<std::string>& constructs_used) {
+  return std::ranges::any_of(kConstructsRejectedByACompiler, [&](const RejectedConstruct& rejected) {
+    return constructs_used.count(std::string(rejected.construct)) != 0;
+  });
 }
 
 /// Expression nodes a probe may wrap, counted in preorder. Spelled nodes (folds, templates...)
@@ -89,16 +98,21 @@ std::vector<ExprP*> expression_slots(Program& program) {
 
 } // namespace
 
-void plant_probes(Program& program, const Policy& policy, std::uint64_t seed) {
+void plant_probes(Program& program, const Policy& policy, std::uint64_t seed,
+                  const std::set<std::string>& constructs_used) {
   SeededRng rng(seed ^ 0x70726f6265735f31ull);  // "probes_1": a stream of its own
   if (!rng.chance(policy.get("probe.share"))) return;
-  std::vector<std::pair<std::string, rules::RuleProbe>> candidates = available_probes(policy);
+  std::vector<std::pair<std::string, rules::RuleProbe>> candidates = available_probes(policy, uses_rejected_construct(
+                                                                                                  constructs_used));
   std::vector<ExprP*> slots = expression_slots(program);
   const int wanted = 1 + static_cast<int>(rng.below(static_cast<std::uint64_t>(policy.get("probe.count.max"))));
   for (int n = 0; n < wanted && !candidates.empty(); ++n) {
     const std::size_t pick = static_cast<std::size_t>(rng.below(candidates.size()));
     PlantedProbe planted{candidates[pick].first, candidates[pick].second, rng.next_u64(), 0};
     candidates.erase(candidates.begin() + static_cast<std::ptrdiff_t>(pick));
+    // One probe clang rejects is the program's whole story on clang's side: no second one.
+    if (!planted.probe.clang_rejects.empty())
+      std::erase_if(candidates, [](const auto& candidate) { return !candidate.second.clang_rejects.empty(); });
     if (!planted.probe.host) {
       if (slots.empty()) continue;  // nothing to wrap: a device probe needs a call site
       const int index = static_cast<int>(program.probes.size());

@@ -4,6 +4,7 @@
 #include "generator/ir.h"
 
 #include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -11,8 +12,11 @@ namespace cudiff::generator {
 
 /// With the policy's "probe.share", picks up to "probe.count.max" catalog probes for the
 /// program and wraps up to "probe.sites.max" of its expressions in each device probe. Uses a
-/// random stream of its own, derived from `seed`; values and checksums are unchanged.
-void plant_probes(Program& program, const Policy& policy, std::uint64_t seed);
+/// random stream of its own, derived from `seed`; values and checksums are unchanged. At most
+/// one probe clang rejects, and none when `constructs_used` holds a construct a compiler
+/// rejects (kConstructsRejectedByACompiler); never a probe unspecified_value_uses flags.
+void plant_probes(Program& program, const Policy& policy, std::uint64_t seed,
+                  const std::set<std::string>& constructs_used);
 
 /// `#include` lines for the probes' headers (global scope, after the preamble).
 std::string probe_includes(const std::vector<PlantedProbe>& probes);
