@@ -56,8 +56,7 @@ UB Interpreter::exec_collective(const Stmt& stmt, std::vector<Env>& envs, const 
       envs[i].vars[stmt.var] = convert(values[partner], stmt.target_type);
     }
     return UB::None;
-  case StmtKind::Shuffle:
-  {
+  case StmtKind::Shuffle: {
     std::vector<Value> results(envs.size());
     for (std::size_t i = 0; i < envs.size(); ++i) {
       const std::uint32_t lane = envs[i].thread->linear_tid % kWarp;

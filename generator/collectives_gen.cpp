@@ -184,9 +184,10 @@ void BodyGen::atomic_loop(Stmt& stmt, Block& out) {
   IntType type = IntType::ULLong;
   if (shared) {
     std::vector<IntType> types = {IntType::UInt, IntType::ULLong};
-    if (min_max) types = stmt.spelling == AtomicSpelling::CasLoop
-                             ? std::vector<IntType>{IntType::Int, IntType::UInt, IntType::ULLong}
-                             : std::vector<IntType>{IntType::Int, IntType::UInt, IntType::LLong, IntType::ULLong};
+    if (min_max)
+      types = stmt.spelling == AtomicSpelling::CasLoop
+                  ? std::vector<IntType>{IntType::Int, IntType::UInt, IntType::ULLong}
+                  : std::vector<IntType>{IntType::Int, IntType::UInt, IntType::LLong, IntType::ULLong};
     type = types[ctx_.rng.below(types.size())];
   }
   stmt.target_type = type;

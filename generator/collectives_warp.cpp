@@ -48,7 +48,8 @@ void set(Env& env, int var, Value value) {
 }
 
 /// Tile statements: each group of `width` consecutive thread ranks is one tile.
-UB exec_tile(const Interpreter& interpreter, const Stmt& stmt, std::vector<Env>& envs, const std::vector<Value>& values) {
+UB exec_tile(const Interpreter& interpreter, const Stmt& stmt, std::vector<Env>& envs,
+             const std::vector<Value>& values) {
   const std::uint32_t n = stmt.width;
   std::vector<Value> result(envs.size());
   for (std::size_t base = 0; base < envs.size(); base += n) {
@@ -93,8 +94,8 @@ UB exec_atomic_loop(const Interpreter& interpreter, const Stmt& stmt, std::vecto
                     OutputSink* sink) {
   const std::uint32_t per_block = launch.threads_per_block();
   const bool shared = stmt.array >= 0;
-  std::uint64_t* global_word =
-      !shared && sink ? &sink->words[std::size_t{launch.threads()} * sink->slots + stmt.slot] : nullptr;
+  std::uint64_t* global_word = !shared && sink ? &sink->words[std::size_t{launch.threads()} * sink->slots + stmt.slot]
+                                               : nullptr;
   Value word = global_word ? Value::make_unsigned(stmt.target_type, *global_word)
                            : atomic_identity(stmt.atomic, stmt.target_type);
   for (std::size_t i = 0; i < envs.size(); ++i) {
@@ -184,7 +185,8 @@ UB exec_new_collective(const Interpreter& interpreter, const Stmt& stmt, std::ve
         for (std::uint32_t other = 0; other < kWarp; ++other)
           if (values[base + other].bits == values[base + lane].bits) mask |= 1u << other;
         all_equal = all_equal && mask == ~0u;
-        if (stmt.match == MatchKind::Any) set(envs[base + lane], stmt.var, convert(Value{IntType::UInt, mask}, stmt.target_type));
+        if (stmt.match == MatchKind::Any)
+          set(envs[base + lane], stmt.var, convert(Value{IntType::UInt, mask}, stmt.target_type));
       }
       if (stmt.match == MatchKind::All)
         for (std::uint32_t lane = 0; lane < kWarp; ++lane) {

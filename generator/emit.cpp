@@ -61,7 +61,8 @@ void Emitter::statement(const Stmt& s, Writer& w) const {
     // A cooperative-groups exchange names the thread by its rank in this_thread_block() (the
     // same linear id) and waits with the group's sync() (a __syncthreads).
     const std::string block = name + "_block";
-    if (s.cg_block) w.line("const cooperative_groups::thread_block " + block + " = cooperative_groups::this_thread_block();");
+    if (s.cg_block)
+      w.line("const cooperative_groups::thread_block " + block + " = cooperative_groups::this_thread_block();");
     const std::string tid = s.cg_block ? block + ".thread_rank()" : "tid";
     w.line(array.name + "[" + tid + "] = " + expr(*s.expr) + ";");
     w.line(s.cg_block ? block + ".sync();" : s.warp_scope ? "__syncwarp();" : "__syncthreads();");

@@ -41,8 +41,9 @@ bool uses_cooperative_groups(const Program& program) {
 }
 
 bool uses_atomic_ref(const Program& program) {
-  return any_stmt(program,
-                  [](const Stmt& s) { return s.kind == StmtKind::AtomicLoop && s.spelling == AtomicSpelling::AtomicRef; });
+  return any_stmt(program, [](const Stmt& s) {
+    return s.kind == StmtKind::AtomicLoop && s.spelling == AtomicSpelling::AtomicRef;
+  });
 }
 
 std::string collective_includes(bool cooperative_groups, bool atomic_ref) {
@@ -79,7 +80,10 @@ void Emitter::new_collective(const Stmt& s, Writer& w) const {
     const std::string pred = "(" + expr(*s.expr) + ") != 0";
     switch (s.tile) {
     case TileOp::Shfl: {
-      const std::string lane = s.lane ? "(int)(" + expr(*s.lane) + ")" : std::to_string(s.param);
+      // A computed rank is masked into the tile (the interpreter's `mod width` of the same
+      // value): thread_block_tile::shfl documents ranks inside the tile only.
+      const std::string lane = s.lane ? "((int)(" + expr(*s.lane) + ") & " + std::to_string(s.width - 1) + ")"
+                                      : std::to_string(s.param);
       w.line(type + " " + name + " = " + tile + ".shfl(" + expr(*s.expr) + ", " + lane + ");");
       return;
     }
@@ -106,8 +110,8 @@ void Emitter::new_collective(const Stmt& s, Writer& w) const {
 void Emitter::atomic_loop(const Stmt& s, Writer& w) const {
   const bool shared = s.array >= 0;
   const std::string type = type_name(s.target_type);
-  const std::string word =
-      shared ? program_.arrays[s.array].name + "[0]" : "out[" + std::to_string(reduction_base_ + s.slot) + "u]";
+  const std::string word = shared ? program_.arrays[s.array].name + "[0]"
+                                  : "out[" + std::to_string(reduction_base_ + s.slot) + "u]";
   if (shared) {
     w.line("if (tid == 0) " + word + " = " + literal(atomic_identity(s.atomic, s.target_type)) + ";");
     w.line("__syncthreads();");

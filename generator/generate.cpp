@@ -205,8 +205,7 @@ TestCase generate_batch(const Policy& policy, const std::vector<std::uint64_t>& 
                 "\n"
                 "// size: " +
                 to_string(size) + "\n" + emit_preamble() + probe_includes(all_probes) +
-                collective_includes(cooperative_groups, atomic_ref) + body +
-                emit_main(namespaces, stack_bytes);
+                collective_includes(cooperative_groups, atomic_ref) + body + emit_main(namespaces, stack_bytes);
   test.sidecar.generator_version = std::string(kGeneratorVersion);
   test.sidecar.batch = std::move(tests);
   test.sidecar.policy_hash = policy.hash();

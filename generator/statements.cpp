@@ -53,8 +53,8 @@ Skeleton make_skeleton(GenContext& ctx, int count, int depth, bool kernel_top) {
     // An atomic sum may also be the last-block-done pattern.
     const bool atomic = choice.kind == StmtKind::Atomic && ctx.on("last_block_done");
     const bool added = new_collective_enabled(ctx, choice.kind);
-    const bool allowed =
-        (!choice.construct || ctx.on(choice.construct) || exchange || atomic || added) && (!nests || depth > 0);
+    const bool allowed = (!choice.construct || ctx.on(choice.construct) || exchange || atomic || added) &&
+                         (!nests || depth > 0);
     weights.push_back(allowed ? ctx.knob(std::string("stmt.") + choice.knob) : 0.0);
   }
   Skeleton skeleton;

@@ -78,7 +78,8 @@ public:
       fail(where, "a tile's shfl_xor mask outside the tile");
     if (s.kind == StmtKind::WarpReduce) {
       const bool bitwise = s.reduce == ReduceOp::And || s.reduce == ReduceOp::Or || s.reduce == ReduceOp::Xor;
-      if (s.expr->type != s.target_type || (s.target_type != IntType::UInt && (bitwise || s.target_type != IntType::Int)))
+      if (s.expr->type != s.target_type ||
+          (s.target_type != IntType::UInt && (bitwise || s.target_type != IntType::Int)))
         fail(where, "a __reduce_*_sync operand of a type its overloads do not take");
     }
     if (s.kind == StmtKind::AtomicLoop) {

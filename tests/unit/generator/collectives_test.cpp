@@ -271,7 +271,7 @@ TEST(Collectives, AtomicLoopsGiveTheOrderIndependentWord) {
 }
 
 std::vector<std::string> new_constructs() {
-  return {"shuffle_width", "warp_match", "warp_reduce", "cg_block",        "cg_tile",
+  return {"shuffle_width", "warp_match",  "warp_reduce",     "cg_block",  "cg_tile",
           "cg_reduce",     "atomic_loop", "atomic_cas_loop", "atomic_ref"};
 }
 
