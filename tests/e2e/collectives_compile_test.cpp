@@ -68,5 +68,6 @@ TEST(CollectivesCompile, EveryNewConstructBuildsWithNvccAndClang) {
   const auto json = boost::json::parse(result.out.text);
   EXPECT_TRUE(json.at("verdict").at("findings").as_array().empty()) << result.out.text;
   for (const auto& config : json.at("configs").as_array())
-    std::cout << config.at("config").as_string() << ": compiled " << seeds.size() << " programs in one batch\n";
+    std::cout << std::string(config.at("config").as_string()) << ": compiled " << seeds.size()
+              << " programs in one batch\n";
 }
