@@ -44,7 +44,7 @@ compile_seconds() {  # CONFIG FILE: the config's own command line (runners/confi
   start=$(now)
   case "$1" in
     nvcc-O3) "$cuda/bin/nvcc" -std=c++17 --extended-lambda -arch=sm_90 -O3 -o "$out/a.out" "$2" ;;
-    clang-O3) "$clang" -x cuda --cuda-gpu-arch=sm_90 --cuda-path="$cuda" -Wno-unknown-cuda-version -std=c++17 -O3 \
+    clang-O3) "$clang" -x cuda --cuda-gpu-arch=sm_90 --cuda-path="$cuda" -isystem "$cuda/include/cccl" -Wno-unknown-cuda-version -std=c++17 -O3 \
                 -o "$out/a.out" "$2" -L"$cuda/lib64" -lcudart_static -ldl -lrt -lpthread ;;
   esac > /dev/null 2>&1
   end=$(now)

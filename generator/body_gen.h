@@ -24,6 +24,9 @@ using Skeleton = std::vector<SkelNode>;
 /// `count` statements nested at most `depth` deep. At a kernel's top level (`kernel_top`)
 /// collectives and early returns may appear; nowhere else.
 Skeleton make_skeleton(GenContext& ctx, int count, int depth, bool kernel_top);
+/// Whether a construct of collectives_gen.cpp enables a top-level statement kind (a shuffle
+/// with a width, a cooperative-groups exchange, the new collectives' kinds).
+bool new_collective_enabled(const GenContext& ctx, StmtKind kind);
 
 /// An expression with its value on each active thread (same order as BodyGen::active()).
 struct Gen {
@@ -104,6 +107,16 @@ private:
   void switch_stmt(const SkelNode& node, Block& out);
   void early_return(Block& out);
   void collective(const SkelNode& node, Block& out);
+  // Collectives of collectives_gen.cpp: match, __reduce_*_sync, cooperative-groups tiles and
+  // atomics in loops; a shuffle's width and computed lane; a cooperative-groups exchange.
+  void new_collective(const SkelNode& node, Block& out);
+  void shuffle_width(Stmt& stmt);
+  bool cg_exchange(bool warp_scope);
+  void warp_match(Stmt& stmt);
+  void warp_reduce(Stmt& stmt);
+  void tile(Stmt& stmt);
+  void atomic_loop(Stmt& stmt, Block& out);
+  Gen operand(IntType type);
   Block nested(const Skeleton& skeleton, const std::vector<int>& active);
   void set_var(int env, int id, Value value);
   std::vector<int> readable_vars() const;

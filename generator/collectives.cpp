@@ -1,6 +1,6 @@
 // collectives: the interpreter's semantics of barriers with shared-memory exchange, warp
 // shuffles and votes, __syncthreads_count/_and/_or and atomic reductions, over a whole launch.
-#include "generator/interpreter.h"
+#include "generator/collectives_parts.h"
 
 #include "common/common.h"
 
@@ -18,16 +18,6 @@ std::uint32_t exchange_partner(const Stmt& stmt, std::uint32_t t, std::uint32_t 
     return base | lane;
   }
   return stmt.rotate ? (t + stmt.param) & (per_block - 1) : (t ^ stmt.param) & (per_block - 1);
-}
-
-std::uint32_t shuffle_source(const Stmt& stmt, std::uint32_t lane) {
-  switch (stmt.shuffle) {
-  case ShuffleKind::Idx: return stmt.param % kWarp;
-  case ShuffleKind::Xor: return (lane ^ stmt.param) % kWarp;
-  case ShuffleKind::Up: return lane >= stmt.param ? lane - stmt.param : lane;
-  case ShuffleKind::Down: return lane + stmt.param < kWarp ? lane + stmt.param : lane;
-  }
-  return lane;
 }
 
 std::uint64_t atomic_combine(AtomicKind kind, std::uint64_t a, std::uint64_t b) {
@@ -49,6 +39,8 @@ UB Interpreter::exec_collective(const Stmt& stmt, std::vector<Env>& envs, const 
   for (const Env& env : envs)
     if (env.returned) throw Error(ErrorKind::internal, "a collective after a thread returned");
   std::vector<Value> values(envs.size());
+  // An atomic loop's operand reads the loop variable: it is evaluated per iteration.
+  if (stmt.kind == StmtKind::AtomicLoop) return exec_new_collective(*this, stmt, envs, {}, launch, sink);
   for (std::size_t i = 0; i < envs.size(); ++i) {
     if (stmt.var >= 0 && envs[i].vars.size() <= static_cast<std::size_t>(stmt.var)) envs[i].vars.resize(stmt.var + 1);
     Outcome value = eval(*stmt.expr, envs[i]);
@@ -64,12 +56,22 @@ UB Interpreter::exec_collective(const Stmt& stmt, std::vector<Env>& envs, const 
       envs[i].vars[stmt.var] = convert(values[partner], stmt.target_type);
     }
     return UB::None;
-  case StmtKind::Shuffle:
+  case StmtKind::Shuffle: {
+    std::vector<Value> results(envs.size());
     for (std::size_t i = 0; i < envs.size(); ++i) {
       const std::uint32_t lane = envs[i].thread->linear_tid % kWarp;
-      envs[i].vars[stmt.var] = convert(values[i - lane + shuffle_source(stmt, lane)], stmt.target_type);
+      std::uint32_t b = stmt.param;
+      if (stmt.lane) {  // a computed source lane: __shfl_sync takes it as an int
+        Outcome source = eval(*stmt.lane, envs[i]);
+        if (!source.ok()) return source.ub;
+        b = static_cast<std::uint32_t>(convert(source.value, IntType::Int).bits);
+      }
+      results[i] = values[i - lane + shuffle_source_lane(stmt.shuffle, lane, b, stmt.width)];
     }
+    // Assigned after every lane has read: a lane expression may read the result's variable.
+    for (std::size_t i = 0; i < envs.size(); ++i) envs[i].vars[stmt.var] = convert(results[i], stmt.target_type);
     return UB::None;
+  }
   case StmtKind::Vote:
     for (std::size_t base = 0; base < envs.size(); base += kWarp) {
       std::uint32_t ballot = 0;
@@ -98,6 +100,9 @@ UB Interpreter::exec_collective(const Stmt& stmt, std::vector<Env>& envs, const 
       for (const Value& value : values) word = atomic_combine(stmt.atomic, word, convert(value, IntType::ULLong).bits);
     }
     return UB::None;
+  case StmtKind::WarpMatch:
+  case StmtKind::WarpReduce:
+  case StmtKind::Tile: return exec_new_collective(*this, stmt, envs, values, launch, sink);
   default: break;
   }
   throw Error(ErrorKind::internal, "exec_collective on a statement that is not collective");

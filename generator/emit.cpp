@@ -58,10 +58,16 @@ void Emitter::statement(const Stmt& s, Writer& w) const {
   case StmtKind::Exchange: {
     const Array& array = program_.arrays[s.array];
     const std::string k = std::to_string(s.param) + "u";
-    w.line(array.name + "[tid] = " + expr(*s.expr) + ";");
-    w.line(s.warp_scope ? "__syncwarp();" : "__syncthreads();");
+    // A cooperative-groups exchange names the thread by its rank in this_thread_block() (the
+    // same linear id) and waits with the group's sync() (a __syncthreads).
+    const std::string block = name + "_block";
+    if (s.cg_block)
+      w.line("const cooperative_groups::thread_block " + block + " = cooperative_groups::this_thread_block();");
+    const std::string tid = s.cg_block ? block + ".thread_rank()" : "tid";
+    w.line(array.name + "[" + tid + "] = " + expr(*s.expr) + ";");
+    w.line(s.cg_block ? block + ".sync();" : s.warp_scope ? "__syncwarp();" : "__syncthreads();");
     std::string index;
-    const std::string combine = s.rotate ? "(tid + " + k + ")" : "(tid ^ " + k + ")";
+    const std::string combine = s.rotate ? "(" + tid + " + " + k + ")" : "(" + tid + " ^ " + k + ")";
     if (s.warp_scope) index = "(tid & ~31u) | (" + combine + " & 31u)";
     else index = combine + " & " + std::to_string(array.length - 1) + "u";
     w.line(type_name(s.target_type) + " " + name + " = " + array.name + "[" + index + "];");
@@ -70,8 +76,12 @@ void Emitter::statement(const Stmt& s, Writer& w) const {
   case StmtKind::Shuffle: {
     static const char* const names[] = {"__shfl_sync", "__shfl_xor_sync", "__shfl_up_sync", "__shfl_down_sync"};
     const std::string type = type_name(s.target_type);
+    // A computed source lane is passed as the int __shfl_sync takes; a width below 32 splits
+    // the warp into segments.
+    const std::string lane = s.lane ? "(int)(" + expr(*s.lane) + ")" : std::to_string(s.param);
+    const std::string width = s.width != 32 ? ", " + std::to_string(s.width) : "";
     w.line(type + " " + name + " = " + names[static_cast<int>(s.shuffle)] + "(0xffffffffu, (" + type + ")(" +
-           expr(*s.expr) + "), " + std::to_string(s.param) + ");");
+           expr(*s.expr) + "), " + lane + width + ");");
     return;
   }
   case StmtKind::Vote: {
@@ -97,6 +107,10 @@ void Emitter::statement(const Stmt& s, Writer& w) const {
            "u], (unsigned long long)(" + expr(*s.expr) + "));");
     return;
   }
+  case StmtKind::WarpMatch:
+  case StmtKind::WarpReduce:
+  case StmtKind::Tile:
+  case StmtKind::AtomicLoop: return new_collective(s, w);
   }
 }
 
@@ -350,7 +364,8 @@ std::string emit_main(const std::vector<std::string>& test_namespaces, std::uint
 }
 
 std::string emit_program(const Program& program, const LayoutPlan& layout, const EmitOptions& options) {
-  return options.header + emit_preamble() + probe_includes(program.probes) + "\n" +
+  return options.header + emit_preamble() + probe_includes(program.probes) +
+         collective_includes(uses_cooperative_groups(program), uses_atomic_ref(program)) + "\n" +
          emit_test_body(program, layout, options) + "\n" + layout.device_probes + emit_main({""}, options.stack_bytes);
 }
 

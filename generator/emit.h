@@ -35,6 +35,13 @@ std::string emit_test_body(const Program& program, const LayoutPlan& layout, con
 /// probes are printed. `test_namespaces` qualify the calls ("" for a lone program).
 std::string emit_main(const std::vector<std::string>& test_namespaces, std::uint64_t stack_bytes);
 
+/// Whether a program's kernels use cooperative groups (tiles, cg exchanges) or
+/// cuda::atomic_ref (emit_collectives.cpp): only such programs include their headers.
+bool uses_cooperative_groups(const Program& program);
+bool uses_atomic_ref(const Program& program);
+/// `#include <cooperative_groups.h>`, `<cooperative_groups/reduce.h>`, `<cuda/atomic>` as asked.
+std::string collective_includes(bool cooperative_groups, bool atomic_ref);
+
 /// One expression as C++ text (fully parenthesized).
 std::string emit_expr(const Expr& expr, const Program& program, const std::vector<Var>& vars);
 

@@ -36,6 +36,9 @@ public:
 private:
   void nested(const Block& statements, Writer& w) const;
   void last_block_sum(const Stmt& s, Writer& w) const;
+  // emit_collectives.cpp: WarpMatch, WarpReduce, Tile and AtomicLoop.
+  void new_collective(const Stmt& s, Writer& w) const;
+  void atomic_loop(const Stmt& s, Writer& w) const;
 
   const Program& program_;
   const std::vector<Var>& vars_;

@@ -190,6 +190,7 @@ TestCase generate_batch(const Policy& policy, const std::vector<std::uint64_t>& 
   std::vector<Sidecar::LayoutProbe> probes;
   std::vector<Sidecar::AbiFunction> abi;
   std::uint64_t stack_bytes = 0;  // one limit for the whole process: the largest test's
+  bool cooperative_groups = false, atomic_ref = false;  // headers any test needs, included once
   for (std::uint64_t seed : seeds) {
     SeededRng rng(seed);
     const std::string label = batch_test_label(seed);
@@ -201,6 +202,8 @@ TestCase generate_batch(const Policy& policy, const std::vector<std::uint64_t>& 
             emit_test_body(built.program, built.layout, built.options) + "} // namespace " + ns + "\n" +
             built.layout.device_probes;
     namespaces.push_back(ns);
+    cooperative_groups = cooperative_groups || uses_cooperative_groups(built.program);
+    atomic_ref = atomic_ref || uses_atomic_ref(built.program);
     all_probes.insert(all_probes.end(), built.program.probes.begin(), built.program.probes.end());
     Sidecar sidecar = sidecar_of(built, policy, seed, size, label + "/", ns + "::");
     kernels.insert(kernels.end(), sidecar.kernels->begin(), sidecar.kernels->end());
@@ -223,8 +226,8 @@ TestCase generate_batch(const Policy& policy, const std::vector<std::uint64_t>& 
                 policy.hash() +
                 "\n"
                 "// size: " +
-                to_string(size) + "\n" + emit_preamble() + probe_includes(all_probes) + body +
-                emit_main(namespaces, stack_bytes);
+                to_string(size) + "\n" + emit_preamble() + probe_includes(all_probes) +
+                collective_includes(cooperative_groups, atomic_ref) + body + emit_main(namespaces, stack_bytes);
   test.sidecar.generator_version = std::string(kGeneratorVersion);
   test.sidecar.batch = std::move(tests);
   test.sidecar.policy_hash = policy.hash();

@@ -40,7 +40,8 @@ std::uint64_t fold_checksum(const std::vector<std::uint64_t>& words) {
 
 bool is_collective(StmtKind kind) {
   return kind == StmtKind::Exchange || kind == StmtKind::Shuffle || kind == StmtKind::Vote ||
-         kind == StmtKind::SyncCount || kind == StmtKind::Atomic;
+         kind == StmtKind::SyncCount || kind == StmtKind::Atomic || kind == StmtKind::WarpMatch ||
+         kind == StmtKind::WarpReduce || kind == StmtKind::Tile || kind == StmtKind::AtomicLoop;
 }
 
 std::vector<ThreadCtx> make_threads(const Launch& launch) {

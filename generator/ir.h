@@ -89,7 +89,13 @@ enum class StmtKind : std::uint8_t {
   Shuffle,
   Vote,
   SyncCount,
-  Atomic
+  Atomic,
+  // generator/collectives_gen.cpp: match, __reduce_*_sync, cooperative-groups tiles, atomics
+  // in loops (built-in, atomicCAS loops, cuda::atomic_ref).
+  WarpMatch,
+  WarpReduce,
+  Tile,
+  AtomicLoop
 };
 
 /// How an Assign combines: plain `=`, or `op=`.
@@ -102,6 +108,15 @@ enum class ShuffleKind : std::uint8_t { Idx, Xor, Up, Down };
 enum class VoteKind : std::uint8_t { All, Any, Ballot };
 enum class SyncCountKind : std::uint8_t { Count, And, Or };
 enum class AtomicKind : std::uint8_t { Add, And, Or, Xor, Min, Max };
+enum class MatchKind : std::uint8_t { Any, All };
+/// The operation of __reduce_<op>_sync and of cg::reduce (plus, less, greater, bit_and...).
+enum class ReduceOp : std::uint8_t { Add, Min, Max, And, Or, Xor };
+/// What a cooperative-groups tile statement calls on `cg::tiled_partition<N>(block)`.
+enum class TileOp : std::uint8_t { Shfl, ShflXor, Any, All, Ballot, Reduce };
+/// How each update of an AtomicLoop is spelled: atomicAdd..., an atomicCAS loop computing the
+/// same update, or `cuda::atomic_ref<T, scope>::fetch_<op>(v, order)`.
+enum class AtomicSpelling : std::uint8_t { Builtin, CasLoop, AtomicRef };
+enum class MemoryOrder : std::uint8_t { Relaxed, AcqRel, SeqCst };
 
 struct Stmt;
 using Block = std::vector<Stmt>;
@@ -134,6 +149,24 @@ struct Stmt {
   /// partial per block in global memory, __threadfence, atomicInc on a ticket; the last block
   /// adds the partials into the reduction word. Same result as a plain atomicAdd.
   bool last_block = false;
+  // ---- the collectives of generator/collectives_gen.cpp (defaults keep the older kinds) ----
+  /// Shuffle, Tile: the segment (tile) width, a power of two from 2 to 32.
+  std::uint32_t width = 32;
+  /// Shuffle Idx, Tile Shfl: the source lane as a computed value (any tracked value; the
+  /// hardware takes it modulo `width`); null: the constant `param`.
+  ExprP lane = {};
+  /// Exchange: spelled with cg::this_thread_block(): `.thread_rank()` and `.sync()`.
+  bool cg_block = false;
+  MatchKind match = MatchKind::Any;
+  int pred_var = -1;  ///< WarpMatch All: the bool that says whether every lane matched
+  ReduceOp reduce = ReduceOp::Add;  ///< WarpReduce, Tile Reduce
+  TileOp tile = TileOp::Shfl;
+  /// AtomicLoop: `for (int loop_var = start; ...) update(word, expr)`; the word is the shared
+  /// array `array` (one element, read into `var` after a barrier) or, with `array` -1, the
+  /// global reduction word `slot` (read by the host). `target_type` is the word's type.
+  int loop_var = -1;
+  AtomicSpelling spelling = AtomicSpelling::Builtin;
+  MemoryOrder order = MemoryOrder::Relaxed;
 };
 
 struct Var {

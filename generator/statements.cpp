@@ -31,6 +31,10 @@ const std::vector<KindChoice>& top_kinds() {
     all.push_back({StmtKind::Vote, "vote", "warp_vote"});
     all.push_back({StmtKind::SyncCount, "sync_count", "syncthreads_count"});
     all.push_back({StmtKind::Atomic, "atomic", "atomic_reduction"});
+    all.push_back({StmtKind::WarpMatch, "match", "warp_match"});
+    all.push_back({StmtKind::WarpReduce, "warp_reduce", "warp_reduce"});
+    all.push_back({StmtKind::Tile, "tile", "cg_tile"});
+    all.push_back({StmtKind::AtomicLoop, "atomic_loop", "atomic_loop"});
     return all;
   }();
   return kinds;
@@ -48,7 +52,9 @@ Skeleton make_skeleton(GenContext& ctx, int count, int depth, bool kernel_top) {
                           (ctx.on("shared_exchange") || ctx.on("dynamic_shared") || ctx.on("syncwarp"));
     // An atomic sum may also be the last-block-done pattern.
     const bool atomic = choice.kind == StmtKind::Atomic && ctx.on("last_block_done");
-    const bool allowed = (!choice.construct || ctx.on(choice.construct) || exchange || atomic) && (!nests || depth > 0);
+    const bool added = new_collective_enabled(ctx, choice.kind);
+    const bool allowed = (!choice.construct || ctx.on(choice.construct) || exchange || atomic || added) &&
+                         (!nests || depth > 0);
     weights.push_back(allowed ? ctx.knob(std::string("stmt.") + choice.knob) : 0.0);
   }
   Skeleton skeleton;
@@ -109,6 +115,9 @@ void BodyGen::fill_one(const SkelNode& node, Block& out) {
   default: break;
   }
   if (returned_any_ || !in_kernel_) return decl(out);  // no barrier or warp operation after a divergent return
+  if (node.kind == StmtKind::WarpMatch || node.kind == StmtKind::WarpReduce || node.kind == StmtKind::Tile ||
+      node.kind == StmtKind::AtomicLoop)
+    return new_collective(node, out);
   collective(node, out);
 }
 
@@ -322,8 +331,9 @@ void BodyGen::collective(const SkelNode& node, Block& out) {
   switch (node.kind) {
   case StmtKind::Exchange: {
     result = random_type(ctx_);
-    const bool block_flavours = ctx_.on("shared_exchange") || ctx_.on("dynamic_shared");
+    const bool block_flavours = ctx_.on("shared_exchange") || ctx_.on("dynamic_shared") || ctx_.on("cg_block");
     stmt.warp_scope = ctx_.on("syncwarp") && (!block_flavours || ctx_.chance("exchange.warp"));
+    stmt.cg_block = cg_exchange(stmt.warp_scope);
     stmt.rotate = ctx_.chance("exchange.rotate");
     const std::uint32_t span = stmt.warp_scope ? 32 : launch.threads_per_block();
     stmt.param = static_cast<std::uint32_t>(ctx_.rng.range(1, span - 1));
@@ -339,7 +349,7 @@ void BodyGen::collective(const SkelNode& node, Block& out) {
       array.dynamic_offset = dynamic_shared_bytes;
       dynamic_shared_bytes += align * static_cast<std::uint32_t>(array.length);
       ctx_.use("dynamic_shared");
-    } else if (!stmt.warp_scope) {
+    } else if (!stmt.warp_scope && !stmt.cg_block) {
       ctx_.use("shared_exchange");
     }
     if (stmt.warp_scope) ctx_.use("syncwarp");
@@ -356,7 +366,7 @@ void BodyGen::collective(const SkelNode& node, Block& out) {
     stmt.param = stmt.shuffle == ShuffleKind::Idx   ? static_cast<std::uint32_t>(ctx_.rng.below(32))
                  : stmt.shuffle == ShuffleKind::Xor ? static_cast<std::uint32_t>(ctx_.rng.range(1, 31))
                                                     : static_cast<std::uint32_t>(ctx_.rng.range(1, 16));
-    ctx_.use("warp_shuffle");
+    shuffle_width(stmt);
     break;
   }
   case StmtKind::Vote:

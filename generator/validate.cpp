@@ -68,10 +68,43 @@ public:
     }
   }
 
+  /// What the emitted intrinsics accept (collectives_gen.cpp): widths are powers of two up to
+  /// 32, a tile's xor mask stays in the tile, the operand types are those the overloads take.
+  void collective_shape(const Stmt& s, const std::string& where) const {
+    const bool power = s.width >= 2 && s.width <= 32 && (s.width & (s.width - 1)) == 0;
+    if ((s.kind == StmtKind::Shuffle || s.kind == StmtKind::Tile) && !power)
+      fail(where, "a shuffle or tile width that is not a power of two from 2 to 32");
+    if (s.kind == StmtKind::Tile && s.tile == TileOp::ShflXor && (s.param < 1 || s.param >= s.width))
+      fail(where, "a tile's shfl_xor mask outside the tile");
+    if (s.kind == StmtKind::WarpReduce) {
+      const bool bitwise = s.reduce == ReduceOp::And || s.reduce == ReduceOp::Or || s.reduce == ReduceOp::Xor;
+      if (s.expr->type != s.target_type ||
+          (s.target_type != IntType::UInt && (bitwise || s.target_type != IntType::Int)))
+        fail(where, "a __reduce_*_sync operand of a type its overloads do not take");
+    }
+    if (s.kind == StmtKind::AtomicLoop) {
+      const bool unsigned_only = s.atomic != AtomicKind::Min && s.atomic != AtomicKind::Max;
+      if (s.expr->type != s.target_type || (unsigned_only && is_signed(s.target_type)) ||
+          (s.array < 0 && s.target_type != IntType::ULLong) ||
+          (s.spelling == AtomicSpelling::CasLoop && s.target_type == IntType::LLong))
+        fail(where, "an atomic loop on a word type its update does not take");
+    }
+  }
+
   void block(const Block& statements, std::set<int>& scope, int function, bool top, bool& returned,
              const std::string& where) const {
     for (const Stmt& s : statements) {
-      if (s.expr) expr(*s.expr, scope, function, where);
+      if (s.lane) expr(*s.lane, scope, function, where);
+      if (s.kind == StmtKind::AtomicLoop) {
+        // The operand reads the loop variable; the loop is the statement's own.
+        std::set<int> inner = scope;
+        inner.insert(s.loop_var);
+        if (s.expr) expr(*s.expr, inner, function, where);
+        if (s.trips < 1 || s.step < 1) fail(where, "an atomic loop without a constant positive trip count");
+      } else if (s.expr) {
+        expr(*s.expr, scope, function, where);
+      }
+      collective_shape(s, where);
       if (s.kind == StmtKind::Atomic && s.last_block && s.atomic != AtomicKind::Add)
         fail(where, "a last-block-done reduction that is not a sum");
       if (is_collective(s.kind)) {
@@ -124,7 +157,16 @@ public:
       case StmtKind::Exchange:
       case StmtKind::Shuffle:
       case StmtKind::Vote:
-      case StmtKind::SyncCount: scope.insert(s.var); break;
+      case StmtKind::SyncCount:
+      case StmtKind::WarpReduce:
+      case StmtKind::Tile: scope.insert(s.var); break;
+      case StmtKind::WarpMatch:
+        scope.insert(s.var);
+        if (s.pred_var >= 0) scope.insert(s.pred_var);
+        break;
+      case StmtKind::AtomicLoop:
+        if (s.array >= 0) scope.insert(s.var);
+        break;
       default: break;
       }
     }

@@ -2,6 +2,7 @@
 #include "runners/runners.h"
 
 #include <algorithm>
+#include <filesystem>
 
 namespace cudiff::runners {
 namespace {
@@ -194,6 +195,11 @@ Command compile_command(const Toolchain& toolchain, const Config& config, Mode m
                     "--cuda-path=" + cuda, "-Wno-unknown-cuda-version", "-std=c++17", "-" + config.opt_level,
                     // Crash reproducers land in the private scratch dir, never in /tmp.
                     "-fcrash-diagnostics-dir=" + scratch.string()};
+    // CUDA 13 keeps libcu++ and cooperative groups' <cuda/std/...> headers under include/cccl,
+    // which nvcc adds to its include path itself and clang-22 does not: without it clang
+    // rejects every program that includes <cooperative_groups.h> or <cuda/atomic>.
+    if (std::filesystem::is_directory(toolchain.cuda_home / "include" / "cccl"))
+      append(command.argv, {"-isystem", (toolchain.cuda_home / "include" / "cccl").string()});
     append(command.argv, clang_ptxas(config));
     append(command.argv, config.extra_flags);
     append(command.argv, clang_mode_flags(mode, output));

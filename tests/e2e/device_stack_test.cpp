@@ -88,9 +88,11 @@ TEST(DeviceStack, EveryFrameFitsItsBoundAtO0AndG) {
         << "seed " << seed << " does not ask for its plan's " << plan.bytes << " bytes";
     const auto file = dir.path() / (test.name + ".cu");
     write_file(file, test.source);
+    // As the runners do: CUDA 13's <cuda/std/...> (cooperative groups, cuda::atomic_ref).
+    const std::string cccl = "-isystem" + cuda + "/include/cccl";
     const std::vector<std::pair<std::string, std::vector<std::string>>> builds = {
         {"clang-O0",
-         {clang, "-x", "cuda", "--cuda-gpu-arch=sm_90", "--cuda-path=" + cuda, "-Wno-unknown-cuda-version", "-w",
+         {clang, "-x", "cuda", "--cuda-gpu-arch=sm_90", "--cuda-path=" + cuda, cccl, "-Wno-unknown-cuda-version", "-w",
           "-std=c++17", "-O0", "--cuda-device-only", "-c", "-Xcuda-ptxas", "-v", file.string(), "-o", "/dev/null"}},
         {"nvcc-O0",
          {nvcc, "-std=c++17", "--extended-lambda", "-arch=sm_90", "-O0", "-Xcicc", "-O0", "-Xptxas", "-O0", "-w",

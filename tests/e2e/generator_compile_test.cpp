@@ -50,6 +50,9 @@ std::string expect_accepted(const generator::Policy& policy, const std::vector<s
                    "-std=c++17",
                    "-fsyntax-only",
                    file.string()};
+    // As the runners do: CUDA 13's <cuda/std/...> (cooperative groups, cuda::atomic_ref).
+    if (std::filesystem::is_directory(cuda + "/include/cccl"))
+      syntax.argv.insert(syntax.argv.end() - 1, {"-isystem", cuda + "/include/cccl"});
     const auto clang_result = runners::run_subprocess(syntax);
     EXPECT_TRUE(clang_result.exited_zero()) << "seed " << seed << ": " << clang_result.err.text;
     runners::Command front;

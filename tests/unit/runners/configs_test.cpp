@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
+
 namespace cudiff::runners {
 namespace {
 
@@ -139,6 +142,22 @@ TEST(Configs, WhichConfigsRunOnWhichGpu) {
   ampere.cc_major = 8;
   ampere.cc_minor = 0;
   EXPECT_FALSE(runs_on(preset("nvcc-O3-jit"), ampere));  // but not on older ones
+}
+
+// A CUDA 13 toolkit keeps <cuda/std/...> (libcu++, cooperative groups) under include/cccl:
+// clang gets it as a system include directory, as nvcc adds it by itself; a toolkit without
+// one (the fixed "/cuda" above) changes nothing.
+TEST(Configs, ClangSeesTheCcclHeadersOfACuda13Toolkit) {
+  TempDir cuda("cudiff-cccl");
+  std::filesystem::create_directories(cuda.path() / "include" / "cccl");
+  Toolchain toolchain = fixed_toolchain();
+  toolchain.cuda_home = cuda.path();
+  const auto argv = compile_command(toolchain, preset("clang-O3"), Mode::object, "/w/t.cu", "/w/t.o", "/w/tmp").argv;
+  const auto at = std::find(argv.begin(), argv.end(), "-isystem");
+  ASSERT_NE(at, argv.end());
+  EXPECT_EQ(*(at + 1), (cuda.path() / "include" / "cccl").string());
+  const auto nvcc = compile_command(toolchain, preset("nvcc-O3"), Mode::object, "/w/t.cu", "/w/t.o", "/w/tmp").argv;
+  EXPECT_EQ(std::find(nvcc.begin(), nvcc.end(), "-isystem"), nvcc.end());
 }
 
 } // namespace
