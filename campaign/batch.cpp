@@ -34,7 +34,7 @@ std::set<std::uint64_t> named_seeds(const oracle::Finding& finding, const genera
   using LayoutProbe = generator::Sidecar::LayoutProbe;
   std::set<std::uint64_t> seeds;
   if (finding.kind == oracle::FindingKind::run_mismatch || finding.kind == oracle::FindingKind::wrong_code ||
-      finding.kind == oracle::FindingKind::common_wrong_code) {
+      finding.kind == oracle::FindingKind::common_wrong_code || finding.kind == oracle::FindingKind::metamorphic) {
     if (const auto* kernels = finding.details.if_contains("differing_kernels"); kernels && kernels->is_array())
       for (const auto& kernel : kernels->as_array())
         if (kernel.is_string())
@@ -95,11 +95,13 @@ SeedsCheck check_seeds(const FuzzContext& context, const std::vector<std::uint64
                        const runners::GpuDiscovery& gpu, const std::filesystem::path& workdir, BatchOutcome& stats) {
   pipeline::CheckRequest request = context.check;
   // A batch is K programs: a compile may take longer than one program's before it is a hang.
-  const double scale = 1.0 + 0.25 * static_cast<double>(seeds.size() - 1);
+  // Every test in the unit counts: the seeds and each one's variants.
+  const double tests = static_cast<double>(seeds.size()) * (1.0 + static_cast<double>(context.variants));
+  const double scale = 1.0 + 0.25 * (tests - 1);
   request.compile_limits.wall_seconds *= scale;
   request.run_limits.wall_seconds *= scale;
-  return check_test(context, generator::generate_batch(context.policy, seeds, context.size), request, gpu, workdir,
-                    stats);
+  return check_test(context, generator::generate_batch(context.policy, seeds, context.size, context.variants), request,
+                    gpu, workdir, stats);
 }
 
 /// The violation fragment alone, as small a reproducer as a person could write: kept when it
@@ -223,8 +225,9 @@ BatchOutcome check_batch(const FuzzContext& context, const std::vector<std::uint
     return check_seeds(context, part, gpu, workdir, outcome);
   };
   const SettlePinned attribute = [&](SeedOutcome& pinned_seed) {
-    attribute_pinned(context, generator::generate_batch(context.policy, {pinned_seed.seed}, context.size), gpu, workdir,
-                     outcome, pinned_seed);
+    attribute_pinned(context,
+                     generator::generate_batch(context.policy, {pinned_seed.seed}, context.size, context.variants),
+                     gpu, workdir, outcome, pinned_seed);
   };
   // A program a compiler rejects on purpose would make that compiler reject the whole batch:
   // each is checked alone (a batch of one, pinned without halving), the others together.

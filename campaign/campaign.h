@@ -77,6 +77,9 @@ struct FuzzParams {
   bool reduce_in_parallel = false;  ///< reduce each new bucket while fuzzing goes on
   /// Run-time findings pass compute-sanitizer before they are filed (--no-sanitizer-gate: off).
   bool sanitizer_gate = true;
+  /// EMI / metamorphic variants of each program in its batch (generator::generate_batch; the
+  /// metamorphic oracle): on by default when binaries run, 0 with --no-variants.
+  std::uint64_t variants = 0;
   double elapsed = 0;               ///< seconds spent before the last resume
   std::string name;                 ///< a named campaign's name (id: named_campaign_id)
   Shard shard;                      ///< this database's part of the campaign
@@ -128,6 +131,7 @@ struct FuzzContext {
   std::filesystem::path workdir;
   /// compute-sanitizer on a seed alone with a run-time finding (pipeline::sanitizer_gate).
   pipeline::SanitizerGate sanitizer_gate;  ///< off unless the campaign makes it
+  int variants = 0;                        ///< variants per seed in its batch (FuzzParams::variants)
 };
 
 /// Generates the batch, checks it, and when it shows a discrepancy isolates each finding

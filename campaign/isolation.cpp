@@ -24,6 +24,7 @@ public:
       const oracle::FindingKind kind = checked.findings[i].kind;
       const bool labelled_kind = kind == oracle::FindingKind::run_mismatch || kind == oracle::FindingKind::wrong_code ||
                                  kind == oracle::FindingKind::common_wrong_code ||
+                                 kind == oracle::FindingKind::metamorphic ||
                                  kind == oracle::FindingKind::layout_mismatch;
       std::set<std::uint64_t> in_batch;
       if (i < checked.named_seeds.size())

@@ -314,13 +314,12 @@ CampaignSummary run_campaign(const CampaignSetup& setup, std::ostream& err) {
 
   TempDir workdir("cudiff-fuzz");
   const pipeline::CheckRequest check = campaign_check_request(open.params);
-  const FuzzContext context{generator::Policy::load(open.params.policy),
-                            open.params.size,
-                            check,
-                            setup.toolchain,
+  const FuzzContext context{generator::Policy::load(open.params.policy), open.params.size, check, setup.toolchain,
                             workdir.path(),
                             pipeline::make_sanitizer_gate(open.params.sanitizer_gate && !open.compile_only,
-                                                          setup.toolchain, check.run_limits.wall_seconds)};
+                                                          setup.toolchain, check.run_limits.wall_seconds),
+                            // Variants print checksums: worth their build only where binaries run.
+                            open.compile_only ? 0 : static_cast<int>(open.params.variants)};
   // Said once: without compute-sanitizer run-time findings are filed, each with the note
   // "not sanitizer-checked" in its details, rather than the campaign failing.
   if (open.params.sanitizer_gate && !open.compile_only && !context.sanitizer_gate.sanitizer) {
@@ -395,4 +394,4 @@ CampaignSummary run_campaign(const CampaignSetup& setup, std::ostream& err) {
   return summary;
 }
 
-} // namespace cudiff::campaign
+}  // namespace cudiff::campaign

@@ -26,6 +26,7 @@ boost::json::object fuzz_params_json(const FuzzParams& params) {
                            {"elapsed", params.elapsed}};
   if (params.tests) json["tests"] = *params.tests;
   if (!params.sanitizer_gate) json["sanitizer_gate"] = false;  // absent: on (older records too)
+  if (params.variants > 0) json["variants"] = params.variants;  // absent: none (older records too)
   if (params.mode) json["mode"] = runners::to_string(*params.mode);
   if (!params.name.empty()) json["name"] = params.name;
   if (params.shard.count > 1) json["shard"] = params.shard.text();
@@ -50,6 +51,8 @@ FuzzParams fuzz_params_from_json(const boost::json::value& json) try {
   if (const auto* parallel = object.if_contains("reduce_in_parallel")) params.reduce_in_parallel = parallel->as_bool();
   params.elapsed = field(object, "elapsed").to_number<double>();
   if (const auto* gate = object.if_contains("sanitizer_gate")) params.sanitizer_gate = gate->as_bool();
+  if (const auto* variants = object.if_contains("variants"))
+    params.variants = boost::json::value_to<std::uint64_t>(*variants);
   if (const auto* tests = object.if_contains("tests")) params.tests = boost::json::value_to<std::uint64_t>(*tests);
   if (const auto* mode = object.if_contains("mode")) {
     params.mode = runners::parse_mode(std::string(mode->as_string()));

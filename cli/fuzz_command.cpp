@@ -111,7 +111,8 @@ std::filesystem::path libfuzzer_binary() {
 }
 
 int run_libfuzzer_engine(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
-  for (const char* name : {"--resume", "--batch", "--reduce-in-parallel", "--no-sanitizer-gate"})
+  for (const char* name :
+       {"--resume", "--batch", "--reduce-in-parallel", "--no-sanitizer-gate", "--variants", "--no-variants"})
     if (args.has(name)) throw_usage(std::string(name) + " is for the batch engine, not --engine libfuzzer");
   if (args.has("--time") && args.has("--tests")) throw_usage("give --time or --tests, not both");
   if (args.has("--tests") && args.unsigned_number("--tests").value_or(0) == 0)
@@ -200,8 +201,9 @@ int run_fuzz(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   setup.report = args.value("--report");
   setup.resume = args.has("--resume");
   if (setup.resume)
-    for (const char* name : {"--time", "--tests", "--seed", "--batch", "--size", "--policy", "--config", "--mode",
-                             "--reduce-in-parallel", "--shard", "--campaign", "--no-sanitizer-gate"})
+    for (const char* name :
+         {"--time", "--tests", "--seed", "--batch", "--size", "--policy", "--config", "--mode", "--reduce-in-parallel",
+          "--shard", "--campaign", "--no-sanitizer-gate", "--variants", "--no-variants"})
       if (args.has(name)) throw_usage(std::string("--resume continues a campaign as it was started; drop ") + name);
   setup.gpus = choose_gpus(args, runners::discover_gpus());
   if (!setup.resume) setup.params = new_fuzz_params(args, !setup.gpus.gpus.empty());
@@ -248,6 +250,10 @@ campaign::FuzzParams new_fuzz_params(const ParsedArgs& args, bool gpu_present) {
   if (!params.reduce && params.reduce_in_parallel)
     throw_usage("--no-reduce and --reduce-in-parallel contradict each other");
   params.sanitizer_gate = !args.has("--no-sanitizer-gate");
+  // Variants are judged by what they print: on by default where binaries run (a GPU).
+  if (args.has("--variants") && args.has("--no-variants")) throw_usage("give --variants K or --no-variants, not both");
+  params.variants = args.has("--no-variants") ? 0 : args.unsigned_number("--variants").value_or(gpu_present ? 2 : 0);
+  if (params.variants > 8) throw_usage("--variants must be between 0 and 8");
   return params;
 }
 
@@ -255,6 +261,7 @@ Subcommand fuzz_subcommand() {
   CommandSpec spec{
       "fuzz",
       "cudiff fuzz [--time 8h | --tests N] [--db cudiff.db] [--jobs N] [--gpus all|none|0,1,...] [--batch K]\n"
+      "            [--variants K | --no-variants]\n"
       "            [--config LIST] [--policy FILE] [--seed S] [--size SIZE] [--no-reduce | --reduce-in-parallel]\n"
       "            [--quiet] [--resume] [--campaign NAME [--shard I/N]]\n"
       "cudiff fuzz --engine libfuzzer [--time 8h | --tests N] [--jobs N] [--corpus DIR] [--libfuzzer-flags \"...\"]\n"
@@ -281,6 +288,11 @@ Subcommand fuzz_subcommand() {
   for (auto& option : shared_options({Flag::db, Flag::jobs}, defaults())) spec.options.push_back(option);
   spec.options.push_back({"--gpus", "LIST", "all (default), none (compile-only), or GPU indices 0,1,..."});
   spec.options.push_back({"--batch", "K", "programs per translation unit (default 8)"});
+  spec.options.push_back({"--variants", "K",
+                          "EMI/metamorphic variants of each program, in its batch (0 to 8; default 2 with a GPU, "
+                          "0 compile-only): a variant printing another checksum than its original is a "
+                          "metamorphic finding"});
+  spec.options.push_back({"--no-variants", "", "no variants (the same as --variants 0)"});
   for (auto& option :
        shared_options({Flag::config, Flag::mode, Flag::policy, Flag::seed, Flag::size, Flag::known}, defaults()))
     spec.options.push_back(option);

@@ -20,7 +20,7 @@ Defaults defaults() {
 /// --input FILE: the program libFuzzer's input names (a corpus file, or a finding's "input" hex
 /// written back to bytes), exactly as cudiff-libfuzzer generated it.
 int generate_from_input(const ParsedArgs& args, const generator::Policy& policy, std::ostream& out) {
-  for (const char* name : {"--seed", "--count", "--batch", "--edge", "--rule"})
+  for (const char* name : {"--seed", "--count", "--batch", "--edge", "--rule", "--variants"})
     if (args.has(name)) throw_usage(std::string("--input names one program; drop ") + name);
   const std::string bytes = read_file(*args.value("--input"));
   const generator::Size size = read_size(args);
@@ -73,6 +73,10 @@ int run_generate(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   const std::string rule = args.value("--rule").value_or("");
   const bool edge = args.has("--edge") || !rule.empty();
   if (edge && batch > 1) throw_usage("--edge programs are never batched: a violation rejects the whole file");
+  // --variants K: each seed's K variants beside it in its file, judged against it by `check`.
+  const std::uint64_t variants = args.unsigned_number("--variants").value_or(0);
+  if (variants > 64) throw_usage("--variants must be between 0 and 64");
+  if (edge && variants > 0) throw_usage("--edge programs have no variants: they must be rejected, not run");
 
   const auto start = std::chrono::steady_clock::now();
   std::uint64_t bytes = 0;
@@ -80,9 +84,10 @@ int run_generate(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   for (std::uint64_t seed = first; seed < first + count; seed += std::min(batch, first + count - seed)) {
     std::vector<std::uint64_t> seeds;
     for (std::uint64_t s = seed; s < first + count && seeds.size() < batch; ++s) seeds.push_back(s);
-    generator::TestCase test = edge        ? generator::generate_edge(policy, seed, size, rule)
-                               : batch > 1 ? generator::generate_batch(policy, seeds, size)
-                                           : generator::generate_program(policy, seed, size);
+    generator::TestCase test = edge ? generator::generate_edge(policy, seed, size, rule)
+                               : batch > 1 || variants > 0
+                                   ? generator::generate_batch(policy, seeds, size, static_cast<int>(variants))
+                                   : generator::generate_program(policy, seed, size);
     const auto source = dir / (test.name + ".cu");
     write_file(source, test.source);
     write_file(dir / (test.name + ".json"), pretty_json(generator::to_json(test.sidecar)));
@@ -101,7 +106,8 @@ int run_generate(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
                                            {"source_bytes", bytes}});
   } else {
     out << "wrote " << count << (edge ? " edge" : "") << (count == 1 ? " program" : " programs");
-    if (batch > 1)
+    if (variants > 0) out << ", each with " << variants << (variants == 1 ? " variant" : " variants");
+    if (batch > 1 || variants > 0)
       out << " in " << written.size() << (written.size() == 1 ? " batch" : " batches") << " of up to " << batch;
     out << " (seed " << first;
     if (count > 1) out << ".." << first + count - 1;
@@ -116,7 +122,7 @@ int run_generate(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
 Subcommand generate_subcommand() {
   CommandSpec spec{
       "generate",
-      "cudiff generate --seed N [--count K] [--batch B] [--edge [--rule ID]] [--policy FILE] [--size small|medium|large] [--out DIR]\n"
+      "cudiff generate --seed N [--count K] [--batch B] [--variants V] [--edge [--rule ID]] [--policy FILE] [--size small|medium|large] [--out DIR]\n"
       "cudiff generate --input FILE [--policy FILE] [--size SIZE] [--out DIR]",
       "Write random CUDA programs that have exactly one correct output, each with a JSON\n"
       "sidecar (seed, policy hash, generator version, constructs, kernels, layout probes).\n"
@@ -127,6 +133,9 @@ Subcommand generate_subcommand() {
        {"--input", "FILE", "the program these bytes name (a cudiff-libfuzzer corpus input), instead of --seed"},
        {"--count", "K", "how many consecutive seeds (default 1)"},
        {"--batch", "B", "up to B seeds per file, each in its own namespace (default 1)"},
+       {"--variants", "V",
+        "V EMI/metamorphic variants of each program after it in its file (labelled s<seed>v<j>; cudiff check "
+        "compares each with its original)"},
        {"--edge", "", "plant one E rule's violation in each program (named cudiff_edge_<seed>)"},
        {"--rule", "ID", "the E rule to plant (implies --edge; default: one drawn from the seed)"},
        shared_option(Flag::policy, defaults()),

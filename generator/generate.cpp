@@ -11,6 +11,7 @@
 #include "generator/probes.h"
 #include "generator/stack.h"
 #include "generator/validate.h"
+#include "generator/variants_parts.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -141,9 +142,46 @@ Sidecar sidecar_of(const Built& built, const Policy& policy, std::uint64_t seed,
   return sidecar;
 }
 
+/// `built` (the seed's program) turned into its variant `index`: the transforms rewrite the IR
+/// and the device stack is planned again (outlined functions add frames).
+std::vector<std::string> make_variant(Built& built, std::uint64_t seed, int index) {
+  std::vector<std::string> transforms = derive_variant(built.program, seed, index);
+  built.options.stack_bytes = plan_device_stack(built.program).bytes;
+  return transforms;
+}
+
 } // namespace
 
 std::string batch_test_label(std::uint64_t seed) { return "s" + std::to_string(seed); }
+
+std::string variant_test_label(std::uint64_t seed, int index) {
+  return batch_test_label(seed) + "v" + std::to_string(index);
+}
+
+Program built_program(const Policy& policy, std::uint64_t seed, Size size) {
+  SeededRng rng(seed);
+  return build(policy, rng, seed, size, "", "").program;
+}
+
+std::vector<TestCase> generate_variants(const Policy& policy, std::uint64_t seed, Size size, int count) {
+  std::vector<TestCase> variants;
+  for (int index = 1; index <= count; ++index) {
+    SeededRng rng(seed);
+    Built built = build(policy, rng, seed, size, "", "");
+    const std::vector<std::string> transforms = make_variant(built, seed, index);
+    std::string applied;
+    for (const std::string& name : transforms) applied += (applied.empty() ? "" : " ") + name;
+    built.options.header = header_comment(seed, policy, size, built.swarm) + "// variant " + std::to_string(index) +
+                           " of seed " + std::to_string(seed) + ": " + applied + "\n";
+    TestCase test;
+    test.name = "cudiff_" + padded_seed(seed) + "_v" + std::to_string(index);
+    test.source = emit_program(built.program, built.layout, built.options);
+    test.sidecar = sidecar_of(built, policy, seed, size, "", "");
+    test.sidecar.variant_of = Sidecar::VariantOf{seed, index, transforms};
+    variants.push_back(std::move(test));
+  }
+  return variants;
+}
 
 TestCase generate_program(const Policy& policy, std::uint64_t seed, Size size) {
   SeededRng rng(seed);
@@ -180,7 +218,7 @@ TestCase generate_from_bytes(const Policy& policy, std::string_view bytes, Size 
   return test;
 }
 
-TestCase generate_batch(const Policy& policy, const std::vector<std::uint64_t>& seeds, Size size) {
+TestCase generate_batch(const Policy& policy, const std::vector<std::uint64_t>& seeds, Size size, int variants) {
   if (seeds.empty()) throw Error(ErrorKind::usage, "a batch needs at least one seed");
   std::string body, seed_list;
   std::vector<PlantedProbe> all_probes;  // of every test: their headers go once, at global scope
@@ -192,24 +230,30 @@ TestCase generate_batch(const Policy& policy, const std::vector<std::uint64_t>& 
   std::uint64_t stack_bytes = 0;  // one limit for the whole process: the largest test's
   bool cooperative_groups = false, atomic_ref = false;  // headers any test needs, included once
   for (std::uint64_t seed : seeds) {
-    SeededRng rng(seed);
-    const std::string label = batch_test_label(seed);
-    const std::string ns = "cudiff_" + label;
-    Built built = build(policy, rng, seed, size, label + "_", ns + "::");
-    built.options.checksum_label = label + "/";
-    stack_bytes = std::max(stack_bytes, built.options.stack_bytes);
-    body += "\n// ---- seed " + std::to_string(seed) + " ----\nnamespace " + ns + " {\n" +
-            emit_test_body(built.program, built.layout, built.options) + "} // namespace " + ns + "\n" +
-            built.layout.device_probes;
-    namespaces.push_back(ns);
-    cooperative_groups = cooperative_groups || uses_cooperative_groups(built.program);
-    atomic_ref = atomic_ref || uses_atomic_ref(built.program);
-    all_probes.insert(all_probes.end(), built.program.probes.begin(), built.program.probes.end());
-    Sidecar sidecar = sidecar_of(built, policy, seed, size, label + "/", ns + "::");
-    kernels.insert(kernels.end(), sidecar.kernels->begin(), sidecar.kernels->end());
-    abi.insert(abi.end(), sidecar.abi_functions->begin(), sidecar.abi_functions->end());
-    probes.insert(probes.end(), sidecar.layout_probes->begin(), sidecar.layout_probes->end());
-    tests.tests.push_back(std::move(sidecar));
+    // The seed's program, then its variants: each rebuilt from the seed under its own label.
+    for (int index = 0; index <= variants; ++index) {
+      SeededRng rng(seed);
+      const std::string label = index == 0 ? batch_test_label(seed) : variant_test_label(seed, index);
+      const std::string ns = "cudiff_" + label;
+      Built built = build(policy, rng, seed, size, label + "_", ns + "::");
+      std::optional<Sidecar::VariantOf> variant_of;
+      if (index > 0) variant_of = Sidecar::VariantOf{seed, index, make_variant(built, seed, index)};
+      built.options.checksum_label = label + "/";
+      stack_bytes = std::max(stack_bytes, built.options.stack_bytes);
+      body += "\n// ---- seed " + std::to_string(seed) + (index == 0 ? "" : " variant " + std::to_string(index)) +
+              " ----\nnamespace " + ns + " {\n" + emit_test_body(built.program, built.layout, built.options) +
+              "} // namespace " + ns + "\n" + built.layout.device_probes;
+      namespaces.push_back(ns);
+      cooperative_groups = cooperative_groups || uses_cooperative_groups(built.program);
+      atomic_ref = atomic_ref || uses_atomic_ref(built.program);
+      all_probes.insert(all_probes.end(), built.program.probes.begin(), built.program.probes.end());
+      Sidecar sidecar = sidecar_of(built, policy, seed, size, label + "/", ns + "::");
+      sidecar.variant_of = std::move(variant_of);
+      kernels.insert(kernels.end(), sidecar.kernels->begin(), sidecar.kernels->end());
+      abi.insert(abi.end(), sidecar.abi_functions->begin(), sidecar.abi_functions->end());
+      probes.insert(probes.end(), sidecar.layout_probes->begin(), sidecar.layout_probes->end());
+      tests.tests.push_back(std::move(sidecar));
+    }
     tests.seeds.push_back(seed);
     seed_list += (seed_list.empty() ? "" : " ") + std::to_string(seed);
   }

@@ -188,10 +188,20 @@ struct Sidecar {
     std::string result;               ///< the result's kind; "" for void
     bool operator==(const AbiFunction&) const = default;
   };
+  /// What a variant (generate_variants; docs/generator.md, "Variants") derives from: the
+  /// original's seed, the variant's index (1-based) and the transforms applied, in order.
+  struct VariantOf {
+    std::uint64_t seed = 0;
+    int index = 0;
+    std::vector<std::string> transforms = {};
+    bool operator==(const VariantOf&) const = default;
+  };
   /// The tests of a batch (generate_batch).
   struct Batch {
     std::vector<std::uint64_t> seeds;  ///< "batch", in the order main runs them
-    std::vector<Sidecar> tests;        ///< "tests": each seed's own sidecar, in the same order
+    /// "tests": each seed's own sidecar, in the same order; a seed's variants (with
+    /// `variant_of`, the same `seed`) follow it.
+    std::vector<Sidecar> tests;
     bool operator==(const Batch&) const = default;
   };
 
@@ -209,6 +219,7 @@ struct Sidecar {
   std::optional<Verdict> expected_verdict;
   std::optional<Edge> edge;
   std::optional<Input> input;
+  std::optional<VariantOf> variant_of = {};  ///< "variant_of": a variant's
   bool operator==(const Sidecar&) const = default;
 };
 std::string to_string(Sidecar::Verdict verdict);
@@ -284,8 +295,23 @@ DeviceStack device_stack_of(const Policy& policy, std::uint64_t seed, Size size)
 /// Named "cudiff_batch_<first seed>_<count>"; the sidecar has "batch": the seeds, "tests":
 /// each seed's own sidecar, and "kernels" and "layout_probes" of all of them (so `cudiff
 /// check` reads a batch like a single program).
-TestCase generate_batch(const Policy& policy, const std::vector<std::uint64_t>& seeds, Size size);
+/// With `variants` K > 0, each seed's K variants (generate_variants) follow its program in the
+/// same translation unit, in `namespace cudiff_s<seed>v<j>`, their lines and probes labelled
+/// "s<seed>v<j>" (variant_test_label), their sidecars after the seed's under "tests".
+TestCase generate_batch(const Policy& policy, const std::vector<std::uint64_t>& seeds, Size size, int variants = 0);
 /// The name of a batch test's checksum lines and probes: "s<seed>".
 std::string batch_test_label(std::uint64_t seed);
+/// The label of a seed's variant `index` (1-based) in a batch: "s<seed>v<index>".
+std::string variant_test_label(std::uint64_t seed, int index);
+
+/// The program of `seed` rewritten `count` ways that must print the same checksums (EMI and
+/// metamorphic variants: dead code under conditions false on every thread, live-code rewrites;
+/// docs/generator.md, "Variants"). Variant j (1..count) draws its transforms from a stream of
+/// the seed and j, so it is the same for the same seed, policy, size and version. Each is a
+/// program in its own right named "cudiff_<seed>_v<j>", whose sidecar is the original's (the
+/// same expected checksums) with "variant_of": {seed, index, transforms}. The interpreter
+/// re-runs every variant: a checksum other than the original's is Error(internal) naming the
+/// seed, the variant and its transforms.
+std::vector<TestCase> generate_variants(const Policy& policy, std::uint64_t seed, Size size, int count);
 
 } // namespace cudiff::generator

@@ -185,6 +185,17 @@ Sidecar::Edge edge_at(const value& json, const std::string& field) {
   return edge;
 }
 
+Sidecar::VariantOf variant_of_at(const value& json, const std::string& field) {
+  Sidecar::VariantOf variant;
+  const object& fields = object_at(json, field);
+  if_present(fields, field, "seed", [&](const value& v, const std::string& f) { variant.seed = unsigned_at(v, f); });
+  if_present(fields, field, "index",
+             [&](const value& v, const std::string& f) { variant.index = bounded_at<int>(v, f); });
+  if_present(fields, field, "transforms",
+             [&](const value& v, const std::string& f) { variant.transforms = strings_at(v, f); });
+  return variant;
+}
+
 Sidecar::Input input_at(const value& json, const std::string& field) {
   Sidecar::Input input;
   const object& fields = object_at(json, field);
@@ -246,6 +257,7 @@ Sidecar sidecar_at(const value& json, const std::string& field) {
   set("expected_verdict", sidecar.expected_verdict, verdict_at);
   set("edge", sidecar.edge, edge_at);
   set("input", sidecar.input, input_at);
+  set("variant_of", sidecar.variant_of, variant_of_at);
   return sidecar;
 }
 
@@ -292,6 +304,10 @@ object to_json(const Sidecar& sidecar) {
                            {"bytes", sidecar.input->bytes},
                            {"byte_decisions", sidecar.input->byte_decisions},
                            {"tail_decisions", sidecar.input->tail_decisions}};
+  if (sidecar.variant_of)
+    json["variant_of"] = object{{"seed", sidecar.variant_of->seed},
+                                {"index", sidecar.variant_of->index},
+                                {"transforms", strings_json(sidecar.variant_of->transforms)}};
   return json;
 }
 

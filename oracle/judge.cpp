@@ -108,6 +108,10 @@ array side_entries(const std::vector<const CompileObservation*>& compiles) {
 namespace {
 using namespace detail;
 
+void append(std::vector<Finding>& to, std::vector<Finding> from) {
+  for (Finding& finding : from) to.push_back(std::move(finding));
+}
+
 std::vector<Finding> compile_status_findings(const std::vector<CompileObservation>& compiles) {
   const StatusSplit split = split_by_status(compiles);
   if (split.accepted.empty() || split.rejected.empty()) return {};
@@ -141,8 +145,14 @@ std::vector<Finding> crash_and_hang_findings(const std::vector<CompileObservatio
 // The runs against each other, and against the interpreter's prediction when there is one. A
 // run mismatch that the prediction fully explains (only predicted checksum lines differ) is
 // left out: the wrong-code finding already names every config and kernel.
+// Variant kernels are held to their originals (metamorphic), not to the prediction, so that a
+// variant's deviation is one metamorphic finding rather than a wrong-code one as well.
 std::vector<Finding> all_run_findings(const Observations& observations) {
-  std::vector<Finding> output = expected_output_findings(observations.runs, observations.expected_checksums);
+  std::vector<Finding> output = expected_output_findings(observations.runs,
+                                                         originals_only(observations.expected_checksums,
+                                                                        observations.variant_kernels));
+  append(output,
+         metamorphic_findings(observations.runs, observations.variant_kernels, observations.expected_checksums));
   std::vector<Finding> runs = run_findings(observations.runs);
   if (!output.empty() && prediction_explains(observations.runs, observations.expected_checksums))
     std::erase_if(runs, [](const Finding& finding) { return finding.kind == FindingKind::run_mismatch; });
@@ -176,6 +186,9 @@ std::string agreement_text(const Observations& observations) {
       return !run.timed_out && run.signal == 0 && run.exit_code == 0 && run.cuda_errors.empty();
     });
     if (all_clean && !observations.expected_checksums.empty()) runs += ", checksums as the generator predicts";
+    if (all_clean && !observations.variant_kernels.empty())
+      runs += ", " + std::to_string(observations.variant_kernels.size()) +
+              " variant kernels print their originals' checksums";
     parts.push_back(std::move(runs));
   }
   if (std::string layouts = detail::layout_agreement(observations.layout_probes, observations.layouts);
@@ -185,13 +198,10 @@ std::string agreement_text(const Observations& observations) {
   return parts.empty() ? "nothing to compare" : join(parts, "; ");
 }
 
-void append(std::vector<Finding>& to, std::vector<Finding> from) {
-  for (Finding& finding : from) to.push_back(std::move(finding));
-}
-
 // Every kind, in the order a verdict lists them: the most certain bugs first.
 constexpr FindingKind kind_order[] = {FindingKind::wrong_code,
                                       FindingKind::common_wrong_code,
+                                      FindingKind::metamorphic,
                                       FindingKind::missed_diagnostic,
                                       FindingKind::missed_by_all,
                                       FindingKind::dialect_difference,
@@ -260,6 +270,7 @@ std::string to_string(FindingKind kind) {
   case FindingKind::late_rejection: return "late_rejection";
   case FindingKind::slow_compile: return "slow_compile";
   case FindingKind::abi_mismatch: return "abi_mismatch";
+  case FindingKind::metamorphic: return "metamorphic";
   }
   return "unknown";
 }

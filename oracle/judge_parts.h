@@ -70,6 +70,17 @@ std::vector<Finding> expected_output_findings(const std::vector<RunObservation>&
 /// kernel): then a wrong-code finding says all there is and no run mismatch is added.
 bool prediction_explains(const std::vector<RunObservation>& runs, const std::vector<ExpectedChecksum>& expected);
 
+/// The metamorphic oracle (judge_metamorphic.cpp): at most one finding, naming every config
+/// under which a variant kernel prints another checksum than its original while the original
+/// prints its prediction (or none is known). A pair whose original is itself off its
+/// prediction is left to the wrong-code finding (one cause, one finding).
+std::vector<Finding> metamorphic_findings(const std::vector<RunObservation>& runs,
+                                          const std::vector<VariantKernel>& variants,
+                                          const std::vector<ExpectedChecksum>& expected);
+/// The prediction without the variant kernels: they are held to their originals instead.
+std::vector<ExpectedChecksum> originals_only(const std::vector<ExpectedChecksum>& expected,
+                                             const std::vector<VariantKernel>& variants);
+
 /// Stage-aware rejection (judge_stages.cpp): when every config rejects cleanly, one
 /// late_rejection finding when one compiler's front end diagnoses the program and another
 /// compiler fails only in a later stage (ptxas, nvlink, the linker, its host compiler).

@@ -251,6 +251,10 @@ enum class FindingKind {
   slow_compile,
   /// The .param declarations of a kernel or device function differ between the compilers' PTX.
   abi_mismatch,
+  /// A variant of a generated program (EMI dead code, live-code rewrites) prints another
+  /// checksum than its original under the same config, while the original prints what the
+  /// interpreter predicts (docs/oracle.md, "Metamorphic"), even when every config agrees.
+  metamorphic,
 };
 std::string to_string(FindingKind kind);
 /// The inverse of to_string; none for a name that is not a kind.
@@ -312,6 +316,15 @@ struct ExpectedChecksum {
   bool operator==(const ExpectedChecksum&) const = default;
 };
 
+/// A kernel of a variant and the same kernel of its original, in one program (a batch that
+/// holds both, generator::generate_batch with variants): the two must print the same checksum.
+struct VariantKernel {
+  std::string kernel;    ///< "s<seed>v<j>/kernel_N"
+  std::string original;  ///< "s<seed>/kernel_N"
+  std::vector<std::string> transforms = {};  ///< what the variant applied, for people
+  bool operator==(const VariantKernel&) const = default;
+};
+
 struct Observations {
   std::vector<CompileObservation> compiles;  ///< one per config, in config order
   std::vector<RunObservation> runs;          ///< for the configs that were built and run
@@ -324,6 +337,9 @@ struct Observations {
   std::vector<ExpectedChecksum> expected_checksums = {};
   std::vector<AbiView> abi_views = {};           ///< parameter declarations per config, when read
   std::vector<AbiFunctionKinds> abi_kinds = {};  ///< from the sidecar, when it has them
+  /// Variant kernels paired with their originals' (metamorphic oracle). A variant kernel is
+  /// compared with its original, not with the prediction: see docs/oracle.md, "Metamorphic".
+  std::vector<VariantKernel> variant_kernels = {};
 };
 
 struct JudgeOptions {

@@ -15,7 +15,7 @@ using attribution::Outcome;
 
 bool run_kind(oracle::FindingKind kind) {
   return kind == oracle::FindingKind::run_mismatch || kind == oracle::FindingKind::wrong_code ||
-         kind == oracle::FindingKind::common_wrong_code;
+         kind == oracle::FindingKind::common_wrong_code || kind == oracle::FindingKind::metamorphic;
 }
 
 /// Two configs that build the same thing, whatever they are called.

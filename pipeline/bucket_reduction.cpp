@@ -47,7 +47,8 @@ BucketReduction reduce_bucket(triage::Database& db, const std::string& id, Reduc
 
   if ((bucket.kind == oracle::to_string(oracle::FindingKind::run_mismatch) ||
        bucket.kind == oracle::to_string(oracle::FindingKind::wrong_code) ||
-       bucket.kind == oracle::to_string(oracle::FindingKind::common_wrong_code)) &&
+       bucket.kind == oracle::to_string(oracle::FindingKind::common_wrong_code) ||
+       bucket.kind == oracle::to_string(oracle::FindingKind::metamorphic)) &&
       gpus.gpus.empty())
     throw_environment("bucket " + std::to_string(bucket.id) +
                       " is found by running its binaries: reducing it needs a GPU (" + gpus.note + ")");

@@ -4,6 +4,7 @@
 
 #include <cctype>
 #include <future>
+#include <map>
 
 namespace cudiff::pipeline {
 namespace {
@@ -127,6 +128,24 @@ std::vector<oracle::ExpectedChecksum> expected_checksums_of(const generator::Sid
   return expected;
 }
 
+std::vector<oracle::VariantKernel> variant_kernels_of(const generator::Sidecar& sidecar) {
+  std::vector<oracle::VariantKernel> pairs;
+  if (!sidecar.batch) return pairs;
+  std::map<std::uint64_t, const generator::Sidecar*> originals;
+  for (const generator::Sidecar& test : sidecar.batch->tests)
+    if (test.seed && !test.variant_of) originals.emplace(*test.seed, &test);
+  for (const generator::Sidecar& test : sidecar.batch->tests) {
+    if (!test.variant_of || !test.kernels) continue;
+    const auto original = originals.find(test.variant_of->seed);
+    if (original == originals.end() || !original->second->kernels) continue;
+    const auto& kernels = *test.kernels;
+    const auto& original_kernels = *original->second->kernels;
+    for (std::size_t k = 0; k < kernels.size() && k < original_kernels.size(); ++k)
+      pairs.push_back({kernels[k].name, original_kernels[k].name, test.variant_of->transforms});
+  }
+  return pairs;
+}
+
 runners::Limits limits(double seconds) {
   runners::Limits limits;
   limits.wall_seconds = seconds;
@@ -205,6 +224,7 @@ CheckRun check_test(const CheckRequest& request, const runners::Toolchain& toolc
   run.assumed_stage = request.assumed_stage;
   observations.expected = run.expected;
   if (request.input.sidecar) observations.expected_checksums = expected_checksums_of(*request.input.sidecar);
+  if (request.input.sidecar) observations.variant_kernels = variant_kernels_of(*request.input.sidecar);
   run.verdict = oracle::judge(observations, oracle::JudgeOptions{request.warnings});
   // (A compute-sanitizer gate belongs here, before attribution: an invalid program is never
   // attributed.)

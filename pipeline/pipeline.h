@@ -77,6 +77,10 @@ std::optional<oracle::Expectation> expectation_of(const generator::Sidecar& side
 /// What the generator's interpreter predicts each kernel prints (the sidecar's "kernels", all
 /// of a batch's); none for a sidecar without kernels.
 std::vector<oracle::ExpectedChecksum> expected_checksums_of(const generator::Sidecar& sidecar);
+/// Each variant kernel of a batch paired with its original's (the metamorphic oracle): the
+/// tests with "variant_of" against the test of the same seed without it, kernel by kernel in
+/// order. Empty for a sidecar without variants (a lone variant has no original beside it).
+std::vector<oracle::VariantKernel> variant_kernels_of(const generator::Sidecar& sidecar);
 
 /// Everything one config went through: build, classification, and the run if there was one.
 struct ConfigCheck {

@@ -21,7 +21,7 @@ bool compile_time(oracle::FindingKind kind) {
 /// Kinds a candidate shows only when its binaries run: a GPU and the sanitizer gate are needed.
 bool runs_on_gpu(oracle::FindingKind kind) {
   return kind == oracle::FindingKind::run_mismatch || kind == oracle::FindingKind::wrong_code ||
-         kind == oracle::FindingKind::common_wrong_code;
+         kind == oracle::FindingKind::common_wrong_code || kind == oracle::FindingKind::metamorphic;
 }
 
 std::string size_text(std::size_t bytes) { return format_bytes(bytes); }

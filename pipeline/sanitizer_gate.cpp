@@ -63,7 +63,7 @@ std::string to_string(GateResult result) {
 
 bool sanitizer_gated(oracle::FindingKind kind) {
   return kind == oracle::FindingKind::run_mismatch || kind == oracle::FindingKind::wrong_code ||
-         kind == oracle::FindingKind::common_wrong_code;
+         kind == oracle::FindingKind::common_wrong_code || kind == oracle::FindingKind::metamorphic;
 }
 
 SanitizerGate make_sanitizer_gate(bool enabled, const runners::Toolchain& toolchain, double run_seconds) {

@@ -259,6 +259,7 @@ Signature signature_of(const oracle::Finding& finding, std::string_view crash_ou
   else if (kind == "false_rejection") false_rejection(finding.details, b);
   else if (kind == "wrong_code" || kind == "common_wrong_code")
     wrong_code(finding.details, b, kind == "common_wrong_code");
+  else if (kind == "metamorphic") metamorphic(finding.details, b);
   else if (kind == "late_rejection") late_rejection(finding.details, b);
   else if (kind == "slow_compile") slow_compile(finding.details, finding, b);
   else if (kind == "abi_mismatch" || kind == "missed_by_all" || kind == "dialect_difference") generic(finding, b);

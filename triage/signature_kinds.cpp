@@ -133,6 +133,21 @@ void wrong_code(const object& details, Builder& b, bool common) {
                         (matching_set.empty() ? std::string() : " (" + joined(matching_set, ", ") + " match)");
 }
 
+/// A variant departing from its original: keyed as wrong code is (which configs keep the
+/// relation, which break it, grouped by what they print; the stage once attributed), never by
+/// the seed, the kernels or the transforms, which differ from one program to the next.
+void metamorphic(const object& details, Builder& b) {
+  wrong_code(details, b, false);
+  std::set<std::string> differing;
+  for (const auto& config : strings_of(details.if_contains("differing"))) differing.insert(config);
+  const auto* every = details.if_contains("every_config");
+  const bool every_config = every != nullptr && every->is_bool() && every->as_bool();
+  b.signature.title = "metamorphic: " +
+                      (every_config ? "every config (" + joined(differing, ", ") + ")" : joined(differing, ", ")) +
+                      " print" + (differing.size() == 1 ? "s" : "") +
+                      " another checksum for a variant than for its original";
+}
+
 /// Keyed by the front end's diagnostic (the one the late compiler's front end missed), the
 /// compilers on each side, and the stages the late side failed in.
 void late_rejection(const object& details, Builder& b) {

@@ -57,6 +57,7 @@ struct Builder {
 /// oracles' kinds (signature_kinds.cpp).
 void run_mismatch(const object& details, Builder& b);
 void wrong_code(const object& details, Builder& b, bool common);
+void metamorphic(const object& details, Builder& b);
 void late_rejection(const object& details, Builder& b);
 void slow_compile(const object& details, const oracle::Finding& finding, Builder& b);
 void generic(const oracle::Finding& finding, Builder& b);
