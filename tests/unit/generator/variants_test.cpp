@@ -147,3 +147,18 @@ TEST(GeneratorVariants, SidecarRoundTripsTheVariantKey) {
   EXPECT_THROW(sidecar_from_json(boost::json::object{{"variant_of", boost::json::object{{"index", "one"}}}}),
                cudiff::Error);
 }
+
+TEST(GeneratorVariants, AChecksumOtherThanTheOriginalsIsAnInternalErrorNamingTheSeed) {
+  // A variant whose kernel computes another value than the original's recorded checksum (here
+  // the record is off by one bit, as a broken transform would make the value) is refused.
+  Program program = built_program(Policy::defaults(), 17, Size::small);
+  program.kernels.front().expected_checksum ^= 1;
+  try {
+    derive_variant(program, 17, 2);
+    ADD_FAILURE() << "a variant with another checksum was accepted";
+  } catch (const cudiff::Error& error) {
+    EXPECT_EQ(error.kind(), cudiff::ErrorKind::internal);
+    EXPECT_TRUE(contains(error.what(), "seed 17 variant 2 (")) << error.what();
+    EXPECT_TRUE(contains(error.what(), "expected checksum")) << error.what();
+  }
+}
