@@ -45,26 +45,49 @@ bool apply_variant_transform(Program& program, Rng& rng, std::string_view name, 
   return done;
 }
 
-std::vector<std::string> derive_variant(Program& program, std::uint64_t seed, int index) {
-  SeededRng rng(seed ^ kVariantStream ^ (static_cast<std::uint64_t>(index) * 0x9E3779B97F4A7C15ull));
+namespace {
+
+/// One attempt: the transforms drawn from `stream`, then the validator (whose fresh
+/// interpreter run must give every kernel its original's checksum).
+std::vector<std::string> attempt_variant(Program& program, std::uint64_t seed, int index, std::uint64_t stream,
+                                         bool dead_code_only) {
+  SeededRng rng(stream);
   std::vector<std::string> applied;
-  const auto count = rng.range(kMinTransforms, kMaxTransforms);
-  const std::vector<std::string>& names = variant_transform_names();
-  for (std::int64_t t = 0; t < count; ++t) apply_variant_transform(program, rng, rng.pick(names), applied);
+  if (!dead_code_only) {
+    const auto count = rng.range(kMinTransforms, kMaxTransforms);
+    const std::vector<std::string>& names = variant_transform_names();
+    for (std::int64_t t = 0; t < count; ++t) apply_variant_transform(program, rng, rng.pick(names), applied);
+  }
   // Dead code applies to every program: a variant always differs from its original.
   if (applied.empty()) apply_variant_transform(program, rng, "dead_code", applied);
   derive_dense_variant(program, rng, applied);
-
-  const std::string what = "seed " + std::to_string(seed) + " variant " + std::to_string(index) + " (" +
-                           joined(applied) + ")";
-  // Every kernel keeps its original's expected checksum: the validator's fresh interpreter run
-  // must give it, and checks the IR's invariants besides.
   try {
     validate_program(program, seed);
   } catch (const Error& error) {
-    throw Error(ErrorKind::internal, what + ": " + error.what());
+    throw Error(ErrorKind::internal, "seed " + std::to_string(seed) + " variant " + std::to_string(index) + " (" +
+                                         joined(applied) + "): " + error.what());
   }
   return applied;
+}
+
+} // namespace
+
+std::vector<std::string> derive_variant(Program& program, std::uint64_t seed, int index) {
+  const std::uint64_t stream = seed ^ kVariantStream ^ (static_cast<std::uint64_t>(index) * 0x9E3779B97F4A7C15ull);
+  // A combination of transforms the validator refuses (a transform's defect, found in a
+  // campaign: "variable used out of scope" after inline + loop_peel) is drawn again from the
+  // next stream rather than stopping the campaign; the last attempt is dead code alone.
+  constexpr int kAttempts = 4;
+  const Program original = program;
+  for (int attempt = 0;; ++attempt) {
+    try {
+      return attempt_variant(program, seed, index, stream + static_cast<std::uint64_t>(attempt) * 0x2545F4914F6CDD1Dull,
+                             attempt + 1 == kAttempts);
+    } catch (const Error& error) {
+      if (error.kind() != ErrorKind::internal || attempt + 1 == kAttempts) throw;
+      program = original;
+    }
+  }
 }
 
 } // namespace cudiff::generator

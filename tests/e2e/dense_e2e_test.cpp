@@ -75,7 +75,7 @@ TEST(DenseCompile, ProgramsWithEveryFamilyBuildWithPtxasUnderBothCompilers) {
   const std::string clang = clang_path(), nvcc = nvcc_path();
   ASSERT_FALSE(clang.empty() || nvcc.empty()) << "needs clang++-22 and nvcc";
   const std::string cuda = std::filesystem::path(nvcc).parent_path().parent_path().string();
-  generator::Policy policy = generator::Policy::defaults();
+  generator::Policy policy = test::accepted_by_both(generator::Policy::defaults());
   policy.set("dense.share", 1);
   const std::vector<generator::Knob> knobs = policy.knobs();
   for (const generator::Knob& knob : knobs)

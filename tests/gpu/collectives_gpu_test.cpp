@@ -90,7 +90,7 @@ TEST(GpuCollectives, EveryNewConstructPrintsThePredictedChecksums) {
   if (const char* clang = std::getenv("CUDIFF_CLANG"); clang && *clang) configs += ",clang-O3";
   std::cout << "configs: " << configs << "\n";
   for (const auto& [construct, knob] : new_constructs()) {
-    generator::Policy policy = generator::Policy::defaults();
+    generator::Policy policy = test::accepted_by_both(generator::Policy::defaults());
     policy.set("construct." + construct, 1);
     policy.set(knob, 4);
     std::vector<std::uint64_t> seeds;

@@ -73,7 +73,7 @@ TEST(GpuDense, EveryOperationComputesWhatTheGeneratorPredicts) {
 
 TEST(GpuDense, ProgramsWithEveryFamilyPrintThePredictedChecksums) {
   if (auto why = test::no_gpu()) GTEST_SKIP() << *why;
-  generator::Policy policy = generator::Policy::defaults();
+  generator::Policy policy = test::accepted_by_both(generator::Policy::defaults());
   policy.set("dense.share", 1);
   const std::vector<generator::Knob> knobs = policy.knobs();
   for (const generator::Knob& knob : knobs)

@@ -4,6 +4,7 @@
 // host where the build tree's absolute paths do not exist.
 #pragma once
 
+#include "generator/generator.h"
 #include "runners/runners.h"
 
 #include <algorithm>
@@ -29,6 +30,14 @@ std::optional<std::string> no_gpu();
 /// Whether a kernel of a generated program reads its __managed__ input (the kernel body, between
 /// `__global__` and its host runner, names `kernel_N_in[`): clang-22 rejects such a program.
 bool reads_managed_on_device(const std::string& source);
+
+/// `policy` without the constructs a compiler rejects on purpose (managed memory, the probes
+/// clang rejects): for tests that expect both compilers to build every program.
+inline generator::Policy accepted_by_both(generator::Policy policy) {
+  policy.set("construct.managed_memory", 0);
+  policy.set("probe.clang_rejects", 0);
+  return policy;
+}
 
 inline bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 /// Newline characters in `text`: its lines, when it ends with a newline.
