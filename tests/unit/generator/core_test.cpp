@@ -143,6 +143,9 @@ TEST(GeneratorCore, EveryConstructKnobIsHonoured) {
     // So is the ABI family (generator/abi_params.cpp): its functions are __noinline__, its
     // kernel parameters may be __grid_constant__ and its large structs are folded in loops.
     off.set("abi.share", 0);
+    // And the compute-dense kernels (generator/dense*.cpp), whose families have knobs of their
+    // own (dense_test.cpp, FamiliesSwitchOffWithTheirKnobs).
+    off.set("dense.share", 0);
     if (auto alike = same_spelling().find(construct); alike != same_spelling().end())
       for (const std::string& other : alike->second) off.set("construct." + other, 0);
     Policy on = Policy::defaults();
