@@ -93,7 +93,8 @@ TEST(DenseCompile, ProgramsWithEveryFamilyBuildWithPtxasUnderBothCompilers) {
                               (dir.path() / "nvcc.o").string()});
     EXPECT_TRUE(by_nvcc.exited_zero()) << "seed " << seed << ": " << by_nvcc.err.text << by_nvcc.out.text;
     const auto by_clang = run({clang, "-x", "cuda", "--cuda-gpu-arch=sm_90", "--cuda-path=" + cuda,
-                               "-Wno-unknown-cuda-version", "-std=c++17", "-O3", "-c", file.string(), "-o",
+                               "-Wno-unknown-cuda-version", "-isystem", cuda + "/include/cccl", "-std=c++17", "-O3", "-c",
+                               file.string(), "-o",
                                (dir.path() / "clang.o").string()});
     EXPECT_TRUE(by_clang.exited_zero()) << "seed " << seed << ": " << by_clang.err.text;
     std::cout << "seed " << seed << " (" << generator::to_string(size) << "): " << test::count_lines(test.source)

@@ -79,11 +79,13 @@ TEST(GeneratorCompile, TemplateAndLambdaHeavyProgramsAreAcceptedByBothCompilers)
     policy.set(std::string("construct.") + construct, 1);
   policy.set("expr.spelled", 0.4);
   policy.set("lambda.capture.this", 4);
+  policy.set("lambda.capture.by_value", 4);
+  policy.set("lambda.capture.functor", 4);
   policy.set("lambda.host_device", 1);
   policy.set("stmt.atomic", 4);
   policy.set("atomic.last_block", 1);
   policy.set("small.kernels.min", 2);
-  const std::string sources = expect_accepted(policy, {31, 32, 33, 34});
+  const std::string sources = expect_accepted(policy, {31, 32, 33, 34, 35, 36});
   for (const char* marker : {"cudiff_binop<", "cudiff_tweak(", "make_", "[*this] __device__", "[=] __host__ __device__",
                              "] __device__ (", "operator()", "(unsigned int i) {", "__threadfence();"})
     EXPECT_NE(sources.find(marker), std::string::npos) << "no program used " << marker;
