@@ -226,8 +226,8 @@ BatchOutcome check_batch(const FuzzContext& context, const std::vector<std::uint
   };
   const SettlePinned attribute = [&](SeedOutcome& pinned_seed) {
     attribute_pinned(context,
-                     generator::generate_batch(context.policy, {pinned_seed.seed}, context.size, context.variants),
-                     gpu, workdir, outcome, pinned_seed);
+                     generator::generate_batch(context.policy, {pinned_seed.seed}, context.size, context.variants), gpu,
+                     workdir, outcome, pinned_seed);
   };
   // A program a compiler rejects on purpose would make that compiler reject the whole batch:
   // each is checked alone (a batch of one, pinned without halving), the others together.

@@ -107,17 +107,12 @@ private:
       const Var& v = vars_[s.var];
       static const char* const ops[] = {"=", "+=", "-=", "^=", "|=", "&=", "*="};
       const std::string value = expr(s.exprs[0]);
-      if (s.compound != CompoundOp::None)
-        w.line(v.name + " " + ops[static_cast<int>(s.compound)] + " " + value + ";");
-      else if (v.type == VarType::u32 || v.type == VarType::u64)
-        w.line(v.name + " = " + value + ";");
-      else
-        w.line(v.name + " = (" + type_name(v.type) + ")(" + value + ");");
+      if (s.compound != CompoundOp::None) w.line(v.name + " " + ops[static_cast<int>(s.compound)] + " " + value + ";");
+      else if (v.type == VarType::u32 || v.type == VarType::u64) w.line(v.name + " = " + value + ";");
+      else w.line(v.name + " = (" + type_name(v.type) + ")(" + value + ");");
       return;
     }
-    case StmtKind::StoreLocal:
-      w.line("loc[(" + expr(s.exprs[0]) + ") & 7u] = " + expr(s.exprs[1]) + ";");
-      return;
+    case StmtKind::StoreLocal: w.line("loc[(" + expr(s.exprs[0]) + ") & 7u] = " + expr(s.exprs[1]) + ";"); return;
     case StmtKind::StoreShared:
       w.line("sh[sb + ((" + expr(s.exprs[0]) + ") & 7u)] = " + expr(s.exprs[1]) + ";");
       return;
@@ -161,10 +156,9 @@ private:
       if (s.unroll == kFullUnroll) w.line("#pragma unroll");
       else if (s.unroll != 0) w.line("#pragma unroll " + std::to_string(s.unroll));
       const std::string i = "i" + std::to_string(s.depth);
-      const std::string bound = s.exprs.empty()
-                                    ? std::to_string(s.lo) + "u"
-                                    : "((" + expr(s.exprs[0]) + ") & " + std::to_string(s.mask) + "u) + " +
-                                          std::to_string(s.lo) + "u";
+      const std::string bound = s.exprs.empty() ? std::to_string(s.lo) + "u"
+                                                : "((" + expr(s.exprs[0]) + ") & " + std::to_string(s.mask) + "u) + " +
+                                                      std::to_string(s.lo) + "u";
       w.line("for (unsigned " + i + " = 0; " + i + " < " + bound + "; ++" + i + ") {");
       w.indent++;
       block(s.body, w);
@@ -217,9 +211,13 @@ private:
       const std::string masked = "(" + operand + " & " + std::to_string(s.width - 1) + "u)";
       std::string call;
       switch (s.shuffle) {
-      case ShuffleKind::Idx: call = "__shfl_sync(0xffffffffu, " + value + ", (int)" + operand + ", " + width + ")"; break;
+      case ShuffleKind::Idx:
+        call = "__shfl_sync(0xffffffffu, " + value + ", (int)" + operand + ", " + width + ")";
+        break;
       case ShuffleKind::Up: call = "__shfl_up_sync(0xffffffffu, " + value + ", " + masked + ", " + width + ")"; break;
-      case ShuffleKind::Down: call = "__shfl_down_sync(0xffffffffu, " + value + ", " + masked + ", " + width + ")"; break;
+      case ShuffleKind::Down:
+        call = "__shfl_down_sync(0xffffffffu, " + value + ", " + masked + ", " + width + ")";
+        break;
       case ShuffleKind::Xor:
         call = "__shfl_xor_sync(0xffffffffu, " + value + ", (int)" + masked + ", " + width + ")";
         break;

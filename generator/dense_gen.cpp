@@ -15,12 +15,14 @@ namespace {
 
 constexpr std::uint64_t kStreamSalt = 0xD3E5C0DE5EEDull;
 
-const char* const kFamilies[] = {
-    "dense_arith",         "dense_select",      "dense_mixed_sign",  "dense_narrow",         "dense_bitfield",
-    "dense_intrinsics",    "dense_simd",        "dense_wide",        "dense_int128",         "dense_fp_exact",
-    "dense_loops",         "dense_switch",      "dense_goto",        "dense_local_array",    "dense_shared_words",
-    "dense_dynamic_shared", "dense_vector_memory", "dense_ldg",      "dense_functions",      "dense_volatile",
-    "dense_collectives",   "dense_early_return", "dense_inline_ptx"};
+const char* const kFamilies[] = {"dense_arith",          "dense_select",        "dense_mixed_sign",
+                                 "dense_narrow",         "dense_bitfield",      "dense_intrinsics",
+                                 "dense_simd",           "dense_wide",          "dense_int128",
+                                 "dense_fp_exact",       "dense_loops",         "dense_switch",
+                                 "dense_goto",           "dense_local_array",   "dense_shared_words",
+                                 "dense_dynamic_shared", "dense_vector_memory", "dense_ldg",
+                                 "dense_functions",      "dense_volatile",      "dense_collectives",
+                                 "dense_early_return",   "dense_inline_ptx"};
 
 std::string size_prefix(Size size) { return to_string(size) + "."; }
 
@@ -79,9 +81,10 @@ public:
 
 private:
   Expr constant(bool wide) {
-    static const std::uint64_t special[] = {0, 1, 2, 3, 7, 8, 15, 16, 31, 32, 33, 63, 64, 0x7f, 0x80, 0xff, 0x100,
-                                            0x7fff, 0x8000, 0xffff, 0x10000, 0x7fffffff, 0x80000000, 0xfffffffe,
-                                            0xffffffff};
+    static const std::uint64_t special[] = {0,          1,          2,          3,         7,      8,      15,
+                                            16,         31,         32,         33,        63,     64,     0x7f,
+                                            0x80,       0xff,       0x100,      0x7fff,    0x8000, 0xffff, 0x10000,
+                                            0x7fffffff, 0x80000000, 0xfffffffe, 0xffffffff};
     Expr e;
     e.wide = wide;
     const std::uint64_t pick = rng_.below(4);
@@ -359,7 +362,8 @@ private:
       sc.body = block(static_cast<int>(rng_.range(1, 2)));
       s.cases.push_back(std::move(sc));
     }
-    std::sort(s.cases.begin(), s.cases.end(), [](const SwitchCase& a, const SwitchCase& b) { return a.label < b.label; });
+    std::sort(s.cases.begin(), s.cases.end(),
+              [](const SwitchCase& a, const SwitchCase& b) { return a.label < b.label; });
     if (rng_.chance(0.5)) {
       SwitchCase fallback;
       fallback.body = block(1);
@@ -393,8 +397,8 @@ public:
 /// a, b, c, d, w, then 2 to 6 more (8- and 16-bit ones only with the narrow family), then the
 /// volatile one.
 std::vector<Var> kernel_variables(Rng& rng, const std::set<std::string>& families) {
-  std::vector<Var> vars = {{"a", VarType::u32}, {"b", VarType::u32}, {"c", VarType::u32},
-                           {"d", VarType::u32}, {"w", VarType::u64}};
+  std::vector<Var> vars = {
+      {"a", VarType::u32}, {"b", VarType::u32}, {"c", VarType::u32}, {"d", VarType::u32}, {"w", VarType::u64}};
   static const VarType wide[] = {VarType::s32, VarType::u64, VarType::s64, VarType::u32};
   static const VarType narrow_types[] = {VarType::u8, VarType::s8, VarType::u16, VarType::s16};
   const bool narrow_on = families.count("dense_narrow") != 0;
@@ -450,13 +454,15 @@ std::vector<Kernel> make_kernels(const Policy& policy, const Swarm& swarm, Size 
     kernel.dynamic_shared = families.count("dense_dynamic_shared") && families.count("dense_shared_words");
     kernel.vars = kernel_variables(rng, families);
     if (families.count("dense_functions")) {
-      const int functions = static_cast<int>(rng.range(1, static_cast<std::int64_t>(policy.get("dense.functions.max"))));
+      const int functions = static_cast<int>(
+          rng.range(1, static_cast<std::int64_t>(policy.get("dense.functions.max"))));
       for (int f = 0; f < functions; ++f) kernel.functions.push_back(make_function(policy, rng, families, kernel, f));
     }
     Maker maker(policy, rng, families, kernel);
     maker.set_label_base(1000);
-    const int statements = static_cast<int>(rng.range(static_cast<std::int64_t>(policy.get(prefix + "dense.statements.min")),
-                                                      static_cast<std::int64_t>(policy.get(prefix + "dense.statements.max"))));
+    const int statements = static_cast<int>(
+        rng.range(static_cast<std::int64_t>(policy.get(prefix + "dense.statements.min")),
+                  static_cast<std::int64_t>(policy.get(prefix + "dense.statements.max"))));
     maker.set_budget(static_cast<int>(policy.get("dense.loop.iterations.max")));
     maker.statements(kernel.body, statements, kernel.vars, true);
     if (kernel.dynamic_shared) maker.use("dense_dynamic_shared");

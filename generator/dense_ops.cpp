@@ -91,7 +91,8 @@ u32 dp2a(u32 a, u32 b, u32 c, bool hi, bool is_signed) {
 u32 dp4a(u32 a, u32 b, u32 c, bool is_signed) {
   u32 d = c;
   for (int i = 0; i < 4; ++i)
-    d += is_signed ? static_cast<u32>(slane(a, 8, i)) * static_cast<u32>(slane(b, 8, i)) : lane(a, 8, i) * lane(b, 8, i);
+    d += is_signed ? static_cast<u32>(slane(a, 8, i)) * static_cast<u32>(slane(b, 8, i))
+                   : lane(a, 8, i) * lane(b, 8, i);
   return d;
 }
 
@@ -331,8 +332,7 @@ std::uint64_t apply(Op op, const std::uint64_t* v) {
   case Op::SMulWide: return static_cast<u64>(static_cast<s64>(as_s32(a)) * as_s32(arg32(1)));
   case Op::MulHi128: return static_cast<u64>((static_cast<unsigned __int128>(v[0]) * v[1]) >> 64);
   case Op::SMulHi128: return static_cast<u64>(static_cast<__int128>(as_s64(v[0])) * as_s64(v[1]) >> 64);
-  case Op::Carry128:
-    return static_cast<u64>((static_cast<unsigned __int128>(v[0]) + v[1] + (arg32(2) & 1u)) >> 64);
+  case Op::Carry128: return static_cast<u64>((static_cast<unsigned __int128>(v[0]) + v[1] + (arg32(2) & 1u)) >> 64);
   case Op::MulAddLo128: return v[0] * v[1] + v[2];
   case Op::Shift128: {
     const unsigned __int128 joined = (static_cast<unsigned __int128>(v[0]) << 64) | v[1];

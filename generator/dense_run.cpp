@@ -33,7 +33,8 @@ struct Thread {
 
 class Runner {
 public:
-  Runner(const Kernel& kernel) : kernel_(kernel), output_(std::size_t(kernel.blocks) * kernel.threads * kOutputWordsPerThread) {
+  Runner(const Kernel& kernel)
+      : kernel_(kernel), output_(std::size_t(kernel.blocks) * kernel.threads * kOutputWordsPerThread) {
     for (std::uint32_t i = 0; i < kInputWords; ++i) input_[i] = input_word(kernel.input_salt, i);
     shared_.assign(std::size_t(kernel.blocks) * kernel.threads * kSharedWordsPerThread, 0);
   }
@@ -116,7 +117,8 @@ private:
     callee.values[fn.params] = callee.values[0] & 0xffffffffull;  // x = (unsigned)p0
     callee.values[fn.params + 1] = callee.values[0];              // y = (unsigned long long)p0
     for (const Stmt& s : fn.body)
-      if (exec(s, thread, callee) != Flow::normal) throw Error(ErrorKind::internal, "dense: a function body left early");
+      if (exec(s, thread, callee) != Flow::normal)
+        throw Error(ErrorKind::internal, "dense: a function body left early");
     return fit(eval(fn.result, thread, callee), fn.result64);
   }
 
@@ -193,8 +195,9 @@ private:
     case StmtKind::For: {
       std::uint32_t& i = frame.loops[s.depth];
       for (i = 0;; ++i) {
-        const std::uint32_t bound =
-            s.exprs.empty() ? s.lo : static_cast<std::uint32_t>(eval(s.exprs[0], thread, frame) & s.mask) + s.lo;
+        const std::uint32_t bound = s.exprs.empty()
+                                        ? s.lo
+                                        : static_cast<std::uint32_t>(eval(s.exprs[0], thread, frame) & s.mask) + s.lo;
         if (i >= bound) break;
         const Flow flow = block(s.body, thread, frame);
         if (flow == Flow::broke) break;

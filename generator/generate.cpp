@@ -124,7 +124,9 @@ Sidecar sidecar_of(const Built& built, const Policy& policy, std::uint64_t seed,
     sidecar.kernels->push_back(Sidecar::Kernel{kernel_label + k.name, dims(k.launch.grid), dims(k.launch.block),
                                                k.launch.dynamic_shared_bytes, hex64(k.expected_checksum)});
   for (const dense::Kernel& k : built.program.dense) {
-    sidecar.kernels->push_back(Sidecar::Kernel{kernel_label + k.name, {k.blocks, 1, 1}, {k.threads, 1, 1},
+    sidecar.kernels->push_back(Sidecar::Kernel{kernel_label + k.name,
+                                               {k.blocks, 1, 1},
+                                               {k.threads, 1, 1},
                                                k.dynamic_shared ? k.threads * dense::kSharedWordsPerThread * 4u : 0u,
                                                hex64(k.expected_checksum)});
     for (const std::string& family : k.families)

@@ -51,4 +51,4 @@ std::string asm_statement(const Block& block, const std::vector<std::string>& ou
 /// the PTX ISA specifies each instruction.
 std::vector<std::uint64_t> run(const Block& block, const std::vector<std::uint64_t>& inputs);
 
-} // namespace cudiff::generator::ptx
+}  // namespace cudiff::generator::ptx

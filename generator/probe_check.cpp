@@ -82,13 +82,14 @@ void kernel_addresses(const Tokens& t, std::vector<std::string>& uses) {
     const std::string_view after = t.at(i + 1);
     const bool template_args = after == "<";  // kernel<T>: names an instantiation
     if ((tests_a_value(after) && !template_args) || tests_a_value(before))
-      uses.push_back(where(t, i, "a __global__ function's address '" + std::string(t.at(i)) + "' is compared or tested"));
+      uses.push_back(
+          where(t, i, "a __global__ function's address '" + std::string(t.at(i)) + "' is compared or tested"));
   }
 }
 
 /// A pointer turned into an integer: its value is an address.
 void pointer_integers(const Tokens& t, std::vector<std::string>& uses) {
-  static constexpr std::array<std::string_view, 6> address_types = {"uintptr_t", "intptr_t",  "ptrdiff_t",
+  static constexpr std::array<std::string_view, 6> address_types = {"uintptr_t", "intptr_t", "ptrdiff_t",
                                                                     "size_t",    "uint64_t", "long"};
   for (std::size_t i = 0; i + 2 < t.tokens.size(); ++i) {
     if (t.at(i) == "reinterpret_cast" && t.at(i + 1) == "<") {
@@ -120,8 +121,8 @@ std::size_t closing_paren(const Tokens& t, std::size_t open) {
 /// __all_sync, __any_sync, __syncthreads_and/_or return a non-zero int of unspecified value:
 /// only its truth may be used (compared with 0, negated, a condition, a logical operand).
 void vote_values(const Tokens& t, std::vector<std::string>& uses) {
-  static constexpr std::array<std::string_view, 6> votes = {"__all_sync", "__any_sync", "__syncthreads_and",
-                                                            "__syncthreads_or", "__all", "__any"};
+  static constexpr std::array<std::string_view, 6> votes = {"__all_sync",       "__any_sync", "__syncthreads_and",
+                                                            "__syncthreads_or", "__all",      "__any"};
   for (std::size_t i = 0; i + 1 < t.tokens.size(); ++i) {
     if (std::ranges::find(votes, t.at(i)) == votes.end() || t.at(i + 1) != "(") continue;
     const std::size_t close = closing_paren(t, i + 1);
@@ -133,18 +134,19 @@ void vote_values(const Tokens& t, std::vector<std::string>& uses) {
     const bool condition = before == "(" && after == ")" && i >= 2 &&
                            (t.at(i - 2) == "if" || t.at(i - 2) == "while" || t.at(i - 2) == "bool");
     if (!compared && !logical && !condition)
-      uses.push_back(where(t, i, "the value of " + std::string(t.at(i)) + " used as a number (only != 0 is specified)"));
+      uses.push_back(
+          where(t, i, "the value of " + std::string(t.at(i)) + " used as a number (only != 0 is specified)"));
   }
 }
 
 /// Clocks, timers and scheduling state differ from run to run.
 void clocks(const Tokens& t, std::vector<std::string>& uses) {
-  static constexpr std::array<std::string_view, 10> calls = {"clock",      "clock64",   "__activemask",
-                                                             "time",       "rand",      "__nanosleep",
+  static constexpr std::array<std::string_view, 10> calls = {"clock",        "clock64",      "__activemask",
+                                                             "time",         "rand",         "__nanosleep",
                                                              "steady_clock", "system_clock", "cudaEventElapsedTime",
                                                              "__globaltimer"};
-  static constexpr std::array<std::string_view, 7> registers = {"%%clock", "%%clock64", "%%globaltimer", "%%smid",
-                                                                "%%warpid", "%%nsmid", "%%nwarpid"};
+  static constexpr std::array<std::string_view, 7> registers = {"%%clock",  "%%clock64", "%%globaltimer", "%%smid",
+                                                                "%%warpid", "%%nsmid",   "%%nwarpid"};
   for (std::size_t i = 0; i < t.tokens.size(); ++i) {
     const std::string_view token = t.at(i);
     if (t.tokens[i].kind == cpp::TokenKind::identifier && std::ranges::find(calls, token) != calls.end() &&

@@ -87,8 +87,9 @@ bool dead_code(dense::Kernel& kernel, Rng& rng) {
   // in[(t * 5 + j) & 255] == absent: the index depends on the thread, the value on the input.
   Expr thread;
   thread.kind = Expr::Kind::ThreadId;
-  Expr index = operation(Op::Add, {operation(Op::Mul, {std::move(thread), constant(5, false)}, false),
-                                   constant(rng.below(256), false)},
+  Expr index = operation(Op::Add,
+                         {operation(Op::Mul, {std::move(thread), constant(5, false)}, false),
+                          constant(rng.below(256), false)},
                          false);
   Expr word;
   word.kind = Expr::Kind::Input;
@@ -137,8 +138,8 @@ bool reassociate(dense::Kernel& kernel, Rng& rng) {
   std::vector<Expr*> all, candidates;
   expressions(kernel.body, all);
   for (Expr* e : all)
-    if (e->kind == Expr::Kind::Operation && std::find(std::begin(associative), std::end(associative), e->op) !=
-                                                std::end(associative) &&
+    if (e->kind == Expr::Kind::Operation &&
+        std::find(std::begin(associative), std::end(associative), e->op) != std::end(associative) &&
         e->args[0].kind == Expr::Kind::Operation && e->args[0].op == e->op)
       candidates.push_back(e);
   if (candidates.empty()) return false;
@@ -157,13 +158,17 @@ void derive_dense_variant(Program& program, Rng& rng, std::vector<std::string>& 
     const int steps = static_cast<int>(rng.range(1, 3));
     for (int step = 0; step < steps; ++step) {
       const std::uint64_t pick = rng.below(3);
-      const bool done = pick == 0 ? dead_code(kernel, rng) : pick == 1 ? identity(kernel, rng) : reassociate(kernel, rng);
-      if (done) applied.push_back(std::string(pick == 0 ? "dense_dead_code" : pick == 1 ? "dense_identity" : "dense_reassociate") +
-                                  "(" + kernel.name + ")");
+      const bool done = pick == 0   ? dead_code(kernel, rng)
+                        : pick == 1 ? identity(kernel, rng)
+                                    : reassociate(kernel, rng);
+      if (done)
+        applied.push_back(std::string(pick == 0   ? "dense_dead_code"
+                                      : pick == 1 ? "dense_identity"
+                                                  : "dense_reassociate") +
+                          "(" + kernel.name + ")");
     }
     const std::uint64_t after = fold_checksum(dense::run_kernel(kernel));
-    if (after != before)
-      throw Error(ErrorKind::internal, "dense variant of " + kernel.name + " changed its checksum");
+    if (after != before) throw Error(ErrorKind::internal, "dense variant of " + kernel.name + " changed its checksum");
     kernel.expected_checksum = after;
   }
 }

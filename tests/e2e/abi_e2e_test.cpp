@@ -70,7 +70,7 @@ std::vector<const oracle::Finding*> abi_findings(const pipeline::CheckRun& run) 
 }
 
 generator::Policy abi_policy() {
-  generator::Policy policy = generator::Policy::defaults();
+  generator::Policy policy = test::accepted_by_both(generator::Policy::defaults());
   policy.set("abi.share", 1);
   policy.set("abi.functions.max", 6);
   return policy;
@@ -149,9 +149,10 @@ TEST(AbiE2E, GeneratedProgramsAgreeWithoutSeparateCompilation) {
 
 TEST(AbiE2E, SeparateCompilationShowsClangsAggregateReturnAlignment) {
   // With -rdc/-fgpu-rdc the family's functions are .visible on both sides, so their
-  // declarations bind. Measured (tests/golden/abi): parameters agree; clang declares an
-  // aggregate result with its widest member's alignment where nvcc uses the type's
-  // (llvm/llvm-project#52840). Each finding must be exactly that, named by the sidecar's kind.
+  // declarations bind. Measured (tests/golden/abi): clang declares an aggregate result with its
+  // widest member's alignment where nvcc uses the type's (llvm/llvm-project#52840); with
+  // generator 0.6.0's programs seed 21 also has a longlong2 parameter whose .param alignment
+  // differs the same way. Each finding must be one of those, named by the sidecar's kind.
   TempDir dir("cudiff-abi-rdc");
   std::size_t findings = 0, functions = 0;
   for (std::uint64_t seed : {21u, 22u, 23u}) {
@@ -164,7 +165,8 @@ TEST(AbiE2E, SeparateCompilationShowsClangsAggregateReturnAlignment) {
       ++findings;
       const auto& d = f->details;
       EXPECT_EQ(d.at("function_kind").as_string(), "device function") << f->summary;
-      EXPECT_EQ(d.at("property").as_string(), "return alignment") << f->summary;
+      const std::string property(d.at("property").as_string());
+      EXPECT_TRUE(property == "return alignment" || property == "parameter alignment") << f->summary;
       const std::string kind(d.at("param_kind").as_string());
       EXPECT_TRUE(kind == "alignas struct" || kind == "vector") << f->summary;
       EXPECT_EQ(d.at("runs").as_string(), "not run");

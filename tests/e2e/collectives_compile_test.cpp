@@ -23,7 +23,7 @@ const std::vector<std::string>& new_constructs() {
 }
 
 generator::Policy forced_policy() {
-  generator::Policy policy = generator::Policy::defaults();
+  generator::Policy policy = test::accepted_by_both(generator::Policy::defaults());
   for (const std::string& construct : new_constructs()) policy.set("construct." + construct, 1);
   for (const char* knob : {"stmt.match", "stmt.warp_reduce", "stmt.tile", "stmt.atomic_loop", "stmt.shuffle"})
     policy.set(knob, 3);

@@ -82,9 +82,10 @@ TEST(DenseCompile, ProgramsWithEveryFamilyBuildWithPtxasUnderBothCompilers) {
     if (knob.name.starts_with("dense.family.")) policy.set(knob.name, 1);
   TempDir dir("cudiff-dense-compile");
   // Seeds 1-3 small; one large program: hundreds of statements per kernel.
-  const std::vector<std::pair<std::uint64_t, generator::Size>> programs = {
-      {1, generator::Size::small}, {2, generator::Size::small}, {3, generator::Size::medium},
-      {4, generator::Size::large}};
+  const std::vector<std::pair<std::uint64_t, generator::Size>> programs = {{1, generator::Size::small},
+                                                                           {2, generator::Size::small},
+                                                                           {3, generator::Size::medium},
+                                                                           {4, generator::Size::large}};
   for (const auto& [seed, size] : programs) {
     const generator::TestCase test = generator::generate_program(policy, seed, size);
     const auto file = dir.path() / (test.name + ".cu");
@@ -93,9 +94,8 @@ TEST(DenseCompile, ProgramsWithEveryFamilyBuildWithPtxasUnderBothCompilers) {
                               (dir.path() / "nvcc.o").string()});
     EXPECT_TRUE(by_nvcc.exited_zero()) << "seed " << seed << ": " << by_nvcc.err.text << by_nvcc.out.text;
     const auto by_clang = run({clang, "-x", "cuda", "--cuda-gpu-arch=sm_90", "--cuda-path=" + cuda,
-                               "-Wno-unknown-cuda-version", "-isystem", cuda + "/include/cccl", "-std=c++17", "-O3", "-c",
-                               file.string(), "-o",
-                               (dir.path() / "clang.o").string()});
+                               "-Wno-unknown-cuda-version", "-isystem", cuda + "/include/cccl", "-std=c++17", "-O3",
+                               "-c", file.string(), "-o", (dir.path() / "clang.o").string()});
     EXPECT_TRUE(by_clang.exited_zero()) << "seed " << seed << ": " << by_clang.err.text;
     std::cout << "seed " << seed << " (" << generator::to_string(size) << "): " << test::count_lines(test.source)
               << " lines, nvcc " << by_nvcc.wall_seconds << " s, clang " << by_clang.wall_seconds << " s\n";

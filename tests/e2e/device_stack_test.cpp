@@ -5,6 +5,7 @@
 // (label compilers: no GPU needed, ptxas runs on the host).
 #include "generator/generator.h"
 #include "runners/runners.h"
+#include "support/test_support.h"
 
 #include <gtest/gtest.h>
 
@@ -58,7 +59,7 @@ std::optional<std::string> planned_name(const std::string& mangled, const genera
 }
 
 generator::Policy recursive_policy() {
-  generator::Policy policy = generator::Policy::defaults();
+  generator::Policy policy = test::accepted_by_both(generator::Policy::defaults());
   policy.set("construct.device_functions", 1);
   policy.set("construct.device_recursion", 1);
   policy.set("function.recursive", 1);

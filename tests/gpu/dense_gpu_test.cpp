@@ -9,8 +9,8 @@
 #include "support/dense_ops_harness.h"
 #include "support/test_support.h"
 
-#include <gtest/gtest.h>
 #include <boost/json.hpp>
+#include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <iostream>
@@ -66,7 +66,8 @@ TEST(GpuDense, EveryOperationComputesWhatTheGeneratorPredicts) {
     const auto mismatches = test::dense_mismatches(ops, ran.out.text, lines);
     EXPECT_EQ(lines, ops.size() * 256) << name;
     std::cout << "[ dense ops ] " << name << ": " << ops.size() << " operations x 256 operand vectors, "
-              << mismatches.size() << " disagree\n" << test::describe(mismatches);
+              << mismatches.size() << " disagree\n"
+              << test::describe(mismatches);
     EXPECT_TRUE(mismatches.empty()) << name << ":\n" << test::describe(mismatches);
   }
 }
@@ -81,15 +82,16 @@ TEST(GpuDense, ProgramsWithEveryFamilyPrintThePredictedChecksums) {
   TempDir dir("cudiff-gpu-dense");
   int kernels = 0, mismatched = 0;
   for (std::uint64_t seed = 1; seed <= 8; ++seed) {
-    const auto test = generator::generate_program(policy, seed, seed == 8 ? generator::Size::large : generator::Size::small);
+    const auto test = generator::generate_program(policy, seed,
+                                                  seed == 8 ? generator::Size::large : generator::Size::small);
     const auto source = dir.path() / (test.name + ".cu");
     write_file(source, test.source);
     write_file(dir.path() / (test.name + ".json"), pretty_json(generator::to_json(test.sidecar)));
     std::map<std::string, std::string> expected;
     for (const generator::Sidecar::Kernel& kernel : test.sidecar.kernels.value())
       expected["checksum " + kernel.name] = kernel.expected_checksum;
-    auto result = test::run_cudiff({"check", source.string(), "--mode", "run", "--json", "--no-attribution",
-                                    "--config", "nvcc-O3,nvcc-O0,clang-O3"});
+    auto result = test::run_cudiff({"check", source.string(), "--mode", "run", "--json", "--no-attribution", "--config",
+                                    "nvcc-O3,nvcc-O0,clang-O3"});
     ASSERT_NE(result.exit_code, 2) << "seed " << seed << "\n" << result.out.text << result.err.text;
     auto json = boost::json::parse(result.out.text);
     for (const auto& config : json.at("configs").as_array()) {

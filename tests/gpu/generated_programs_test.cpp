@@ -48,7 +48,8 @@ void expect_predicted_checksums(const cudiff::generator::Policy& policy, const s
 
 TEST(GpuGenerated, BothBinariesPrintTheGeneratorsPredictedChecksums) {
   if (auto why = cudiff::test::no_gpu()) GTEST_SKIP() << *why;
-  expect_predicted_checksums(cudiff::test::accepted_by_both(cudiff::generator::Policy::defaults()), {1, 2, 3, 4, 5, 6}, "nvcc-O3,clang-O3");
+  expect_predicted_checksums(cudiff::test::accepted_by_both(cudiff::generator::Policy::defaults()), {1, 2, 3, 4, 5, 6},
+                             "nvcc-O3,clang-O3");
 }
 
 // Lambdas, functors, the last-block-done sum and static tables switched on for every program.

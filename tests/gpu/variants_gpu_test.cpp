@@ -27,7 +27,8 @@ void expect_variants_agree(const std::vector<std::uint64_t>& seeds, generator::S
   static const runners::Toolchain toolchain = runners::Toolchain::from(runners::discover_toolchain(toolchain_search()));
   const runners::GpuDiscovery gpus = runners::discover_gpus();
   TempDir dir("cudiff-gpu-variants");
-  const generator::TestCase test = generator::generate_batch(test::accepted_by_both(generator::Policy::defaults()), seeds, size, 3);
+  const generator::TestCase test = generator::generate_batch(test::accepted_by_both(generator::Policy::defaults()),
+                                                             seeds, size, 3);
   pipeline::CheckRequest request;
   request.input = pipeline::TestInput{test.name + ".cu", test.source, std::nullopt, test.sidecar, {}, {}};
   request.mode = runners::Mode::run;

@@ -19,12 +19,37 @@ inline constexpr int kDenseOperands = 5;
 
 /// 256 operand vectors: edge values in every position, then a fixed hash.
 inline std::vector<std::uint64_t> dense_operand_values() {
-  static const std::uint64_t edges[] = {0,          1,          2,          3,          7,          8,
-                                        15,         16,         31,         32,         33,         63,
-                                        64,         65,         0x7f,       0x80,       0xff,       0x100,
-                                        0x7fff,     0x8000,     0xffff,     0x10000,    0x7fffffff, 0x80000000,
-                                        0x80000001, 0xfffffffe, 0xffffffff, 0x100000000ull,
-                                        0x7fffffffffffffffull, 0x8000000000000000ull, 0xffffffffffffffffull,
+  static const std::uint64_t edges[] = {0,
+                                        1,
+                                        2,
+                                        3,
+                                        7,
+                                        8,
+                                        15,
+                                        16,
+                                        31,
+                                        32,
+                                        33,
+                                        63,
+                                        64,
+                                        65,
+                                        0x7f,
+                                        0x80,
+                                        0xff,
+                                        0x100,
+                                        0x7fff,
+                                        0x8000,
+                                        0xffff,
+                                        0x10000,
+                                        0x7fffffff,
+                                        0x80000000,
+                                        0x80000001,
+                                        0xfffffffe,
+                                        0xffffffff,
+                                        0x100000000ull,
+                                        0x7fffffffffffffffull,
+                                        0x8000000000000000ull,
+                                        0xffffffffffffffffull,
                                         0xffffffff80000000ull};
   std::vector<std::uint64_t> values;
   std::uint64_t x = 0x9E3779B97F4A7C15ull;
@@ -104,7 +129,7 @@ struct DenseMismatch {
 
 /// Parses the program's output and compares every line with dense::apply; also counts lines.
 inline std::vector<DenseMismatch> dense_mismatches(const std::vector<generator::dense::Op>& ops,
-                                                    const std::string& output, std::size_t& lines) {
+                                                   const std::string& output, std::size_t& lines) {
   const std::vector<std::uint64_t> values = dense_operand_values();
   std::vector<DenseMismatch> mismatches;
   std::istringstream in(output);
@@ -139,7 +164,8 @@ inline std::string describe(const std::vector<DenseMismatch>& mismatches) {
   for (const auto& [name, entry] : by_op) {
     const DenseMismatch& m = *entry.second;
     char line[400];
-    std::snprintf(line, sizeof line, "%s (%s): %d vectors disagree, e.g. operands %llx %llx %llx %llx printed %llx predicted %llx\n",
+    std::snprintf(line, sizeof line,
+                  "%s (%s): %d vectors disagree, e.g. operands %llx %llx %llx %llx printed %llx predicted %llx\n",
                   name.c_str(), generator::dense::info(m.op).text, entry.first,
                   static_cast<unsigned long long>(values[m.vector * kDenseOperands]),
                   static_cast<unsigned long long>(values[m.vector * kDenseOperands + 1]),

@@ -128,11 +128,12 @@ TEST(DenseGenerator, ManySeedsGenerateRunAndRepeatExactly) {
   std::cout << "300 seeds: " << programs_with_dense << " with compute-dense kernels, " << families.size()
             << " families, " << seconds << " s\n";
   EXPECT_GT(programs_with_dense, 200);  // dense.share 0.85
-  for (const char* family : {"dense_arith", "dense_select", "dense_mixed_sign", "dense_narrow", "dense_bitfield",
-                             "dense_intrinsics", "dense_simd", "dense_wide", "dense_int128", "dense_fp_exact",
-                             "dense_loops", "dense_switch", "dense_goto", "dense_local_array", "dense_shared_words",
-                             "dense_dynamic_shared", "dense_vector_memory", "dense_ldg", "dense_functions",
-                             "dense_volatile", "dense_collectives", "dense_early_return", "dense_inline_ptx"})
+  for (const char* family :
+       {"dense_arith",          "dense_select",        "dense_mixed_sign", "dense_narrow",      "dense_bitfield",
+        "dense_intrinsics",     "dense_simd",          "dense_wide",       "dense_int128",      "dense_fp_exact",
+        "dense_loops",          "dense_switch",        "dense_goto",       "dense_local_array", "dense_shared_words",
+        "dense_dynamic_shared", "dense_vector_memory", "dense_ldg",        "dense_functions",   "dense_volatile",
+        "dense_collectives",    "dense_early_return",  "dense_inline_ptx"})
     EXPECT_TRUE(families.count(family)) << family;
 }
 

@@ -150,7 +150,8 @@ TEST(Probes, ThoseClangRejectsOnPurposeAreOffOnlyWithTheirKnob) {
   int seen = 0;
   for (std::uint64_t seed = 1; seed <= 40; ++seed) {
     const TestCase without = generate_program(off, seed, Size::small);
-    for (const Sidecar::Probe& probe : without.sidecar.probes.value()) EXPECT_FALSE(rejected.count(probe.rule)) << probe.rule;
+    for (const Sidecar::Probe& probe : without.sidecar.probes.value())
+      EXPECT_FALSE(rejected.count(probe.rule)) << probe.rule;
     const TestCase with_them = generate_program(on, seed, Size::small);
     for (const Sidecar::Probe& probe : with_them.sidecar.probes.value()) seen += rejected.count(probe.rule) ? 1 : 0;
   }

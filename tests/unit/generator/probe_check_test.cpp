@@ -51,9 +51,9 @@ TEST(ProbeCheck, FlagsADeviceSideKernelAddressComparedWithNull) {
   ASSERT_EQ(uses.size(), 1u);
   EXPECT_NE(uses.front().find("line 6"), std::string::npos) << uses.front();
   EXPECT_NE(uses.front().find("'k1'"), std::string::npos) << uses.front();
-  EXPECT_EQ(unspecified_value_uses("T", device_probe("__global__ void k() {}\n__device__ bool f() { return !k; }\n"))
-                .size(),
-            1u);
+  EXPECT_EQ(
+      unspecified_value_uses("T", device_probe("__global__ void k() {}\n__device__ bool f() { return !k; }\n")).size(),
+      1u);
 }
 
 TEST(ProbeCheck, TheFixedClosureProbeFormsTheAddressWithoutReadingIt) {
@@ -64,10 +64,12 @@ TEST(ProbeCheck, TheFixedClosureProbeFormsTheAddressWithoutReadingIt) {
 }
 
 TEST(ProbeCheck, FlagsVoteValuesUsedAsNumbers) {
-  EXPECT_EQ(unspecified_value_uses("T", device_probe("__device__ int f(int x) { return x ^ __all_sync(0xffffffffu, x); }"))
+  EXPECT_EQ(unspecified_value_uses("T",
+                                   device_probe("__device__ int f(int x) { return x ^ __all_sync(0xffffffffu, x); }"))
                 .size(),
             1u);
-  EXPECT_EQ(unspecified_value_uses("T", device_probe("__device__ int f(int x) { int v = __syncthreads_or(x); return v; }"))
+  EXPECT_EQ(unspecified_value_uses("T",
+                                   device_probe("__device__ int f(int x) { int v = __syncthreads_or(x); return v; }"))
                 .size(),
             1u);
   // Only the truth is used: specified.
@@ -80,20 +82,24 @@ TEST(ProbeCheck, FlagsVoteValuesUsedAsNumbers) {
 
 TEST(ProbeCheck, FlagsAddressesAsIntegersAndClocks) {
   EXPECT_EQ(unspecified_value_uses(
-                "T", device_probe("__device__ unsigned long long f(int* p) { return reinterpret_cast<unsigned long long>(p); }"))
+                "T", device_probe(
+                         "__device__ unsigned long long f(int* p) { return reinterpret_cast<unsigned long long>(p); }"))
                 .size(),
             1u);
-  EXPECT_EQ(unspecified_value_uses("T", device_probe("__device__ unsigned long long f(int* p) { return (uintptr_t)p; }"))
+  EXPECT_EQ(unspecified_value_uses("T",
+                                   device_probe("__device__ unsigned long long f(int* p) { return (uintptr_t)p; }"))
                 .size(),
             1u);
   EXPECT_EQ(unspecified_value_uses("T", device_probe("__device__ long long f() { return clock64(); }")).size(), 1u);
   EXPECT_EQ(unspecified_value_uses(
-                "T", device_probe("__device__ unsigned f() { unsigned s; asm(\"mov.u32 %0, %%smid;\" : \"=r\"(s)); return s; }"))
+                "T", device_probe(
+                         "__device__ unsigned f() { unsigned s; asm(\"mov.u32 %0, %%smid;\" : \"=r\"(s)); return s; }"))
                 .size(),
             1u);
   // A pointer cast to another pointer type keeps no address in the result.
-  EXPECT_TRUE(unspecified_value_uses("T", device_probe("__device__ int f(int* p) { return *reinterpret_cast<int*>(p); }"))
-                  .empty());
+  EXPECT_TRUE(
+      unspecified_value_uses("T", device_probe("__device__ int f(int* p) { return *reinterpret_cast<int*>(p); }"))
+          .empty());
 }
 
 } // namespace
