@@ -95,9 +95,6 @@ Built build(const Policy& policy, Rng& rng, std::uint64_t seed, Size size, const
     ctx.use("launch_bounds");
   }
   built.options.stack_bytes = plan_device_stack(ctx.program).bytes;
-  // Compute-dense kernels: a loop nest, a local array of 8 words and __noinline__ calls one
-  // level deep; 4 KiB bounds their frames at -O0 with room to spare (docs/generator.md).
-  if (!ctx.program.dense.empty()) built.options.stack_bytes = std::max<std::uint64_t>(built.options.stack_bytes, 4096);
   built.used = ctx.constructs_used;
   built.used.insert(built.layout.constructs_used.begin(), built.layout.constructs_used.end());
   built.program = std::move(ctx.program);

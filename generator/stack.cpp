@@ -29,6 +29,7 @@ constexpr std::uint64_t kFramePerNode = 2;
 /// leaves of any frame; the largest measured is under 200 bytes.
 constexpr std::uint64_t kHelperAllowance = 1024;
 constexpr std::uint64_t kCudaDefaultStack = 1024;
+constexpr std::uint64_t kDenseStack = 4096;
 
 /// The kernel-frame bytes a collective of collectives_gen.cpp adds beyond its variables and
 /// nodes: clang -O0 inlines the always-inline cooperative-groups and libcu++ wrappers with their
@@ -131,6 +132,9 @@ DeviceStack plan_device_stack(const Program& program) {
   DeviceStack plan;
   plan.bytes = kCudaDefaultStack;
   for (const Kernel& k : program.kernels) plan.bytes = std::max(plan.bytes, planner.kernel(k));
+  // Compute-dense kernels: a loop nest, 8 local words and __noinline__ calls one level deep;
+  // 4 KiB bounds their frames at -O0 with room to spare (docs/generator.md, "Device stack").
+  if (!program.dense.empty()) plan.bytes = std::max<std::uint64_t>(plan.bytes, kDenseStack);
   plan.bytes = (plan.bytes + 1023) / 1024 * 1024;
   plan.frame_bounds = std::move(planner.frame_bounds);
   return plan;

@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 /// rejection), so both shards have findings, all of one signature. No edge programs or probes.
 fs::path planted_policy(const fs::path& dir) {
   const fs::path file = dir / "planted.json";
-  cudiff::write_file(file, "{\"construct.managed_memory\": 0.5, \"edge.share\": 0, \"probe.share\": 0}");
+  cudiff::write_file(file, "{\"construct.managed_memory\": 1, \"edge.share\": 0, \"probe.share\": 0}");
   return file;
 }
 

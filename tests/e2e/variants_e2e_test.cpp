@@ -13,10 +13,13 @@ using cudiff::test::run_cudiff;
 
 TEST(VariantsE2E, ProgramsWithTheirVariantsBuildWithBothCompilers) {
   cudiff::TempDir dir("cudiff-variants-e2e");
+  // Without the constructs a compiler rejects on purpose: both compilers must build the batch.
+  const auto policy = dir.path() / "accepted_by_both.json";
+  cudiff::write_file(policy, "{\"construct.managed_memory\": 0, \"probe.clang_rejects\": 0}");
   for (const char* size : {"small", "medium"}) {
     const auto out = dir.path() / size;
     auto generated = run_cudiff({"generate", "--seed", "31", "--count", "3", "--batch", "3", "--variants", "3",
-                                 "--size", size, "--out", out.string()});
+                                 "--size", size, "--policy", policy.string(), "--out", out.string()});
     ASSERT_EQ(generated.exit_code, 0) << generated.out.text << generated.err.text;
     EXPECT_TRUE(contains(generated.out.text, "each with 3 variants")) << generated.out.text;
     const auto source = out / "cudiff_batch_000000000031_3.cu";
@@ -34,7 +37,7 @@ TEST(VariantsE2E, ProgramsWithTheirVariantsBuildWithBothCompilers) {
 TEST(VariantsE2E, ALoneVariantIsAProgramInItsOwnRight) {
   cudiff::TempDir dir("cudiff-variants-lone");
   const std::vector<cudiff::generator::TestCase> variants = cudiff::generator::generate_variants(
-      cudiff::generator::Policy::defaults(), 44, cudiff::generator::Size::small, 2);
+      cudiff::test::accepted_by_both(cudiff::generator::Policy::defaults()), 44, cudiff::generator::Size::small, 2);
   for (const cudiff::generator::TestCase& variant : variants) {
     const auto source = dir.path() / (variant.name + ".cu");
     cudiff::write_file(source, variant.source);
