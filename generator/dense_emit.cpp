@@ -2,6 +2,7 @@
 // function and its host runner. The prologue and the output words mirror dense_run.cpp
 // exactly; the two change together.
 #include "generator/dense.h"
+#include "generator/emit_parts.h"
 
 #include "common/common.h"
 
@@ -16,12 +17,6 @@ std::string hex(std::uint64_t value, bool wide) {
   else std::snprintf(text, sizeof text, "0x%xu", static_cast<unsigned>(value));
   return text;
 }
-
-struct Writer {
-  std::string text;
-  int indent = 1;
-  void line(const std::string& content) { text += std::string(indent * 2, ' ') + content + "\n"; }
-};
 
 class Emitter {
 public:
@@ -244,7 +239,6 @@ private:
 
 void emit_function(const Kernel& kernel, const Function& fn, std::string& text) {
   Writer w;
-  w.indent = 0;
   std::string params = "const unsigned* __restrict__ in, unsigned t";
   for (int p = 0; p < fn.params; ++p) params += std::string(", ") + type_name(fn.vars[p].type) + " " + fn.vars[p].name;
   w.line(std::string("__device__ ") + (fn.noinline ? "__noinline__ " : "__forceinline__ ") +
@@ -274,7 +268,6 @@ std::string emit_kernel(const Kernel& kernel, const std::string& checksum_label)
   const std::uint32_t words = kernel.blocks * threads * kOutputWordsPerThread;
   const std::uint32_t shared_bytes = threads * kSharedWordsPerThread * 4u;
   Writer w;
-  w.indent = 0;
   w.line("__global__ void __launch_bounds__(" + std::to_string(threads) + ") " + kernel.name +
          "(const unsigned* __restrict__ in, unsigned long long* __restrict__ out) {");
   w.indent++;

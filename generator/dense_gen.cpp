@@ -391,7 +391,6 @@ private:
 public:
   void set_budget(int budget) { budget_ = budget; }
   void set_label_base(int base) { labels_ = base; }
-  int labels() const { return labels_; }
 };
 
 /// a, b, c, d, w, then 2 to 6 more (8- and 16-bit ones only with the narrow family), then the

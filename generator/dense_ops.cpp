@@ -23,17 +23,14 @@ s32 slane(u32 x, int width, int i) {
   return static_cast<s32>(v << (32 - width)) >> (32 - width);
 }
 
-/// A per-lane SIMD operation over `lanes` lanes of 32 / lanes bits.
+/// A per-lane SIMD operation over `lanes` lanes of 32 / lanes bits: f(lane, width) gives
+/// each lane's value, truncated to the lane.
 template <typename F>
-u32 simd(u32 a, u32 b, int lanes, F f) {
+u32 simd(int lanes, F f) {
   const int width = 32 / lanes;
+  const u32 mask = (1u << width) - 1u;
   u32 result = 0;
-  for (int i = 0; i < lanes; ++i) {
-    const u32 mask = (1u << width) - 1u;
-    result |= (static_cast<u32>(f(i, width)) & mask) << (width * i);
-  }
-  (void)a;
-  (void)b;
+  for (int i = 0; i < lanes; ++i) result |= (static_cast<u32>(f(i, width)) & mask) << (width * i);
   return result;
 }
 
@@ -277,7 +274,7 @@ std::uint64_t apply(Op op, const std::uint64_t* v) {
     const u32 b = arg32(1);
     const bool two = op == Op::VAdd2 || op == Op::VSub2 || op == Op::VAbsDiffU2 || op == Op::VCmpGeU2 ||
                      op == Op::VCmpLtS2 || op == Op::VMaxS2;
-    return simd(a, b, two ? 2 : 4, [&](int i, int w) -> u32 {
+    return simd(two ? 2 : 4, [&](int i, int w) -> u32 {
       const u32 x = lane(a, w, i), y = lane(b, w, i);
       const s32 sx = slane(a, w, i), sy = slane(b, w, i);
       switch (op) {
