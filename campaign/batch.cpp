@@ -94,6 +94,9 @@ SeedsCheck check_test(const FuzzContext& context, const generator::TestCase& tes
 SeedsCheck check_seeds(const FuzzContext& context, const std::vector<std::uint64_t>& seeds,
                        const runners::GpuDiscovery& gpu, const std::filesystem::path& workdir, BatchOutcome& stats) {
   pipeline::CheckRequest request = context.check;
+  // Several seeds: the executor path. A seed alone is what gets filed (and gated, attributed,
+  // reduced): it runs as a process, as a person re-running it would.
+  if (seeds.size() > 1) request.executor = context.executor_for(gpu);
   // A batch is K programs: a compile may take longer than one program's before it is a hang.
   // Every test in the unit counts: the seeds and each one's variants.
   const double tests = static_cast<double>(seeds.size()) * (1.0 + static_cast<double>(context.variants));
@@ -195,6 +198,13 @@ SeedOutcome check_edge_seed(const FuzzContext& context, std::uint64_t seed, cons
 
 } // namespace
 
+std::shared_ptr<runners::ExecutorPool> FuzzContext::executor_for(const runners::GpuDiscovery& gpu) const {
+  if (gpu.gpus.empty()) return nullptr;
+  for (const auto& pool : executors)
+    if (pool && pool->gpu().index == gpu.gpus.front().index) return pool;
+  return nullptr;
+}
+
 std::vector<std::uint64_t> seeds_rejected_on_purpose(const generator::Policy& policy, generator::Size size,
                                                      const std::vector<std::uint64_t>& seeds,
                                                      const std::vector<runners::Config>& configs) {
@@ -211,20 +221,40 @@ std::vector<std::uint64_t> seeds_rejected_on_purpose(const generator::Policy& po
 }
 
 BatchOutcome check_batch(const FuzzContext& context, const std::vector<std::uint64_t>& all_seeds,
-                         const runners::GpuDiscovery& gpu, const std::filesystem::path& workdir) {
+                         const runners::GpuDiscovery& gpu, const std::filesystem::path& workdir,
+                         const Activity& activity) {
   const auto start = std::chrono::steady_clock::now();
+  const std::string batch = "batch " + std::to_string(all_seeds.empty() ? 0 : all_seeds.front());
+  const auto say = [&](const std::string& what) {
+    if (activity) activity(what);
+  };
   BatchOutcome outcome;
   std::vector<std::uint64_t> seeds;
   std::map<std::uint64_t, SeedOutcome> pinned;
   for (std::uint64_t seed : all_seeds) {
-    if (generator::is_edge_seed(context.policy, seed))
+    if (generator::is_edge_seed(context.policy, seed)) {
+      say("checking edge seed " + std::to_string(seed));
       pinned[seed] = check_edge_seed(context, seed, gpu, workdir, outcome);
-    else seeds.push_back(seed);
+    } else {
+      seeds.push_back(seed);
+    }
   }
+  bool isolating = false;  // after the batch's own check, every check is part of an isolation
+  // Past the campaign's deadline every subprocess is refused and the batch will be dropped
+  // (loop.cpp): no more checks are made for it.
+  const auto stop_if_late = [&] {
+    if (std::chrono::steady_clock::now() >= context.check.compile_limits.deadline)
+      throw_environment("stopped at the campaign's deadline");
+  };
   const CheckSeeds check = [&](const std::vector<std::uint64_t>& part) {
+    stop_if_late();
+    say(isolating ? "isolating " + batch + ": " + std::to_string(part.size()) + " seed" + (part.size() == 1 ? "" : "s")
+                  : "checking " + batch);
     return check_seeds(context, part, gpu, workdir, outcome);
   };
   const SettlePinned attribute = [&](SeedOutcome& pinned_seed) {
+    stop_if_late();
+    say("attributing seed " + std::to_string(pinned_seed.seed));
     attribute_pinned(context,
                      generator::generate_batch(context.policy, {pinned_seed.seed}, context.size, context.variants), gpu,
                      workdir, outcome, pinned_seed);
@@ -233,10 +263,14 @@ BatchOutcome check_batch(const FuzzContext& context, const std::vector<std::uint
   // each is checked alone (a batch of one, pinned without halving), the others together.
   for (std::uint64_t seed : seeds_rejected_on_purpose(context.policy, context.size, seeds, context.check.configs)) {
     std::erase(seeds, seed);
+    isolating = false;
     const SeedsCheck alone = check({seed});
+    isolating = true;
     if (!alone.agree()) pinned.merge(isolate_findings({seed}, alone, check, outcome.notes, attribute));
   }
+  isolating = false;
   const SeedsCheck checked = seeds.empty() ? SeedsCheck{} : check(seeds);
+  isolating = true;
   if (!checked.agree()) pinned.merge(isolate_findings(seeds, checked, check, outcome.notes, attribute));
   for (std::uint64_t seed : all_seeds) {
     auto found = pinned.find(seed);

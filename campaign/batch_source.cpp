@@ -37,8 +37,28 @@ void BackgroundReducer::add(const std::string& key) {
   {
     std::lock_guard lock(mutex_);
     keys_.push_back(key);
+    ++added_;
   }
   wake_.notify_one();
+}
+
+std::size_t BackgroundReducer::pending() const {
+  std::lock_guard lock(mutex_);
+  return keys_.size() + (current_.empty() ? 0 : 1);
+}
+
+bool BackgroundReducer::wait_idle(double seconds) {
+  std::unique_lock lock(mutex_);
+  return idle_.wait_for(lock, std::chrono::duration<double>(seconds),
+                        [&] { return keys_.empty() && current_.empty(); });
+}
+
+std::string BackgroundReducer::status() const {
+  std::lock_guard lock(mutex_);
+  if (current_.empty()) return keys_.empty() ? "done" : std::to_string(keys_.size()) + " queued";
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - current_since_).count();
+  return "bucket " + current_.substr(0, 12) + " (" + std::to_string(lines_.size() + 1) + " of " +
+         std::to_string(added_) + "), " + format_seconds(seconds);
 }
 
 std::vector<std::string> BackgroundReducer::finish() {
@@ -60,10 +80,16 @@ void BackgroundReducer::loop() {
       if (keys_.empty()) return;
       key = keys_.front();
       keys_.pop_front();
+      current_ = key;
+      current_since_ = std::chrono::steady_clock::now();
     }
     std::string line = reduce_(key);
-    std::lock_guard lock(mutex_);
-    lines_.push_back(std::move(line));
+    {
+      std::lock_guard lock(mutex_);
+      lines_.push_back(std::move(line));
+      current_.clear();
+    }
+    idle_.notify_all();
   }
 }
 

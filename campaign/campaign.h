@@ -132,7 +132,17 @@ struct FuzzContext {
   /// compute-sanitizer on a seed alone with a run-time finding (pipeline::sanitizer_gate).
   pipeline::SanitizerGate sanitizer_gate;  ///< off unless the campaign makes it
   int variants = 0;                        ///< variants per seed in its batch (FuzzParams::variants)
+  /// Each GPU's executors (runners::ExecutorPool), when binaries run on the executor path; none:
+  /// every binary runs as a process. Only a check of several seeds uses them: a seed alone (what
+  /// isolation files, the sanitizer gate checks and attribution rebuilds) runs as a process, so
+  /// every finding filed is one the process path shows.
+  std::vector<std::shared_ptr<runners::ExecutorPool>> executors;
+  std::shared_ptr<runners::ExecutorPool> executor_for(const runners::GpuDiscovery& gpu) const;
 };
+
+/// Says what a worker is doing now ("checking batch 1040", "isolating batch 1040: 4 seeds"),
+/// for the progress line.
+using Activity = std::function<void(const std::string& what)>;
 
 /// Generates the batch, checks it, and when it shows a discrepancy isolates each finding
 /// (isolate_findings) on one seed. Seeds whose test is an edge program
@@ -145,7 +155,8 @@ struct FuzzContext {
 /// rejects) are not batched either: each is checked alone, as a batch of one, so the rejection
 /// costs neither its batch's other tests nor a bisection (docs/campaign.md, "Batches").
 BatchOutcome check_batch(const FuzzContext& context, const std::vector<std::uint64_t>& seeds,
-                         const runners::GpuDiscovery& gpu, const std::filesystem::path& workdir);
+                         const runners::GpuDiscovery& gpu, const std::filesystem::path& workdir,
+                         const Activity& activity = {});
 
 /// The seeds among `seeds` (none of them edge seeds) whose program one of the compilers of
 /// `configs` rejects on purpose: check_batch checks each of them alone.
@@ -220,13 +231,23 @@ public:
   BackgroundReducer(const BackgroundReducer&) = delete;
   BackgroundReducer& operator=(const BackgroundReducer&) = delete;
   void add(const std::string& key);
+  /// Buckets queued or being reduced.
+  std::size_t pending() const;
+  /// Waits up to `seconds` for the queue to empty; true when nothing is left to reduce.
+  bool wait_idle(double seconds);
+  /// "bucket 1a2b3c4d5e6f (2 of 3), 1m10s": what is being reduced now, for a progress line.
+  std::string status() const;
   /// Waits for the reductions still queued; returns their lines, in the order they finished.
   std::vector<std::string> finish();
 
 private:
   void loop();
   Reduce reduce_;
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
+  std::condition_variable idle_;
+  std::string current_;
+  std::size_t added_ = 0;
+  std::chrono::steady_clock::time_point current_since_;
   std::condition_variable wake_;
   std::deque<std::string> keys_;
   std::vector<std::string> lines_;
@@ -242,7 +263,8 @@ public:
   void add(const BatchOutcome& outcome, std::size_t findings, std::size_t new_buckets);
   /// "tests 96/500 (19%), 3.1 tests/s, 0.8 compiles/s, findings 2 (1 new bucket), workers busy 97%,
   /// GPU 12%, ETA 2m10s"; compile-only campaigns (no GPUs) say so.
-  std::string line() const;
+  /// `activity`, when given, ends the line: what the workers are doing ("; now: ...").
+  std::string line(const std::string& activity = "") const;
   double elapsed() const;
   std::uint64_t tests() const;
   std::uint64_t findings() const { return findings_; }
@@ -258,6 +280,27 @@ private:
   double started_;
 };
 
+/// What every worker is doing, gathered for the progress line. Thread-safe.
+class ActivityBoard {
+public:
+  explicit ActivityBoard(std::size_t workers) : doing_(workers) {}
+  void set(std::size_t worker, std::string what);
+  /// The workers' activities, alike ones counted: "6 checking, isolating batch 1040: 4 seeds".
+  std::string summary() const;
+
+private:
+  mutable std::mutex mutex_;
+  std::vector<std::string> doing_;
+};
+
+/// After --time runs out, batches already started get this long to finish; then whatever
+/// still runs for them is stopped (runners::Limits::deadline) and they are dropped, not
+/// committed: --resume tests them again.
+inline constexpr double kDrainSeconds = 30;
+/// Reductions at the end of a --time campaign stop this long after its time ran out; a bucket
+/// not reduced by then is left for `cudiff triage reduce`.
+inline constexpr double kReductionStopSeconds = 55;
+
 /// What a campaign is asked to do (cudiff fuzz).
 struct CampaignSetup {
   std::filesystem::path db_path;
@@ -269,6 +312,13 @@ struct CampaignSetup {
   runners::Toolchain toolchain;
   runners::GpuDiscovery gpus;  ///< the GPUs to use (none: compile-only)
   std::size_t jobs = 1;
+  /// Where binaries run: in executors (default; processes where the executor is missing) or a
+  /// process each (--run-path process).
+  runners::RunPath run_path = runners::RunPath::executor;
+  std::size_t executors_per_gpu = 2;  ///< --executors N
+  /// `--resume --time D`: a --time campaign goes on for D more seconds, even one that ended
+  /// when its time ran out. 0: resumed as it was.
+  double more_time = 0;
 };
 
 /// How a campaign ended.
@@ -284,6 +334,10 @@ struct CampaignSummary {
   double seconds = 0;
   bool compile_only = false;
   bool already_finished = false;  ///< a named campaign's command ran again after it had ended
+  /// Batches still running when --time ran out (after kDrainSeconds more): not committed.
+  std::size_t dropped_batches = 0;
+  std::vector<std::string> unreduced;  ///< new buckets whose reduction the time limit stopped or skipped
+  std::optional<runners::ExecutorStats> executor;  ///< all GPUs' executors together, when used
 };
 
 /// Runs (or resumes) the campaign in its named steps: open or resume the campaign row, start
@@ -292,9 +346,12 @@ struct CampaignSummary {
 CampaignSummary run_campaign(const CampaignSetup& setup, std::ostream& err);
 
 /// The bucket's reproducer reduced by `cudiff triage reduce KEY --db DB --jobs N` in a child
-/// process (pipeline::kBucketReductionSeconds at most), so a reduction that fails or is
-/// killed costs that bucket's reduction only. Returns the line to print.
-std::string reduce_bucket_in_child(const std::filesystem::path& db_path, const std::string& key, std::size_t jobs);
+/// process (pipeline::kBucketReductionSeconds at most, and stopped at `deadline`), so a
+/// reduction that fails or is killed costs that bucket's reduction only. Returns the line to
+/// print.
+std::string
+reduce_bucket_in_child(const std::filesystem::path& db_path, const std::string& key, std::size_t jobs,
+                       std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max());
 
 /// The cores this process may use: its CPU affinity, capped by SLURM_CPUS_PER_TASK.
 std::size_t usable_cores();

@@ -4,6 +4,7 @@
 // order: open_or_resume, start_workers, commit (per batch), close, reduce and report.
 #include "campaign/campaign.h"
 
+#include <atomic>
 #include <cstdlib>
 #include <ostream>
 #include <sched.h>
@@ -11,6 +12,9 @@
 
 namespace cudiff::campaign {
 namespace {
+
+/// What a reduction line says when --time stopped it or left no time for it.
+constexpr std::string_view kNotReducedInTime = "not reduced: --time ran out";
 
 /// What workers hand to the writer.
 struct Finished {
@@ -71,12 +75,25 @@ FuzzParams stored_params(const triage::Database& db, const triage::Campaign& cam
   return fuzz_params_from_json(json);
 }
 
-/// The unfinished fuzz campaign of the database (the latest), with its parameters.
-std::pair<triage::Campaign, FuzzParams> unfinished_campaign(const triage::Database& db) {
+/// The unfinished fuzz campaign of the database (the latest), with its parameters. Given more
+/// time (`--resume --time D`), the latest --time campaign, ended or not, goes on for D more
+/// seconds.
+std::pair<triage::Campaign, FuzzParams> unfinished_campaign(const triage::Database& db, double more_time) {
   const auto campaigns = db.campaigns();
   for (auto it = campaigns.rbegin(); it != campaigns.rend(); ++it) {
-    if (it->kind != "fuzz" || it->ended > 0) continue;
-    if (const auto params = db.campaign_params(it->id)) return {*it, stored_params(db, *it, *params)};
+    if (it->kind != "fuzz" || (it->ended > 0 && more_time <= 0)) continue;
+    const auto params = db.campaign_params(it->id);
+    if (!params) continue;
+    std::pair<triage::Campaign, FuzzParams> found{*it, stored_params(db, *it, *params)};
+    if (more_time > 0) {
+      if (found.second.time_budget <= 0)
+        throw_usage("campaign " + it->id.substr(0, 12) +
+                    " counts tests, not time: --resume --time extends a --time "
+                    "campaign (resume it without --time)");
+      found.second.time_budget = std::max(found.second.time_budget, found.second.elapsed) + more_time;
+      found.first.ended = 0;
+    }
+    return found;
   }
   throw_environment("no unfinished fuzz campaign in " + db.path().string() + " to resume");
 }
@@ -114,7 +131,12 @@ OpenCampaign open_or_resume(triage::Database& db, const CampaignSetup& setup) {
   OpenCampaign open;
   open.resuming = setup.resume;
   if (setup.resume) {
-    std::tie(open.row, open.params) = unfinished_campaign(db);
+    std::tie(open.row, open.params) = unfinished_campaign(db, setup.more_time);
+    if (setup.more_time > 0)  // stored at once: the campaign is open again, with its new budget
+      db.transaction([&] {
+        db.put_campaign(open.row);
+        db.put_campaign_params(open.row.id, boost::json::serialize(fuzz_params_json(open.params)));
+      });
   } else if (auto stored = stored_named_campaign(db, setup.params)) {
     std::tie(open.row, open.params) = std::move(*stored);
     open.resuming = true;
@@ -144,7 +166,7 @@ OpenCampaign open_or_resume(triage::Database& db, const CampaignSetup& setup) {
   return open;
 }
 
-std::string start_line(const CampaignSetup& setup, const OpenCampaign& open) {
+std::string start_line(const CampaignSetup& setup, const OpenCampaign& open, const FuzzContext& context) {
   const FuzzParams& params = open.params;
   const std::string named = params.name.empty()
                                 ? ""
@@ -152,11 +174,15 @@ std::string start_line(const CampaignSetup& setup, const OpenCampaign& open) {
                                       (params.shard.count > 1 ? ", shard " + params.shard.text() : "") + ")";
   return std::string(open.resuming ? "resuming" : "campaign") + " " + open.row.id.substr(0, 12) + named + " in " +
          setup.db_path.string() + ": " +
-         (open.compile_only ? "compile-only (" +
-                                  (setup.gpus.gpus.empty() ? "no GPU: " + setup.gpus.note
-                                                           : "mode " + runners::to_string(*params.mode)) +
-                                  ")"
-                            : "GPUs " + gpus_text(setup.gpus)) +
+         (open.compile_only
+              ? "compile-only (" +
+                    (setup.gpus.gpus.empty() ? "no GPU: " + setup.gpus.note
+                                             : "mode " + runners::to_string(*params.mode)) +
+                    ")"
+              : "GPUs " + gpus_text(setup.gpus) +
+                    (context.executors.empty() ? ", a process per run"
+                                               : ", " + std::to_string(setup.executors_per_gpu) + " executor" +
+                                                     (setup.executors_per_gpu == 1 ? "" : "s") + " per GPU")) +
          ", " + std::to_string(setup.jobs) + " worker" + (setup.jobs == 1 ? "" : "s") + ", batches of " +
          std::to_string(params.batch) + ", seeds from " + std::to_string(params.first_seed) + ", configs " +
          join(params.configs, ",") +
@@ -164,24 +190,35 @@ std::string start_line(const CampaignSetup& setup, const OpenCampaign& open) {
 }
 
 /// Step 2: one thread per job, each taking batches from `source` until it runs dry; binaries
-/// run on one GPU per worker, round robin (none when compile-only).
+/// run on one GPU per worker, round robin (none when compile-only). A batch that ends after
+/// `hard_stop` (--time ran out and kDrainSeconds passed; what still ran was stopped) is dropped.
 std::vector<std::thread> start_workers(const CampaignSetup& setup, const OpenCampaign& open, const FuzzContext& context,
-                                       BatchSource& source, ResultQueue& queue) {
+                                       BatchSource& source, ResultQueue& queue, ActivityBoard& board,
+                                       std::chrono::steady_clock::time_point hard_stop,
+                                       std::atomic<std::size_t>& dropped) {
   std::vector<std::thread> workers;
   for (std::size_t w = 0; w < setup.jobs; ++w) {
     runners::GpuDiscovery gpu;
     if (!open.compile_only) gpu.gpus.push_back(setup.gpus.gpus[w % setup.gpus.gpus.size()]);
     else gpu.note = setup.gpus.gpus.empty() ? setup.gpus.note : "compile-only mode";
-    workers.emplace_back([&, gpu, w] {
+    workers.emplace_back([&, gpu, w, hard_stop] {  // hard_stop: a copy, the parameter dies with this call
       const auto dir = context.workdir / ("worker" + std::to_string(w));
+      const Activity activity = [&board, w](const std::string& what) { board.set(w, what); };
       for (auto seeds = source.take(); !seeds.empty(); seeds = source.take()) {
         try {
-          queue.push(Finished{check_batch(context, seeds, gpu, dir), ""});
+          BatchOutcome outcome = check_batch(context, seeds, gpu, dir, activity);
+          if (std::chrono::steady_clock::now() >= hard_stop) ++dropped;
+          else queue.push(Finished{std::move(outcome), ""});
         } catch (const std::exception& error) {
-          queue.push(Finished{std::nullopt, error.what()});
-          source.stop();
+          if (std::chrono::steady_clock::now() >= hard_stop) {
+            ++dropped;  // what a stopped compile left behind: the batch is redone on --resume
+          } else {
+            queue.push(Finished{std::nullopt, error.what()});
+            source.stop();
+          }
         }
       }
+      board.set(w, "");
       queue.worker_done();
     });
   }
@@ -260,17 +297,108 @@ void close(triage::Database& db, OpenCampaign& open, const FuzzProgress& progres
   });
 }
 
+/// When a --time campaign stops what it does (none without --time).
+struct Deadlines {
+  std::chrono::steady_clock::time_point hard_stop = std::chrono::steady_clock::time_point::max();
+  std::chrono::steady_clock::time_point reductions_stop = std::chrono::steady_clock::time_point::max();
+};
+
+Deadlines deadlines_of(const FuzzParams& params) {
+  Deadlines deadlines;
+  if (params.time_budget <= 0) return deadlines;
+  const auto at = [&](double seconds_after_budget) {
+    const double from_now = std::max(0.0, params.time_budget - params.elapsed) + seconds_after_budget;
+    return std::chrono::steady_clock::now() +
+           std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(from_now));
+  };
+  deadlines.hard_stop = at(kDrainSeconds);
+  deadlines.reductions_stop = at(kReductionStopSeconds);
+  return deadlines;
+}
+
+double seconds_until(std::chrono::steady_clock::time_point then) {
+  return std::chrono::duration<double>(then - std::chrono::steady_clock::now()).count();
+}
+
+/// The progress line: redrawn in place every second on a terminal, else a line at least every
+/// 10 s, whatever the campaign is doing (a batch committed or not).
+class Ticker {
+public:
+  Ticker(std::ostream& err, bool enabled) : err_(err), enabled_(enabled), live_(enabled && ::isatty(2) == 1) {}
+  void tick(const std::string& line, bool committed) {
+    if (!enabled_) return;
+    const double now = unix_seconds();
+    if (live_) {
+      err_ << "\r\033[K" << line << std::flush;
+      drawn_ = true;
+    } else if (now - last_ >= 10 || (committed && last_ == 0)) {
+      err_ << line << "\n";
+      last_ = now;
+    }
+  }
+  /// Ends a line drawn in place, so what follows starts on its own.
+  void end_line() {
+    if (live_ && drawn_) err_ << "\n";
+    drawn_ = false;
+  }
+
+private:
+  std::ostream& err_;
+  bool enabled_, live_, drawn_ = false;
+  double last_ = 0;
+};
+
+/// One executor pool per GPU when binaries run on the executor path and cudiff-executor and the
+/// CUDA runtime are found; else none, with a note (binaries then run as processes).
+std::vector<std::shared_ptr<runners::ExecutorPool>>
+start_executors(const CampaignSetup& setup, const std::filesystem::path& workdir, std::vector<std::string>& notes) {
+  std::vector<std::shared_ptr<runners::ExecutorPool>> pools;
+  if (setup.run_path != runners::RunPath::executor || setup.gpus.gpus.empty()) return pools;
+  const auto program = runners::find_executor_program();
+  const auto cudart = runners::find_cudart(setup.toolchain.cuda_home);
+  if (!program || !cudart) {
+    notes.push_back(std::string("binaries run as processes: ") +
+                    (!program ? "cudiff-executor not found ($CUDIFF_EXECUTOR, or beside cudiff)"
+                              : "no shared CUDA runtime under " + setup.toolchain.cuda_home.string()));
+    return pools;
+  }
+  for (const runners::GpuInfo& gpu : setup.gpus.gpus) {
+    runners::ExecutorSetup executor;
+    executor.program = *program;
+    executor.cudart = *cudart;
+    executor.gpu = gpu;
+    executor.workdir = workdir / ("executor-gpu" + std::to_string(gpu.index));
+    executor.slots = setup.executors_per_gpu;
+    pools.push_back(std::make_shared<runners::ExecutorPool>(executor));
+  }
+  return pools;
+}
+
+void add_stats(runners::ExecutorStats& to, const runners::ExecutorStats& from) {
+  to.runs += from.runs;
+  to.fallbacks += from.fallbacks;
+  to.starts += from.starts;
+  to.start_seconds += from.start_seconds;
+  to.run_seconds += from.run_seconds;
+  for (const auto& [reason, count] : from.fallback_reasons) to.fallback_reasons[reason] += count;
+}
+
 } // namespace
 
-std::string reduce_bucket_in_child(const std::filesystem::path& db_path, const std::string& key, std::size_t jobs) {
+std::string reduce_bucket_in_child(const std::filesystem::path& db_path, const std::string& key, std::size_t jobs,
+                                   std::chrono::steady_clock::time_point deadline) {
   std::error_code ec;
   const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
   if (ec) return "reduce " + key.substr(0, 12) + ": cannot find the cudiff binary (" + ec.message() + ")";
   runners::Command command;
   command.argv = {self.string(), "triage", "reduce", key, "--db", db_path.string(), "--jobs", std::to_string(jobs)};
   command.limits.wall_seconds = pipeline::kBucketReductionSeconds;
+  command.limits.deadline = deadline;
   const runners::SubprocessResult result = runners::run_subprocess(command);
   const auto lines = split(trim(result.out.text.empty() ? result.err.text : result.out.text), '\n');
+  if (result.stopped)
+    return "reduce " + key.substr(0, 12) + ": " + std::string(kNotReducedInTime) + " (cudiff triage reduce " +
+           key.substr(0, 12) + " does it)";
   return "reduce " + key.substr(0, 12) + ": " +
          (result.timed_out
               ? "stopped at " + std::to_string(static_cast<int>(pipeline::kBucketReductionSeconds / 60)) + " minutes"
@@ -313,37 +441,47 @@ CampaignSummary run_campaign(const CampaignSetup& setup, std::ostream& err) {
   }
 
   TempDir workdir("cudiff-fuzz");
-  const pipeline::CheckRequest check = campaign_check_request(open.params);
+  const Deadlines deadlines = deadlines_of(open.params);
+  pipeline::CheckRequest check = campaign_check_request(open.params);
+  check.compile_limits.deadline = check.run_limits.deadline = deadlines.hard_stop;
+  pipeline::SanitizerGate gate = pipeline::make_sanitizer_gate(open.params.sanitizer_gate && !open.compile_only,
+                                                               setup.toolchain, check.run_limits.wall_seconds);
+  gate.deadline = deadlines.hard_stop;
   const FuzzContext context{generator::Policy::load(open.params.policy), open.params.size, check, setup.toolchain,
-                            workdir.path(),
-                            pipeline::make_sanitizer_gate(open.params.sanitizer_gate && !open.compile_only,
-                                                          setup.toolchain, check.run_limits.wall_seconds),
+                            workdir.path(), gate,
                             // Variants print checksums: worth their build only where binaries run.
-                            open.compile_only ? 0 : static_cast<int>(open.params.variants)};
+                            open.compile_only ? 0 : static_cast<int>(open.params.variants),
+                            open.compile_only ? std::vector<std::shared_ptr<runners::ExecutorPool>>{}
+                                              : start_executors(setup, workdir.path(), summary.notes)};
   // Said once: without compute-sanitizer run-time findings are filed, each with the note
   // "not sanitizer-checked" in its details, rather than the campaign failing.
   if (open.params.sanitizer_gate && !open.compile_only && !context.sanitizer_gate.sanitizer) {
     const std::string line = "not sanitizer-checked: " + context.sanitizer_gate.missing_reason +
                              "; run-time findings are filed with that note";
-    summary.notes.push_back(line);
+    summary.notes.insert(summary.notes.begin(), line);
   }
   FuzzProgress progress(open.done.size(), open.params.elapsed, shard_test_count(open.params), open.params.time_budget,
                         open.compile_only ? 0 : setup.gpus.gpus.size(), setup.jobs);
   BatchSource source(open.params, open.done, [&progress] { return progress.elapsed(); });
-  if (!setup.quiet) err << start_line(setup, open);
-  if (!setup.quiet && !summary.notes.empty()) err << "note: " << summary.notes.front() << "\n";
+  if (!setup.quiet) err << start_line(setup, open, context);
+  if (!setup.quiet)
+    for (const std::string& note : summary.notes) err << "note: " << note << "\n";
 
-  std::optional<BackgroundReducer> background;
   const std::size_t reduce_jobs = setup.jobs * 2;
-  if (open.params.reduce && open.params.reduce_in_parallel)
-    background.emplace([&](const std::string& key) { return reduce_bucket_in_child(setup.db_path, key, reduce_jobs); });
+  const auto reduce = [&](const std::string& key) {
+    return reduce_bucket_in_child(setup.db_path, key, reduce_jobs, deadlines.reductions_stop);
+  };
+  std::optional<BackgroundReducer> background;
+  if (open.params.reduce && open.params.reduce_in_parallel) background.emplace(reduce);
   ResultQueue queue;
-  std::vector<std::thread> workers = start_workers(setup, open, context, source, queue);
+  ActivityBoard board(setup.jobs);
+  std::atomic<std::size_t> dropped{0};
+  std::vector<std::thread> workers = start_workers(setup, open, context, source, queue, board, deadlines.hard_stop,
+                                                   dropped);
 
-  const bool live = !setup.quiet && ::isatty(2) == 1;
+  Ticker ticker(err, !setup.quiet);
   const std::string policy_hash = context.policy.hash();
   std::string worker_error;
-  double last_line = 0;
   for (;;) {
     bool idle = false;
     std::optional<Finished> item = queue.pop(workers.size(), 1.0, idle);
@@ -359,34 +497,42 @@ CampaignSummary run_campaign(const CampaignSetup& setup, std::ostream& err) {
       if (background)
         for (const std::string& key : fresh) background->add(key);  // handed over once committed
     }
-    if (setup.quiet) continue;
-    const double now = unix_seconds();
-    if (live) {
-      err << "\r\033[K" << progress.line() << std::flush;
-    } else if (item && item->outcome && now - last_line >= 10) {
-      err << progress.line() << "\n";
-      last_line = now;
-    }
+    std::string activity = board.summary();
+    if (open.params.time_budget > 0 && progress.elapsed() >= open.params.time_budget && !activity.empty())
+      activity = "time is up, finishing batches in flight (dropped in " +
+                 format_seconds(std::max(0.0, seconds_until(deadlines.hard_stop))) + "): " + activity;
+    ticker.tick(progress.line(activity), item.has_value() && item->outcome.has_value());
   }
   for (std::thread& worker : workers) worker.join();
-  if (live) err << "\n";
+  ticker.end_line();
+  summary.dropped_batches = dropped;
   if (!worker_error.empty())
     throw_environment("campaign " + open.row.id.substr(0, 12) + " stopped: " + worker_error +
                       " (resume with --resume)");
 
   close(db, open, progress);
   // Step 5: the new buckets' reproducers reduced (each in a child process), the report.
-  if (background) {
-    if (!setup.quiet && !summary.new_buckets.empty()) err << "waiting for the reductions still running\n";
-    summary.reductions = background->finish();
-  } else if (open.params.reduce) {
-    for (const std::string& key : summary.new_buckets)
-      summary.reductions.push_back(reduce_bucket_in_child(setup.db_path, key, reduce_jobs));
+  if (!background && open.params.reduce && !summary.new_buckets.empty()) {
+    background.emplace(reduce);
+    for (const std::string& key : summary.new_buckets) background->add(key);
   }
+  if (background) {
+    if (!setup.quiet && background->pending() > 0) err << "reducing the new buckets' reproducers\n";
+    while (!background->wait_idle(1.0)) ticker.tick("reductions: " + background->status(), false);
+    summary.reductions = background->finish();
+    ticker.end_line();
+  }
+  for (const std::string& line : summary.reductions)
+    if (line.find(kNotReducedInTime) != std::string::npos) summary.unreduced.push_back(line.substr(7, 12));
   summary.report = setup.report.value_or(setup.db_path.parent_path() /
                                          (setup.db_path.stem().string() + "-report.html"));
   write_file(summary.report, triage::render_html_report(db, unix_seconds()));
 
+  if (!context.executors.empty()) {
+    runners::ExecutorStats all;
+    for (const auto& pool : context.executors) add_stats(all, pool->stats());
+    summary.executor = all;
+  }
   summary.params = open.params;
   summary.tests = open.row.tests;
   summary.findings = open.row.findings;

@@ -43,7 +43,32 @@ void FuzzProgress::add(const BatchOutcome& outcome, std::size_t findings, std::s
 double FuzzProgress::elapsed() const { return elapsed_before_ + monotonic_seconds() - started_; }
 std::uint64_t FuzzProgress::tests() const { return done_before_ + tests_; }
 
-std::string FuzzProgress::line() const {
+void ActivityBoard::set(std::size_t worker, std::string what) {
+  std::lock_guard lock(mutex_);
+  if (worker < doing_.size()) doing_[worker] = std::move(what);
+}
+
+std::string ActivityBoard::summary() const {
+  std::lock_guard lock(mutex_);
+  // Plain checks are the normal state and only counted; the rest (isolation, attribution, an
+  // edge program) are the slow paths a person wants named.
+  std::size_t checking = 0, idle = 0;
+  std::vector<std::string> named;
+  for (const std::string& what : doing_) {
+    if (what.empty()) ++idle;
+    else if (what.starts_with("checking batch")) ++checking;
+    else named.push_back(what);
+  }
+  std::vector<std::string> parts;
+  if (checking > 0) parts.push_back(std::to_string(checking) + " checking");
+  const std::size_t shown = std::min<std::size_t>(named.size(), 3);
+  for (std::size_t i = 0; i < shown; ++i) parts.push_back(named[i]);
+  if (named.size() > shown) parts.push_back(std::to_string(named.size() - shown) + " more");
+  if (idle > 0 && idle < doing_.size()) parts.push_back(std::to_string(idle) + " done");
+  return join(parts, ", ");
+}
+
+std::string FuzzProgress::line(const std::string& activity) const {
   const double session = std::max(1e-9, monotonic_seconds() - started_);
   const double tests_per_second = static_cast<double>(tests_) / session;
   std::string text = "tests " + std::to_string(tests());
@@ -66,6 +91,7 @@ std::string FuzzProgress::line() const {
   text += gpus_ == 0 ? ", compile-only (no GPU)"
                      : ", GPU busy " + percent(gpu_seconds_ / (session * static_cast<double>(gpus_)));
   text += left >= 0 ? ", ETA " + format_seconds(left) : "";
+  if (!activity.empty()) text += "; now: " + activity;
   return text;
 }
 

@@ -64,12 +64,38 @@ std::string rate_text(double count, double seconds) {
   return rate;
 }
 
+boost::json::value executor_json(const std::optional<runners::ExecutorStats>& stats) {
+  if (!stats) return nullptr;
+  boost::json::object reasons;
+  for (const auto& [reason, count] : stats->fallback_reasons) reasons[reason] = count;
+  return boost::json::object{{"runs", stats->runs},
+                             {"ran_as_processes", stats->fallbacks},
+                             {"fallback_reasons", std::move(reasons)},
+                             {"executors_started", stats->starts},
+                             {"context_seconds", stats->start_seconds},
+                             {"run_seconds", stats->run_seconds}};
+}
+
+/// "executor: 1,204 runs (2.1 ms each), 3 ran as processes (time limit 1, ...), 2 started".
+std::string executor_text(const runners::ExecutorStats& stats) {
+  std::vector<std::string> reasons;
+  for (const auto& [reason, count] : stats.fallback_reasons) reasons.push_back(reason + " " + std::to_string(count));
+  char each[32];
+  std::snprintf(each, sizeof each, "%.1f ms",
+                stats.runs > 0 ? 1000 * stats.run_seconds / static_cast<double>(stats.runs) : 0.0);
+  return "executor: " + std::to_string(stats.runs) + " runs (" + each + " each), " + std::to_string(stats.fallbacks) +
+         " ran as processes" + (reasons.empty() ? "" : " (" + join(reasons, ", ") + ")") + ", " +
+         std::to_string(stats.starts) + " executor" + (stats.starts == 1 ? "" : "s") + " started";
+}
+
 void print_summary(const campaign::CampaignSummary& summary, bool json, std::ostream& out) {
   const double seconds = summary.seconds;
   if (json) {
     boost::json::array bucket_keys, note_list;
     for (const auto& key : summary.new_buckets) bucket_keys.push_back(boost::json::string(key));
     for (const auto& note : summary.notes) note_list.push_back(boost::json::string(note));
+    boost::json::array unreduced;
+    for (const auto& key : summary.unreduced) unreduced.push_back(boost::json::string(key));
     for (const std::string& line : summary.reductions) out << line << "\n";
     out << pretty_json(
         boost::json::object{{"campaign", summary.campaign_id},
@@ -82,7 +108,11 @@ void print_summary(const campaign::CampaignSummary& summary, bool json, std::ost
                             {"new_buckets", std::move(bucket_keys)},
                             {"seconds", seconds},
                             {"tests_per_second", seconds > 0 ? static_cast<double>(summary.tests) / seconds : 0.0},
+                            {"programs", summary.tests * static_cast<std::int64_t>(1 + summary.params.variants)},
                             {"compile_only", summary.compile_only},
+                            {"dropped_batches", summary.dropped_batches},
+                            {"unreduced", unreduced},
+                            {"executor", executor_json(summary.executor)},
                             {"notes", std::move(note_list)},
                             {"report", summary.report.string()}});
     return;
@@ -95,6 +125,14 @@ void print_summary(const campaign::CampaignSummary& summary, bool json, std::ost
                  summary.compile_only ? "compile-only" : "GPU"});
   out << table.render();
   for (const std::string& note : summary.notes) out << "note: " << note << "\n";
+  if (summary.executor) out << executor_text(*summary.executor) << "\n";
+  if (summary.dropped_batches > 0)
+    out << summary.dropped_batches << " batch" << (summary.dropped_batches == 1 ? " was" : "es were")
+        << " still running when --time ran out: not committed; cudiff fuzz --resume --time D tests "
+        << (summary.dropped_batches == 1 ? "it" : "them") << " first\n";
+  if (!summary.unreduced.empty())
+    out << summary.unreduced.size() << " new bucket" << (summary.unreduced.size() == 1 ? "" : "s")
+        << " not reduced in time: cudiff triage reduce KEY --db " << summary.db_path.string() << "\n";
   if (summary.invalid_tests > 0)
     out << "the sanitizer gate rejected " << summary.invalid_tests << " test" << (summary.invalid_tests == 1 ? "" : "s")
         << " (invalid programs, not filed): cudiff triage invalid --db " << summary.db_path.string() << "\n";
@@ -111,8 +149,8 @@ std::filesystem::path libfuzzer_binary() {
 }
 
 int run_libfuzzer_engine(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
-  for (const char* name :
-       {"--resume", "--batch", "--reduce-in-parallel", "--no-sanitizer-gate", "--variants", "--no-variants"})
+  for (const char* name : {"--resume", "--batch", "--reduce-in-parallel", "--no-sanitizer-gate", "--variants",
+                           "--no-variants", "--run-path", "--executors"})
     if (args.has(name)) throw_usage(std::string(name) + " is for the batch engine, not --engine libfuzzer");
   if (args.has("--time") && args.has("--tests")) throw_usage("give --time or --tests, not both");
   if (args.has("--tests") && args.unsigned_number("--tests").value_or(0) == 0)
@@ -202,9 +240,20 @@ int run_fuzz(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   setup.resume = args.has("--resume");
   if (setup.resume)
     for (const char* name :
-         {"--time", "--tests", "--seed", "--batch", "--size", "--policy", "--config", "--mode", "--reduce-in-parallel",
-          "--shard", "--campaign", "--no-sanitizer-gate", "--variants", "--no-variants"})
+         {"--tests", "--seed", "--batch", "--size", "--policy", "--config", "--mode", "--reduce-in-parallel", "--shard",
+          "--campaign", "--no-sanitizer-gate", "--variants", "--no-variants"})
       if (args.has(name)) throw_usage(std::string("--resume continues a campaign as it was started; drop ") + name);
+  // With --resume, --time is more time for a --time campaign (one that ended at its time too).
+  if (setup.resume && args.has("--time")) setup.more_time = parse_duration(*args.value("--time"), "--time");
+  const std::string run_path = args.value("--run-path").value_or("executor");
+  const auto path = runners::parse_run_path(run_path);
+  if (!path) throw_usage("--run-path takes executor or process, got '" + run_path + "'");
+  setup.run_path = *path;
+  if (args.has("--executors")) {
+    const std::uint64_t executors = args.unsigned_number("--executors").value_or(0);
+    if (executors == 0 || executors > 16) throw_usage("--executors must be between 1 and 16");
+    setup.executors_per_gpu = executors;
+  }
   setup.gpus = choose_gpus(args, runners::discover_gpus());
   if (!setup.resume) setup.params = new_fuzz_params(args, !setup.gpus.gpus.empty());
   setup.no_reduce = args.has("--no-reduce");  // also for a resumed campaign: skip reducing now
@@ -282,12 +331,19 @@ Subcommand fuzz_subcommand() {
        {"--corpus", "DIR",
         "libfuzzer: where new inputs go (default corpus/guided/live; corpus/guided/seeds is read too)"},
        {"--libfuzzer-flags", "\"FLAGS\"", "libfuzzer: more libFuzzer flags, space-separated (e.g. \"-max_len=8192\")"},
-       {"--time", "DURATION", "run this long (90s, 15m, 8h); in-flight batches finish"},
+       {"--time", "DURATION",
+        "run this long (90s, 15m, 4m30s, 8h): no batch starts after it, batches still running 30 s later are "
+        "dropped (--resume tests them), reductions stop 55 s after it; with --resume: this much more time"},
        {"--tests", "N",
         "test this many generated programs (default 200); libfuzzer: its -runs=N (seed inputs included)"}}};
   for (auto& option : shared_options({Flag::db, Flag::jobs}, defaults())) spec.options.push_back(option);
   spec.options.push_back({"--gpus", "LIST", "all (default), none (compile-only), or GPU indices 0,1,..."});
   spec.options.push_back({"--batch", "K", "programs per translation unit (default 8)"});
+  spec.options.push_back({"--run-path", "PATH",
+                          "executor (default: batches run in long-lived executors that keep a CUDA context, each "
+                          "program loaded as a shared object; a seed alone and any run that is not clean run as a "
+                          "process) or process (a process per run)"});
+  spec.options.push_back({"--executors", "N", "executors per GPU on the executor path (default 2)"});
   spec.options.push_back({"--variants", "K",
                           "EMI/metamorphic variants of each program, in its batch (0 to 8; default 2 with a GPU, "
                           "0 compile-only): a variant printing another checksum than its original is a "

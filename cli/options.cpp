@@ -2,10 +2,13 @@
 // flags several commands share, declared once, and their readers.
 #include "cli/options.h"
 
+#include <cctype>
+
 #include "common/common.h"
 #include "pipeline/pipeline.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 
 namespace cudiff::cli {
@@ -24,6 +27,12 @@ std::optional<double> ParsedArgs::positive_number(const std::string& name) const
   if (text->empty() || end == nullptr || *end != '\0' || !(number > 0))
     throw_usage(name + " needs a positive number, got '" + *text + "'");
   return number;
+}
+
+std::optional<double> ParsedArgs::duration(const std::string& name) const {
+  const auto text = value(name);
+  if (!text) return std::nullopt;
+  return parse_duration(*text, name);
 }
 
 std::optional<std::uint64_t> ParsedArgs::unsigned_number(const std::string& name) const {
@@ -105,18 +114,48 @@ std::string render_help(const CommandSpec& spec) {
 }
 
 double parse_duration(const std::string& text, const std::string& option) {
-  std::size_t used = 0;
-  double value = -1;
-  try {
-    value = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
+  // A sum of parts, each a number with an optional unit: "90", "90s", "15m", "4m30s", "1h30m",
+  // "1.5h". A bare number counts as seconds and may only stand alone or come last.
+  double total = 0;
+  std::size_t at = 0;
+  bool valid = !text.empty();
+  int last_scale = 0;  // units must decrease: "30s4m" is refused
+  while (valid && at < text.size()) {
+    std::size_t used = 0;
+    double value = -1;
+    const char first = text[at];
+    if (!std::isdigit(static_cast<unsigned char>(first)) && first != '.') {
+      valid = false;
+      break;
+    }
+    try {
+      value = std::stod(text.substr(at), &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    // stod would read "1e3" or "0x10": only plain decimals are durations.
+    const std::string number = text.substr(at, used);
+    if (used == 0 || number.find_first_not_of("0123456789.") != std::string::npos) {
+      valid = false;
+      break;
+    }
+    at += used;
+    int scale = 1;
+    if (at < text.size()) {
+      const char unit = text[at++];
+      scale = unit == 's' ? 1 : unit == 'm' ? 60 : unit == 'h' ? 3600 : 0;
+    } else if (last_scale != 0) {
+      scale = 0;  // "1h30": minutes or seconds? Refused rather than guessed.
+    }
+    if (scale == 0 || (last_scale != 0 && scale >= last_scale)) {
+      valid = false;
+      break;
+    }
+    last_scale = scale;
+    total += value * scale;
   }
-  const std::string unit = used ? text.substr(used) : "";
-  const double scale = unit.empty() || unit == "s" ? 1 : unit == "m" ? 60 : unit == "h" ? 3600 : -1;
-  if (used == 0 || scale < 0 || value <= 0)
-    throw_usage(option + " needs a duration like 90s, 15m or 8h, got '" + text + "'");
-  return value * scale;
+  if (!valid || total <= 0) throw_usage(option + " needs a duration like 90s, 15m, 4m30s or 8h, got '" + text + "'");
+  return total;
 }
 
 namespace {
@@ -177,11 +216,11 @@ OptionSpec shared_option(Flag flag, const Defaults& defaults) {
   case Flag::clang:
     return {"--clang", "PATH", "clang++ (22 or newer) to use (default: $CUDIFF_CLANG, clang++-22 on PATH)"};
   case Flag::timeout:
-    return {"--timeout", "SECONDS",
-            "wall-clock limit per compile (default " + seconds_text(defaults.compile_seconds) + ")"};
+    return {"--timeout", "DURATION",
+            "wall-clock limit per compile (default " + seconds_text(defaults.compile_seconds) + " s)"};
   case Flag::run_timeout:
-    return {"--run-timeout", "SECONDS",
-            "wall-clock limit per program run (default " + seconds_text(defaults.run_seconds) + ")"};
+    return {"--run-timeout", "DURATION",
+            "wall-clock limit per program run (default " + seconds_text(defaults.run_seconds) + " s)"};
   case Flag::warnings: return {"--warnings", "", "warnings only one compiler emits are findings too"};
   case Flag::json: return {"--json", "", defaults.json};
   case Flag::quiet: return {"--quiet", "", defaults.quiet};
@@ -245,11 +284,11 @@ generator::Policy read_policy(const ParsedArgs& args) {
 }
 
 runners::Limits read_compile_limits(const ParsedArgs& args, const Defaults& defaults) {
-  return pipeline::limits(args.positive_number("--timeout").value_or(defaults.compile_seconds));
+  return pipeline::limits(args.duration("--timeout").value_or(defaults.compile_seconds));
 }
 
 runners::Limits read_run_limits(const ParsedArgs& args, const Defaults& defaults) {
-  return pipeline::limits(args.positive_number("--run-timeout").value_or(defaults.run_seconds));
+  return pipeline::limits(args.duration("--run-timeout").value_or(defaults.run_seconds));
 }
 
 runners::ToolchainSearch toolchain_search(const ParsedArgs& args) {

@@ -38,6 +38,9 @@ public:
   std::optional<std::string> value(const std::string& name) const;
   /// A number option; throws Error(usage) when it is not a positive number.
   std::optional<double> positive_number(const std::string& name) const;
+  /// A duration option in seconds (parse_duration: "90", "90s", "4m30s", "1h30m"), if given;
+  /// throws Error(usage) naming the option.
+  std::optional<double> duration(const std::string& name) const;
   /// The option as a non-negative integer (decimal digits only), if given; throws Error(usage).
   std::optional<std::uint64_t> unsigned_number(const std::string& name) const;
   void set(const std::string& name, std::string value) { values_[name] = std::move(value); }

@@ -58,7 +58,7 @@ std::filesystem::path default_out(const std::filesystem::path& file) {
 /// The options `cudiff reduce` and `cudiff triage reduce` share.
 std::vector<OptionSpec> reduce_options() {
   return {{"--jobs", "N", "candidates tested at once (default: the number of cores)"},
-          {"--time-limit", "SECONDS", "stop after this long with the best result so far"},
+          {"--time-limit", "DURATION", "stop after this long with the best result so far (300, 5m, 1h30m)"},
           {"--schedule", "FILE", "the pass schedule, as JSON (see --dump-schedule)"},
           {"--no-format", "", "do not finish with clang-format"}};
 }
@@ -66,7 +66,7 @@ std::vector<OptionSpec> reduce_options() {
 pipeline::ReduceRequest reduce_request(const ParsedArgs& args) {
   pipeline::ReduceRequest request;
   request.jobs = parse_jobs(args);
-  if (auto limit = args.positive_number("--time-limit")) request.time_limit_seconds = *limit;
+  if (auto limit = args.duration("--time-limit")) request.time_limit_seconds = *limit;
   if (auto schedule = args.value("--schedule"))
     request.schedule = reducer::parse_schedule(read_file(*schedule), *schedule);
   request.format = !args.has("--no-format");
@@ -172,7 +172,7 @@ int run_reduce(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   request.file = existing_file(args.positionals.front());
   request.source = read_file(request.file);
   if (auto script = args.value("--test")) request.test_script = *script;
-  request.script_timeout_seconds = args.positive_number("--timeout").value_or(pipeline::kScriptSeconds);
+  request.script_timeout_seconds = args.duration("--timeout").value_or(pipeline::kScriptSeconds);
   request.out = args.value("--out") ? std::filesystem::path(*args.value("--out")) : default_out(request.file);
   // The sidecar beside the file (layout probes, the expectation) goes with every candidate.
   const pipeline::TestInput input = pipeline::file_input(request.file);
@@ -243,7 +243,7 @@ Subcommand reduce_subcommand() {
        {"--key", "PREFIX", "keep the finding whose triage key starts with PREFIX (default: the first)"}}};
   for (auto& option : shared_options({Flag::mode, Flag::config, Flag::arch, Flag::warnings}, defaults()))
     spec.options.push_back(option);
-  spec.options.push_back({"--timeout", "SECONDS",
+  spec.options.push_back({"--timeout", "DURATION",
                           "limit per compile (default " + std::to_string(int(pipeline::kFileCompileSeconds)) +
                               ") or per script run (default " + std::to_string(int(pipeline::kScriptSeconds)) + ")"});
   for (auto& option : shared_options({Flag::run_timeout, Flag::json}, defaults())) spec.options.push_back(option);

@@ -84,7 +84,7 @@ int run_rules_measure(const ParsedArgs& args, std::ostream& out, std::ostream& e
   request.known = read_known(args);
   request.rule = args.value("--rule");
   request.configs = read_configs(args);
-  request.compile_seconds = args.positive_number("--timeout").value_or(defaults().compile_seconds);
+  request.compile_seconds = args.duration("--timeout").value_or(defaults().compile_seconds);
   request.toolchain = read_toolchain(args);
   const Measurement measurement = campaign::measure_conformance(request, err);
 

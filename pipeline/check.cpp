@@ -27,13 +27,17 @@ runners::Mode choose_mode(const CheckRequest& options, const runners::GpuDiscove
 
 ConfigCheck build_one(const runners::Toolchain& toolchain, const runners::Config& config, runners::Mode mode,
                       const CheckRequest& options, const std::filesystem::path& file,
-                      const std::filesystem::path& workdir) {
+                      const std::filesystem::path& workdir, runners::Linkage linkage) {
   ConfigCheck check;
-  check.compile = runners::compile(toolchain, config, mode, file, workdir, options.compile_limits);
+  check.compile = runners::compile(toolchain, config, mode, file, workdir, options.compile_limits, linkage);
+  // A shared object only stands in for a build that succeeds: any other outcome is observed
+  // on the executable a person would build.
+  if (linkage == runners::Linkage::shared_object && !check.compile.process.exited_zero())
+    return build_one(toolchain, config, mode, options, file, workdir, runners::Linkage::executable);
   if (check.compile.process.timed_out) {
     runners::Limits longer = options.compile_limits;
     longer.wall_seconds *= kHangConfirmationFactor;
-    runners::CompileResult retry = runners::compile(toolchain, config, mode, file, workdir, longer);
+    runners::CompileResult retry = runners::compile(toolchain, config, mode, file, workdir, longer, linkage);
     if (!retry.process.timed_out)
       check.note = "passed its " + format_seconds(options.compile_limits.wall_seconds) + " limit, finished in " +
                    format_seconds(retry.process.wall_seconds) + " with a longer one";
@@ -47,17 +51,45 @@ ConfigCheck build_one(const runners::Toolchain& toolchain, const runners::Config
 /// nvcc spends most of a second in start-up that would otherwise be serialized.
 std::vector<ConfigCheck> build_all(const runners::Toolchain& toolchain, const CheckRequest& options, runners::Mode mode,
                                    const std::filesystem::path& file, const std::filesystem::path& workdir) {
+  const runners::Linkage linkage = options.executor && mode == runners::Mode::run &&
+                                           executor_can_load(options.input.source)
+                                       ? runners::Linkage::shared_object
+                                       : runners::Linkage::executable;
   std::vector<std::future<ConfigCheck>> pending;
   for (const auto& config : options.configs)
     pending.push_back(std::async(std::launch::async, build_one, std::cref(toolchain), std::cref(config), mode,
-                                 std::cref(options), std::cref(file), std::cref(workdir)));
+                                 std::cref(options), std::cref(file), std::cref(workdir), linkage));
   std::vector<ConfigCheck> checks;
   for (auto& future : pending) checks.push_back(future.get());
   return checks;
 }
 
+/// A shared-object build's run in the request's executor; false when it must run as a
+/// process, after the build was redone as an executable (the note says why).
+bool run_in_executor(ConfigCheck& check, const runners::Toolchain& toolchain, const CheckRequest& options,
+                     const std::filesystem::path& file, const std::filesystem::path& workdir) {
+  if (check.compile.linkage != runners::Linkage::shared_object) return false;
+  const runners::Config& config = check.compile.config;
+  if (options.executor) {
+    runners::ExecutorPool::Outcome outcome = options.executor->run(check.compile.artifact, {}, options.run_limits,
+                                                                   workdir / config.name);
+    if (outcome.result) {
+      check.run_process = std::move(outcome.result);
+      check.run = oracle::observe_run(config.name, *check.run_process);
+      check.ran_in_executor = true;
+      return true;
+    }
+    check.note = "run as a process: " + outcome.fallback;
+  }
+  const std::string note = check.note;
+  check = build_one(toolchain, config, check.compile.mode, options, file, workdir, runners::Linkage::executable);
+  check.note = note;
+  return false;
+}
+
 /// Runs each built binary in turn on the first GPU: one GPU worker, as in a campaign.
 void run_all(std::vector<ConfigCheck>& checks, const CheckRequest& options, const runners::GpuDiscovery& gpus,
+             const runners::Toolchain& toolchain, const std::filesystem::path& file,
              const std::filesystem::path& workdir) {
   for (ConfigCheck& check : checks) {
     if (check.observation.outcome != oracle::CompileOutcome::accepted || check.compile.artifact.empty()) continue;
@@ -68,6 +100,8 @@ void run_all(std::vector<ConfigCheck>& checks, const CheckRequest& options, cons
                    " (compile-only here)";
       continue;
     }
+    if (run_in_executor(check, toolchain, options, file, workdir)) continue;
+    if (check.observation.outcome != oracle::CompileOutcome::accepted || check.compile.artifact.empty()) continue;
     check.run_process = runners::execute(check.compile.artifact, options.run_limits, gpus.gpus.front().visible_device,
                                          workdir / check.compile.config.name);
     check.run = oracle::observe_run(check.compile.config.name, *check.run_process);
@@ -153,6 +187,10 @@ runners::Limits limits(double seconds) {
   return limits;
 }
 
+bool executor_can_load(std::string_view source) {
+  return defines_main(source) && code_only(source).find("__managed__") == std::string::npos;
+}
+
 bool defines_main(std::string_view source) {
   const std::string code = code_only(source);
   for (std::size_t at = code.find("main"); at != std::string::npos; at = code.find("main", at + 4)) {
@@ -210,14 +248,16 @@ CheckRun check_test(const CheckRequest& request, const runners::Toolchain& toolc
   run.gpus = gpus;
   run.mode = choose_mode(request, run.gpus, run.notes);
   run.configs = build_all(run.toolchain, request, run.mode, run.file, workdir);
-  if (run.mode == runners::Mode::run && !run.gpus.gpus.empty()) run_all(run.configs, request, run.gpus, workdir);
+  if (run.mode == runners::Mode::run && !run.gpus.gpus.empty())
+    run_all(run.configs, request, run.gpus, run.toolchain, run.file, workdir);
 
   oracle::Observations observations;
   for (const ConfigCheck& check : run.configs) {
     observations.compiles.push_back(check.observation);
     if (check.run) observations.runs.push_back(*check.run);
   }
-  run.layout = check_layout(run, request.input, request.compile_limits, request.run_limits, workdir, observations);
+  run.layout = check_layout(run, request.input, request.compile_limits, request.run_limits, workdir, observations,
+                            request.executor.get());
   run.abi = check_abi(run, request.input, request.compile_limits, workdir, observations);
   if (run.abi) run.notes.insert(run.notes.end(), run.abi->notes.begin(), run.abi->notes.end());
   run.expected = expectation_of(request);

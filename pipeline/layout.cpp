@@ -32,16 +32,34 @@ oracle::LayoutView device_view(const CheckRun& run, const ConfigCheck& check, co
   }
 }
 
-oracle::LayoutView host_view(const ConfigCheck& check, const runners::Limits& limits,
-                             const std::filesystem::path& workdir) {
+oracle::LayoutView host_view(const CheckRun& run, const ConfigCheck& check, const runners::Limits& compile_limits,
+                             const runners::Limits& limits, const std::filesystem::path& workdir,
+                             runners::ExecutorPool* executor) {
   const runners::Config& config = check.compile.config;
-  runners::Command command;
-  command.argv = {check.compile.artifact.string(), "--layout"};
-  command.cwd = workdir / config.name;
-  command.limits = limits;
-  const runners::SubprocessResult result = runners::run_subprocess(command);
-  oracle::LayoutView view = oracle::host_layout_view(config.name, config.compiler, result.out.text);
-  if (!result.exited_zero()) view.problem = "`" + config.name + " --layout` ended with " + result.status_text();
+  std::optional<runners::SubprocessResult> result;
+  std::filesystem::path binary = check.compile.artifact;
+  if (check.compile.linkage == runners::Linkage::shared_object) {
+    if (executor) result = executor->run(binary, {"--layout"}, limits, workdir / config.name).result;
+    // A process needs an executable: built beside, for this run alone.
+    if (!result)
+      binary = runners::compile(run.toolchain, config, runners::Mode::binary, run.file, workdir / "layout-executable",
+                                compile_limits)
+                   .artifact;
+  }
+  if (!result) {
+    if (binary.empty()) {
+      oracle::LayoutView view = oracle::host_layout_view(config.name, config.compiler, "");
+      view.problem = "`" + config.name + " --layout`: the executable did not build";
+      return view;
+    }
+    runners::Command command;
+    command.argv = {binary.string(), "--layout"};
+    command.cwd = workdir / config.name;
+    command.limits = limits;
+    result = runners::run_subprocess(command);
+  }
+  oracle::LayoutView view = oracle::host_layout_view(config.name, config.compiler, result->out.text);
+  if (!result->exited_zero()) view.problem = "`" + config.name + " --layout` ended with " + result->status_text();
   return view;
 }
 
@@ -51,7 +69,8 @@ bool accepted(const ConfigCheck& check) { return check.observation.outcome == or
 
 std::optional<LayoutCheck> check_layout(const CheckRun& run, const TestInput& input,
                                         const runners::Limits& compile_limits, const runners::Limits& run_limits,
-                                        const std::filesystem::path& workdir, oracle::Observations& observations) {
+                                        const std::filesystem::path& workdir, oracle::Observations& observations,
+                                        runners::ExecutorPool* executor) {
   LayoutCheck layout;
   layout.sidecar = input.sidecar_path.empty() ? std::filesystem::path(input.name).replace_extension(".json")
                                               : input.sidecar_path;
@@ -74,7 +93,8 @@ std::optional<LayoutCheck> check_layout(const CheckRun& run, const TestInput& in
     if (!accepted(check)) continue;
     layout.views.push_back(pending[next++].get());
     const bool binary = run.mode == runners::Mode::binary || run.mode == runners::Mode::run;
-    if (binary && !check.compile.artifact.empty()) layout.views.push_back(host_view(check, run_limits, workdir));
+    if (binary && !check.compile.artifact.empty())
+      layout.views.push_back(host_view(run, check, compile_limits, run_limits, workdir, executor));
   }
   for (const oracle::LayoutView& view : layout.views)
     if (!view.problem.empty())

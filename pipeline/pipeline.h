@@ -16,6 +16,7 @@
 
 #include <filesystem>
 #include <iosfwd>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -89,6 +90,7 @@ struct ConfigCheck {
   std::optional<runners::SubprocessResult> run_process;
   std::optional<oracle::RunObservation> run;
   std::string note;  ///< e.g. why a slow compile is not a hang
+  bool ran_in_executor = false;  ///< the run came from an executor, not a process of its own
 };
 
 /// The layout part of a check, when the sidecar lists layout probes: the probes and the host
@@ -139,7 +141,18 @@ struct CheckRequest {
   /// keyed as if it had this stage (`signatures_of`), since a candidate is never attributed
   /// (each attribution is several rebuilds). None: findings are keyed as judged.
   std::optional<std::string> assumed_stage;
+  /// In mode run: the GPU's executors (runners::ExecutorPool). None: every binary runs as a
+  /// process of its own. Set: a program an executor can load faithfully (executor_can_load) is
+  /// built as a shared object and run there; a build that fails, and a run that does not end
+  /// cleanly, are redone as an executable and a process, so what is observed is what the
+  /// process path observes (docs/pipeline.md, "Executor").
+  std::shared_ptr<runners::ExecutorPool> executor;
 };
+
+/// Whether a program can run in an executor as it would in a process of its own: it defines
+/// main() and declares no __managed__ variable (managed memory is per process; the executor
+/// path does not model it).
+bool executor_can_load(std::string_view source);
 
 /// Builds the test with every config in parallel (a compile past its limit is retried once
 /// with a longer one before it is called a hang), runs the binaries on the first GPU in mode
@@ -152,9 +165,12 @@ CheckRun check_test(const CheckRequest& request, const runners::Toolchain& toolc
 /// each accepted config's PTX (the artifact in ptx mode, else a PTX compile into `workdir`),
 /// and the host views, from each built binary run as `BINARY --layout` (which touches no CUDA
 /// API, so no GPU is needed). Adds the probes and views to `observations`.
+/// A shared-object build runs `--layout` in `executor` when given; without one, or when that run
+/// is not clean, an executable is built for it.
 std::optional<LayoutCheck> check_layout(const CheckRun& run, const TestInput& input,
                                         const runners::Limits& compile_limits, const runners::Limits& run_limits,
-                                        const std::filesystem::path& workdir, oracle::Observations& observations);
+                                        const std::filesystem::path& workdir, oracle::Observations& observations,
+                                        runners::ExecutorPool* executor = nullptr);
 
 /// Whether a config builds with separate compilation (-rdc=true, -dc, -fgpu-rdc): only PTX of
 /// configs alike in this is compared.
@@ -325,6 +341,8 @@ struct SanitizerGate {
   std::optional<std::filesystem::path> sanitizer;
   std::string missing_reason = "the sanitizer gate is off";
   double run_seconds = kRunSeconds;  ///< a normal run's limit; the sanitizer gets 10 times as long
+  /// runners::Limits::deadline of every sanitizer run (a campaign's --time).
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
 };
 /// The gate as a campaign or `cudiff check` sets it up: on unless `enabled` is false, with
 /// the toolkit's compute-sanitizer when there is one.

@@ -90,7 +90,8 @@ boost::json::object outputs_json(const CheckRun& run) {
     if (check.run_process)
       entry["run"] = boost::json::object{{"status", check.run_process->status_text()},
                                          {"stdout", capped(check.run_process->out.text)},
-                                         {"stderr", capped(check.run_process->err.text)}};
+                                         {"stderr", capped(check.run_process->err.text)},
+                                         {"path", check.ran_in_executor ? "executor" : "process"}};
     configs.push_back(std::move(entry));
   }
   return boost::json::object{{"file", std::filesystem::absolute(run.file).string()},

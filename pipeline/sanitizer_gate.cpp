@@ -11,7 +11,12 @@
 namespace cudiff::pipeline {
 namespace {
 
-bool binary_ran(const ConfigCheck& check) { return !check.compile.artifact.empty() && check.run.has_value(); }
+/// compute-sanitizer runs executables: a campaign gates a test alone, which never runs in an
+/// executor (campaign/batch.cpp), so a shared object here is a build the gate cannot use.
+bool binary_ran(const ConfigCheck& check) {
+  return !check.compile.artifact.empty() && check.run.has_value() &&
+         check.compile.linkage == runners::Linkage::executable;
+}
 
 const ConfigCheck* config_named(const CheckRun& run, std::string_view name) {
   for (const ConfigCheck& check : run.configs)
@@ -129,6 +134,7 @@ GateOutcome sanitizer_gate(const SanitizerGate& gate, const CheckRun& run, const
   if (binaries.empty()) return not_checked("no binary of the finding's configs ran");
 
   runners::Limits limits = pipeline::limits(gate.run_seconds * 10);  // the sanitizers are slow
+  limits.deadline = gate.deadline;
   const std::vector<SanitizerTool> tools = sanitizer_tools_for(source, sidecar);
   std::vector<std::string> inconclusive;
   for (SanitizerTool tool : tools) {

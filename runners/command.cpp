@@ -105,6 +105,7 @@ std::string Command::display() const {
 
 std::string SubprocessResult::status_text() const {
   if (!started) return "did not start: " + start_error;
+  if (stopped) return "stopped at the deadline after " + whole_seconds(wall_seconds);
   if (timed_out) return "timed out after " + whole_seconds(wall_seconds);
   if (memory_limit_hit) return "killed at memory limit (peak " + format_bytes(peak_memory_bytes) + ")";
   if (signal != 0) return "signal " + std::to_string(signal) + " (" + signal_name(signal) + ")";
@@ -140,6 +141,7 @@ boost::json::value to_json(const SubprocessResult& result) {
   object["signal_name"] = result.signal != 0 ? signal_name(result.signal) : "";
   object["timed_out"] = result.timed_out;
   object["memory_limit_hit"] = result.memory_limit_hit;
+  object["stopped"] = result.stopped;
   object["wall_seconds"] = result.wall_seconds;
   object["cpu_seconds"] = result.cpu_seconds;
   object["peak_memory_bytes"] = result.peak_memory_bytes;

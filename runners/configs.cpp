@@ -181,14 +181,21 @@ std::string ptxas_level(const Config& config) {
 
 Command compile_command(const Toolchain& toolchain, const Config& config, Mode mode,
                         const std::filesystem::path& source, const std::filesystem::path& output,
-                        const std::filesystem::path& scratch) {
+                        const std::filesystem::path& scratch, Linkage linkage) {
   Command command;
+  const bool links = mode == Mode::binary || mode == Mode::run;
+  const bool shared = links && linkage == Linkage::shared_object;
   const std::string cuda = toolchain.cuda_home.string();
   if (config.compiler == CompilerKind::nvcc) {
     command.argv = {toolchain.nvcc.path.string(), "-std=c++17", "--extended-lambda", "-arch=" + config.arch};
     append(command.argv, nvcc_optimization(config));
     append(command.argv, config.extra_flags);
     append(command.argv, nvcc_mode_flags(mode, output));
+    // A shared object for the executor: position-independent host code, the shared runtime
+    // (the executor's, whose context is already made), and no STB_GNU_UNIQUE symbols, which
+    // would keep dlclose from unloading it.
+    if (shared)
+      append(command.argv, {"-shared", "-Xcompiler", "-fPIC", "-Xcompiler", "-fno-gnu-unique", "-cudart", "shared"});
     command.argv.push_back(source.string());
   } else {
     command.argv = {toolchain.clang.path.string(), "-x", "cuda", "--cuda-gpu-arch=" + config.arch,
@@ -203,9 +210,11 @@ Command compile_command(const Toolchain& toolchain, const Config& config, Mode m
     append(command.argv, clang_ptxas(config));
     append(command.argv, config.extra_flags);
     append(command.argv, clang_mode_flags(mode, output));
+    if (shared) append(command.argv, {"-fPIC", "-shared"});
     command.argv.push_back(source.string());
-    if (mode == Mode::binary || mode == Mode::run)  // libraries after the sources
-      append(command.argv, {"-L" + cuda + "/lib64", "-lcudart_static", "-ldl", "-lrt", "-lpthread"});
+    if (links)  // libraries after the sources
+      append(command.argv,
+             {"-L" + cuda + "/lib64", shared ? "-lcudart" : "-lcudart_static", "-ldl", "-lrt", "-lpthread"});
   }
   // Both compilers put intermediate files in TMPDIR; a private one is removed with the
   // workdir, so a killed compile leaves nothing behind. LC_ALL=C keeps messages parseable.

@@ -8,8 +8,13 @@
 
 #include "common/common.h"
 
+#include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <utility>
@@ -31,6 +36,10 @@ struct Limits {
   /// Per stream: at most this many bytes of stdout and of stderr are kept (head and tail);
   /// the rest is read and dropped, so a flood of output cannot exhaust memory.
   std::size_t output_cap_bytes = 4u << 20;
+  /// An absolute end for the caller's whole work (a campaign's --time): a child still running
+  /// then is killed and marked `stopped`, never `timed_out` (it did not hang: the campaign's
+  /// time ran out), and one that would start after it is not started. max(): none.
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
   bool operator==(const Limits&) const = default;
 };
 
@@ -61,6 +70,7 @@ struct SubprocessResult {
   int signal = 0;               ///< the signal that ended it, 0 if it exited
   bool timed_out = false;       ///< killed at the wall-clock limit
   bool memory_limit_hit = false;  ///< killed at the memory limit
+  bool stopped = false;           ///< killed (or never started) at Limits::deadline
   double wall_seconds = 0;
   double cpu_seconds = 0;       ///< user + system, of the child and its reaped descendants
   std::uint64_t peak_memory_bytes = 0;  ///< largest sampled group RSS, or the child's maxrss
@@ -173,12 +183,18 @@ bool ptx_only(const Config& config);
 /// True for a separate-compilation config (nvcc -rdc=true, clang -fgpu-rdc).
 bool relocatable_device_code(const Config& config);
 
+/// How a binary (Mode::binary, Mode::run) is linked: an executable, which runs as a process
+/// of its own, or a shared object that keeps its main() and links the CUDA runtime
+/// dynamically, which a persistent executor loads (ExecutorPool). Device code is the same
+/// either way: only the host side is position-independent. Other modes ignore it.
+enum class Linkage { executable, shared_object };
+
 /// The exact command line that builds `source` in `mode` into `output`. Deterministic: the
 /// same inputs give the same argv. `scratch` is a private directory for the compiler's
 /// temporary and crash-reproducer files (TMPDIR, clang's -fcrash-diagnostics-dir).
 Command compile_command(const Toolchain& toolchain, const Config& config, Mode mode,
                         const std::filesystem::path& source, const std::filesystem::path& output,
-                        const std::filesystem::path& scratch);
+                        const std::filesystem::path& scratch, Linkage linkage = Linkage::executable);
 
 /// One build of one source under one config.
 struct CompileResult {
@@ -187,14 +203,17 @@ struct CompileResult {
   Command command;
   SubprocessResult process;
   std::filesystem::path artifact;  ///< the binary / PTX / object when it was produced
+  Linkage linkage = Linkage::executable;  ///< of a binary: an executable, or a shared object
   /// nvcc: the CSV its `--time FILE` wrote (one row per sub-command; compile() adds the flag to
   /// every nvcc command); empty for clang or when nvcc wrote none.
   std::string nvcc_times;
 };
 
 /// Builds `source` with `config` in `mode` (Mode::run builds a binary) inside `workdir`.
+/// A shared object (Linkage::shared_object) is `<stem>.so`, beside where the executable goes.
 CompileResult compile(const Toolchain& toolchain, const Config& config, Mode mode, const std::filesystem::path& source,
-                      const std::filesystem::path& workdir, const Limits& limits);
+                      const std::filesystem::path& workdir, const Limits& limits,
+                      Linkage linkage = Linkage::executable);
 
 // ---- GPUs and execution -----------------------------------------------------------------
 
@@ -236,6 +255,79 @@ bool runs_on(const Config& config, const GpuInfo& gpu);
 /// a PTX-only binary is compiled by the driver on every run.
 SubprocessResult execute(const std::filesystem::path& binary, const Limits& limits,
                          const std::optional<std::string>& visible_device, const std::filesystem::path& cwd);
+
+// ---- the executor: runs without a process each ----------------------------------------
+
+/// How built programs run on a GPU: a process each (execute()), or loaded into a persistent
+/// executor that keeps its CUDA context (ExecutorPool; docs/runners.md, "Executor").
+enum class RunPath { process, executor };
+std::string to_string(RunPath path);
+std::optional<RunPath> parse_run_path(std::string_view text);
+
+/// What one GPU's executors need.
+struct ExecutorSetup {
+  std::filesystem::path program;  ///< cudiff-executor (find_executor_program)
+  /// The CUDA runtime the programs link (find_cudart); empty: no CUDA at all, for programs
+  /// that use none (the executor's own tests on a machine without a GPU).
+  std::filesystem::path cudart;
+  GpuInfo gpu;
+  std::filesystem::path workdir;  ///< the executors' own files (logs, captured output)
+  std::size_t slots = 2;          ///< executor processes on this GPU, each running one program at a time
+  /// The share of the GPU's memory one program's cudaMalloc calls may hold at once; past it the
+  /// allocation is refused and the program runs as a process (it has the whole GPU there).
+  double device_share = 0.25;
+};
+
+/// What a pool did, for the progress line and benchmarks.
+struct ExecutorStats {
+  std::uint64_t runs = 0;       ///< programs handed to an executor
+  std::uint64_t fallbacks = 0;  ///< of those (or refused outright), left to the process path
+  std::uint64_t starts = 0;     ///< executor processes started
+  double start_seconds = 0;     ///< their CUDA context set-up, summed
+  double run_seconds = 0;       ///< time in executor runs, summed
+  std::map<std::string, std::uint64_t> fallback_reasons;  ///< by kind ("time limit", ...)
+};
+
+/// One GPU's executors. Thread-safe: run() waits for a free executor, starting (or replacing)
+/// it when needed. Only a clean run is taken from an executor: main returned 0, no CUDA error
+/// after it, no allocation past the share, within the wall-clock and host-memory limits.
+/// Anything else (a signal, exit(), a sticky error, a hang) gives no result and the reason;
+/// an executor that faulted is replaced, and the caller runs the program as a process, so a
+/// fault is observed exactly as the process path observes it.
+class ExecutorPool {
+public:
+  explicit ExecutorPool(ExecutorSetup setup);
+  ~ExecutorPool();
+  ExecutorPool(const ExecutorPool&) = delete;
+  ExecutorPool& operator=(const ExecutorPool&) = delete;
+
+  struct Outcome {
+    std::optional<SubprocessResult> result;  ///< a clean run, as the process would have shown it
+    std::string fallback;                    ///< otherwise: why it must run as a process
+  };
+  /// Runs `program` (built with Linkage::shared_object) with `args` in `cwd` under `limits`.
+  Outcome run(const std::filesystem::path& program, const std::vector<std::string>& args, const Limits& limits,
+              const std::filesystem::path& cwd);
+  ExecutorStats stats() const;
+  const GpuInfo& gpu() const;
+
+private:
+  class Slot;
+  ExecutorSetup setup_;
+  std::vector<std::unique_ptr<Slot>> slots_;
+  mutable std::mutex mutex_;
+  std::condition_variable available_;
+  std::vector<std::size_t> free_;
+  ExecutorStats stats_;
+  int failed_starts_ = 0;
+  std::string unavailable_;  ///< set after repeated failed starts: every run falls back
+};
+
+/// cudiff-executor: $CUDIFF_EXECUTOR, else the file of that name beside the running binary.
+std::optional<std::filesystem::path> find_executor_program();
+/// The toolkit's shared CUDA runtime (lib64/libcudart.so), which programs built with
+/// Linkage::shared_object load.
+std::optional<std::filesystem::path> find_cudart(const std::filesystem::path& cuda_home);
 
 // ---- JSON -------------------------------------------------------------------------------
 

@@ -329,7 +329,7 @@ int milliseconds_until(Clock::time_point now, Clock::time_point then) {
   return static_cast<int>(std::min<decltype(ms)>(ms, INT_MAX));
 }
 
-enum class Ending { exited, timed_out, memory_limit };
+enum class Ending { exited, timed_out, memory_limit, stopped };
 
 /// Reads the child's output until the leader exits, the wall-clock limit passes or the group's
 /// resident memory goes past its limit. The group's memory is sampled even without a limit, for
@@ -343,11 +343,12 @@ Ending watch(Child& child, const Limits& limits, Clock::time_point start) {
   const auto interval = limits.memory_bytes > 0 ? 50ms : 100ms;
   auto next_sample = Clock::now() + interval;
   while (true) {
-    int timeout = milliseconds_until(Clock::now(), std::min(deadline, next_sample));
+    int timeout = milliseconds_until(Clock::now(), std::min({deadline, limits.deadline, next_sample}));
     if (!child.pidfd.valid()) timeout = std::min(timeout, 10);  // no pidfd: poll waitid
     short pidfd_events = poll_child(child, timeout, true);
     if (leader_exited(child, pidfd_events)) return Ending::exited;
     auto now = Clock::now();
+    if (now >= limits.deadline && limits.deadline < deadline) return Ending::stopped;
     if (now >= deadline) return Ending::timed_out;
     if (now >= next_sample) {
       std::uint64_t rss = detail::group_resident_bytes(child.pid);
@@ -410,6 +411,11 @@ void run(const Command& command, SubprocessResult& result) {
       return;
     }
   }
+  if (Clock::now() >= command.limits.deadline) {
+    result.stopped = true;
+    result.start_error = "past the deadline";
+    return;
+  }
   const auto env = child_environment(command);
   const auto executable = find_program(command.argv[0], env, result.start_error);
   if (!executable) return;
@@ -440,6 +446,7 @@ void run(const Command& command, SubprocessResult& result) {
   result.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
   result.timed_out = ending == Ending::timed_out;
   result.memory_limit_hit = ending == Ending::memory_limit;
+  result.stopped = ending == Ending::stopped;
   result.peak_memory_bytes = std::max(result.peak_memory_bytes, child.peak_group_rss);
 
   const auto after = Clock::now() + kDrainTime;

@@ -24,19 +24,12 @@ generator::Policy abi_policy() {
 
 /// Where the compilers are: $CUDIFF_CLANG and $CUDIFF_NVCC as cudiff reads them (the GPU host
 /// has clang only where tests/gpu/run_gpu_tests.sh unpacked it).
-runners::ToolchainSearch toolchain_search() {
-  runners::ToolchainSearch search;
-  if (const char* clang = std::getenv("CUDIFF_CLANG")) search.clang = clang;
-  if (const char* nvcc = std::getenv("CUDIFF_NVCC")) search.nvcc = nvcc;
-  if (const char* home = std::getenv("CUDA_HOME")) search.cuda_home = home;
-  return search;
-}
-
 /// Checks each seed's program in run mode with `configs` and expects every binary to print the
 /// predicted checksums; adds the abi_mismatch findings' "runs" fields to `runs`.
 void expect_predicted_checksums(const std::vector<std::uint64_t>& seeds, const std::vector<runners::Config>& configs,
                                 std::vector<std::string>& runs) {
-  static const runners::Toolchain toolchain = runners::Toolchain::from(runners::discover_toolchain(toolchain_search()));
+  static const runners::Toolchain toolchain = runners::Toolchain::from(
+      runners::discover_toolchain(test::toolchain_search()));
   const runners::GpuDiscovery gpus = runners::discover_gpus();
   TempDir dir("cudiff-gpu-abi");
   for (std::uint64_t seed : seeds) {

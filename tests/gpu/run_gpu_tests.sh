@@ -4,7 +4,7 @@
 #
 #   tests/gpu/run_gpu_tests.sh BUILD_DIR [CLANG_DEBS_DIR]
 #
-# BUILD_DIR holds cudiff and tests/cudiff_*_tests. CLANG_DEBS_DIR (from fetch-clang-debs.sh)
+# BUILD_DIR holds cudiff, cudiff-executor and tests/cudiff_*_tests. CLANG_DEBS_DIR (from fetch-clang-debs.sh)
 # is unpacked into /opt/c22 and used as clang when no clang++-22 is installed.
 set -uo pipefail
 here="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -19,7 +19,7 @@ if ! command -v clang++-22 >/dev/null && [ -n "$debs" ]; then
   export LD_LIBRARY_PATH=/opt/c22/usr/lib/x86_64-linux-gnu:/opt/c22/usr/lib/llvm-22/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
   export CUDIFF_CLANG=/opt/c22/usr/lib/llvm-22/bin/clang++
 fi
-export CUDIFF_BIN="$build/cudiff" CUDIFF_SOURCE_DIR="$here"
+export CUDIFF_BIN="$build/cudiff" CUDIFF_EXECUTOR="$build/cudiff-executor" CUDIFF_SOURCE_DIR="$here"
 
 status=0
 step() { echo; echo "==== $*"; "$@" || status=1; }

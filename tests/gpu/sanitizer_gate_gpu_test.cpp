@@ -78,10 +78,11 @@ TEST(GpuSanitizerGate, GeneratedProgramsAskForTheirStackAndRunCleanAtO0) {
   if (auto why = cudiff::test::no_gpu()) GTEST_SKIP() << *why;
   cudiff::TempDir dir("cudiff-gate-generated");
   // Deep recursion and long call chains, built unoptimized on both sides: no stack overflow,
-  // no invalid test, no finding. No edge programs: their (dialect) findings are not about runs.
+  // no invalid test, no finding. No edge programs: their (dialect) findings are not about runs;
+  // nor what one compiler rejects on purpose (test::accepted_by_both).
   cudiff::write_file(
       dir.path() / "policy.json",
-      R"({"edge.share": 0, "construct.device_functions": 1, "construct.device_recursion": 1, "function.recursive": 1,
+      R"({"edge.share": 0, "construct.managed_memory": 0, "probe.clang_rejects": 0, "construct.device_functions": 1, "construct.device_recursion": 1, "function.recursive": 1,
                          "function.call_depth.max": 6, "function.recursion.depth.max": 4})");
   const auto fuzz = run_cudiff({"fuzz", "--tests", "16", "--batch", "4", "--seed", "100", "--size", "medium",
                                 "--config", "nvcc-O0,clang-O0,nvcc-G", "--policy",

@@ -15,16 +15,9 @@ namespace {
 
 using namespace cudiff;
 
-runners::ToolchainSearch toolchain_search() {
-  runners::ToolchainSearch search;
-  if (const char* clang = std::getenv("CUDIFF_CLANG")) search.clang = clang;
-  if (const char* nvcc = std::getenv("CUDIFF_NVCC")) search.nvcc = nvcc;
-  if (const char* home = std::getenv("CUDA_HOME")) search.cuda_home = home;
-  return search;
-}
-
 void expect_variants_agree(const std::vector<std::uint64_t>& seeds, generator::Size size) {
-  static const runners::Toolchain toolchain = runners::Toolchain::from(runners::discover_toolchain(toolchain_search()));
+  static const runners::Toolchain toolchain = runners::Toolchain::from(
+      runners::discover_toolchain(test::toolchain_search()));
   const runners::GpuDiscovery gpus = runners::discover_gpus();
   TempDir dir("cudiff-gpu-variants");
   const generator::TestCase test = generator::generate_batch(test::accepted_by_both(generator::Policy::defaults()),

@@ -23,6 +23,19 @@ std::filesystem::path cudiff_binary() {
   return std::filesystem::read_symlink("/proc/self/exe").parent_path().parent_path() / "cudiff";
 }
 
+std::filesystem::path executor_binary() {
+  if (auto path = from_env("CUDIFF_EXECUTOR"); !path.empty()) return path;
+  return cudiff_binary().parent_path() / "cudiff-executor";
+}
+
+runners::ToolchainSearch toolchain_search() {
+  runners::ToolchainSearch search;
+  if (auto clang = from_env("CUDIFF_CLANG"); !clang.empty()) search.clang = clang;
+  if (auto nvcc = from_env("CUDIFF_NVCC"); !nvcc.empty()) search.nvcc = nvcc;
+  if (auto home = from_env("CUDA_HOME"); !home.empty()) search.cuda_home = home;
+  return search;
+}
+
 std::filesystem::path source_dir() {
   if (auto path = from_env("CUDIFF_SOURCE_DIR"); !path.empty()) return path;
   return CUDIFF_DEFAULT_SOURCE_DIR;  // the tree this binary was built from

@@ -18,6 +18,11 @@ namespace cudiff::test {
 
 std::filesystem::path cudiff_binary();
 std::filesystem::path source_dir();
+/// cudiff-executor: $CUDIFF_EXECUTOR, else beside the cudiff binary.
+std::filesystem::path executor_binary();
+/// Where the compilers are, as cudiff's own flags would say: $CUDIFF_CLANG, $CUDIFF_NVCC and
+/// $CUDA_HOME (a GPU host's carried clang, tests/gpu/run_gpu_tests.sh).
+runners::ToolchainSearch toolchain_search();
 /// A file under tests/ in the source tree, e.g. data("fake_compilers/hanging_compiler_fake.sh").
 std::filesystem::path data(const std::string& relative);
 /// Runs the cudiff binary with `args` and extra environment variables and returns what happened.

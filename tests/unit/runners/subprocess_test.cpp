@@ -410,3 +410,39 @@ TEST(Subprocess, ConcurrentCallsFromManyThreads) {
 
 } // namespace
 } // namespace cudiff::runners
+
+namespace cudiff::runners {
+namespace {
+
+// A campaign's --time end (Limits::deadline) stops a child without calling it a hang, and
+// starts none after it.
+TEST(SubprocessDeadline, StopsTheChildAndSaysSoNotTimedOut) {
+  Command command = make({"sleep", "30"}, 60);
+  command.limits.deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(300);
+  const auto start = std::chrono::steady_clock::now();
+  const SubprocessResult result = run_subprocess(command);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 5);
+  EXPECT_TRUE(result.started);
+  EXPECT_TRUE(result.stopped);
+  EXPECT_FALSE(result.timed_out);
+  EXPECT_EQ(result.status_text().rfind("stopped at the deadline", 0), 0u) << result.status_text();
+}
+
+TEST(SubprocessDeadline, NothingStartsPastIt) {
+  Command command = make({"true"});
+  command.limits.deadline = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+  const SubprocessResult result = run_subprocess(command);
+  EXPECT_FALSE(result.started);
+  EXPECT_TRUE(result.stopped);
+}
+
+TEST(SubprocessDeadline, TheWallClockLimitStillTimesOutFirst) {
+  Command command = make({"sleep", "30"}, 0.3);
+  command.limits.deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  const SubprocessResult result = run_subprocess(command);
+  EXPECT_TRUE(result.timed_out);
+  EXPECT_FALSE(result.stopped);
+}
+
+} // namespace
+} // namespace cudiff::runners

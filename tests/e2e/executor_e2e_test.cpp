@@ -1,0 +1,167 @@
+// The executor's protocol and fault handling on real shared objects built by clang-22 (host
+// code only, so no GPU is needed: the pool runs without a CUDA runtime). What a GPU adds (the
+// context, device faults, device memory shares) is tested under tests/gpu/.
+#include "runners/runners.h"
+#include "support/test_support.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+
+namespace cudiff::runners {
+namespace {
+
+/// Builds `source` (C++) into a shared object with clang-22, as the executor path builds a
+/// program's host side: position-independent, main() kept.
+std::filesystem::path shared_object(const TempDir& dir, const std::string& name, const std::string& source) {
+  const auto file = dir.path() / (name + ".cpp");
+  write_file(file, source);
+  const auto output = dir.path() / (name + ".so");
+  Command command;
+  command.argv = {"clang++-22", "-std=c++17", "-fPIC", "-shared", "-o", output.string(), file.string()};
+  const SubprocessResult built = run_subprocess(command);
+  EXPECT_TRUE(built.exited_zero()) << built.err.text;
+  return output;
+}
+
+class ExecutorTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    if (!std::filesystem::exists(test::executor_binary())) GTEST_SKIP() << "no cudiff-executor built";
+    ExecutorSetup setup;
+    setup.program = test::executor_binary();
+    setup.workdir = dir_.path() / "executors";
+    setup.slots = 1;  // one executor: restarts are visible in the stats
+    pool_ = std::make_unique<ExecutorPool>(setup);
+  }
+  ExecutorPool::Outcome run(const std::filesystem::path& program, std::vector<std::string> args = {},
+                            double seconds = 20) {
+    Limits limits;
+    limits.wall_seconds = seconds;
+    return pool_->run(program, args, limits, dir_.path());
+  }
+  TempDir dir_{"cudiff-executor-test"};
+  std::unique_ptr<ExecutorPool> pool_;
+};
+
+TEST_F(ExecutorTest, ACleanRunGivesWhatAProcessWouldPrint) {
+  const auto program = shared_object(dir_, "clean", R"(#include <cstdio>
+#include <cstring>
+int main(int argc, char** argv) {
+  std::printf("out %d %s\n", argc, argc > 1 ? argv[1] : "-");
+  std::fprintf(stderr, "err line\n");
+  char buffer[8];
+  std::printf("stdin %s\n", std::fgets(buffer, sizeof buffer, stdin) == nullptr ? "empty" : "read");
+  return 0;
+})");
+  const auto outcome = run(program, {"--layout"});
+  ASSERT_TRUE(outcome.result) << outcome.fallback;
+  EXPECT_TRUE(outcome.result->exited_zero());
+  EXPECT_EQ(outcome.result->out.text, "out 2 --layout\nstdin empty\n");
+  EXPECT_EQ(outcome.result->err.text, "err line\n");
+  // The same program again, in the same executor: its output alone, not the last run's.
+  const auto again = run(program);
+  ASSERT_TRUE(again.result) << again.fallback;
+  EXPECT_EQ(again.result->out.text, "out 1 -\nstdin empty\n");
+  EXPECT_EQ(pool_->stats().starts, 1u);
+  EXPECT_EQ(pool_->stats().runs, 2u);
+}
+
+TEST_F(ExecutorTest, EachLoadStartsWithFreshStaticState) {
+  const auto program = shared_object(dir_, "state", R"(#include <cstdio>
+static int calls = 0;
+int main() { std::printf("call %d\n", ++calls); return 0; })");
+  for (int i = 0; i < 3; ++i) {
+    const auto outcome = run(program);
+    ASSERT_TRUE(outcome.result) << outcome.fallback;
+    EXPECT_EQ(outcome.result->out.text, "call 1\n");
+  }
+}
+
+TEST_F(ExecutorTest, ANonZeroMainFallsBackAndTheExecutorStays) {
+  const auto program = shared_object(dir_, "three", "int main() { return 3; }");
+  const auto outcome = run(program);
+  EXPECT_FALSE(outcome.result);
+  EXPECT_EQ(outcome.fallback, "main returned 3");
+  const auto clean = run(shared_object(dir_, "zero", "int main() { return 0; }"));
+  EXPECT_TRUE(clean.result) << clean.fallback;
+  EXPECT_EQ(pool_->stats().starts, 1u);
+}
+
+TEST_F(ExecutorTest, ExitAndSignalsEndTheExecutorAndANewOneTakesOver) {
+  const auto exits = shared_object(dir_, "exits", "#include <cstdlib>\nint main() { std::exit(4); }");
+  const auto crashes = shared_object(dir_, "crashes", "#include <csignal>\nint main() { std::raise(SIGSEGV); return 0; }");
+  const auto clean = shared_object(dir_, "clean2", "#include <cstdio>\nint main() { std::puts(\"ok\"); return 0; }");
+  const auto exited = run(exits);
+  EXPECT_FALSE(exited.result);
+  EXPECT_TRUE(test::contains(exited.fallback, "ended the executor (exit 4)")) << exited.fallback;
+  const auto crashed = run(crashes);
+  EXPECT_FALSE(crashed.result);
+  EXPECT_TRUE(test::contains(crashed.fallback, "ended the executor (signal 11)")) << crashed.fallback;
+  const auto after = run(clean);
+  ASSERT_TRUE(after.result) << after.fallback;
+  EXPECT_EQ(after.result->out.text, "ok\n");
+  EXPECT_EQ(pool_->stats().starts, 3u);
+  EXPECT_EQ(pool_->stats().fallbacks, 2u);
+}
+
+TEST_F(ExecutorTest, AHangIsStoppedAtTheWallClockLimit) {
+  const auto hangs = shared_object(dir_, "hangs", "int main() { for (volatile int i = 0;; i = i) {} }");
+  const double seconds = test::seconds_of([&] {
+    const auto outcome = run(hangs, {}, 1.0);
+    EXPECT_FALSE(outcome.result);
+    EXPECT_EQ(outcome.fallback, "time limit");
+  });
+  EXPECT_LT(seconds, 5);
+  EXPECT_TRUE(run(shared_object(dir_, "zero2", "int main() { return 0; }")).result);
+}
+
+TEST_F(ExecutorTest, ADeadlineStopsARunAndNoneStartsAfterIt) {
+  const auto hangs = shared_object(dir_, "hangs2", "int main() { for (volatile int i = 0;; i = i) {} }");
+  Limits limits;
+  limits.wall_seconds = 60;
+  limits.deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(500);
+  const auto stopped = pool_->run(hangs, {}, limits, dir_.path());
+  EXPECT_EQ(stopped.fallback, "stopped at the deadline");
+  const auto late = pool_->run(hangs, {}, limits, dir_.path());
+  EXPECT_EQ(late.fallback, "stopped at the deadline");
+}
+
+TEST_F(ExecutorTest, WhatCannotBeLoadedFallsBack) {
+  const auto no_main = shared_object(dir_, "nomain", "int helper() { return 1; }");
+  const auto outcome = run(no_main);
+  EXPECT_FALSE(outcome.result);
+  EXPECT_TRUE(test::contains(outcome.fallback, "not loadable")) << outcome.fallback;
+  const auto missing = run(dir_.path() / "missing.so");
+  EXPECT_TRUE(test::contains(missing.fallback, "not loadable")) << missing.fallback;
+}
+
+TEST_F(ExecutorTest, AFloodOfOutputIsCappedAsAProcesssWouldBe) {
+  const auto floods = shared_object(dir_, "floods", R"(#include <cstdio>
+int main() { for (int i = 0; i < 200000; ++i) std::printf("line %d of a flood of output\n", i); return 0; })");
+  Limits limits;
+  limits.wall_seconds = 30;
+  limits.output_cap_bytes = 64 << 10;
+  const auto outcome = pool_->run(floods, {}, limits, dir_.path());
+  ASSERT_TRUE(outcome.result) << outcome.fallback;
+  EXPECT_TRUE(outcome.result->out.truncated);
+  EXPECT_GT(outcome.result->out.total_bytes, 5'000'000u);
+  EXPECT_LT(outcome.result->out.text.size(), 70'000u);
+}
+
+TEST(ExecutorPoolWithoutProgram, EveryRunFallsBackWithTheReason) {
+  TempDir dir("cudiff-executor-missing");
+  ExecutorSetup setup;
+  setup.program = dir.path() / "no-such-executor";
+  setup.workdir = dir.path();
+  ExecutorPool pool(setup);
+  Limits limits;
+  for (int i = 0; i < 4; ++i) {
+    const auto outcome = pool.run(dir.path() / "x.so", {}, limits, dir.path());
+    EXPECT_FALSE(outcome.result);
+    EXPECT_TRUE(test::contains(outcome.fallback, "executor")) << outcome.fallback;
+  }
+}
+
+} // namespace
+} // namespace cudiff::runners

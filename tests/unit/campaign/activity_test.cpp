@@ -1,0 +1,59 @@
+// campaign::ActivityBoard and the progress line's "now:" part, and BackgroundReducer's status
+// while it works: what a person watching a long campaign is told it is doing.
+#include "campaign/campaign.h"
+
+#include <gtest/gtest.h>
+
+#include <future>
+
+namespace cudiff::campaign {
+namespace {
+
+TEST(ActivityBoard, CountsPlainChecksAndNamesTheSlowPaths) {
+  ActivityBoard board(5);
+  EXPECT_EQ(board.summary(), "");
+  board.set(0, "checking batch 100");
+  board.set(1, "checking batch 108");
+  board.set(2, "isolating batch 116: 4 seeds");
+  board.set(3, "attributing seed 120");
+  EXPECT_EQ(board.summary(), "2 checking, isolating batch 116: 4 seeds, attributing seed 120, 1 done");
+  board.set(4, "checking edge seed 130");
+  board.set(2, "checking batch 124");
+  EXPECT_EQ(board.summary(), "3 checking, attributing seed 120, checking edge seed 130");
+}
+
+TEST(ActivityBoard, ManySlowPathsAreCountedPastThree) {
+  ActivityBoard board(6);
+  for (std::size_t w = 0; w < 6; ++w) board.set(w, "isolating batch " + std::to_string(w) + ": 1 seed");
+  EXPECT_EQ(board.summary(),
+            "isolating batch 0: 1 seed, isolating batch 1: 1 seed, isolating batch 2: 1 seed, 3 more");
+}
+
+TEST(FuzzProgress, TheLineEndsWithWhatTheWorkersDo) {
+  FuzzProgress progress(0, 0, 100, 0, 1, 2);
+  EXPECT_EQ(progress.line().find("now:"), std::string::npos);
+  const std::string line = progress.line("2 checking");
+  EXPECT_NE(line.find("; now: 2 checking"), std::string::npos) << line;
+}
+
+TEST(BackgroundReducer, StatusNamesTheBucketBeingReduced) {
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  BackgroundReducer reducer([released](const std::string& key) {
+    released.wait();
+    return "reduced " + key;
+  });
+  EXPECT_EQ(reducer.status(), "done");
+  reducer.add("0123456789abcdef");
+  reducer.add("fedcba9876543210");
+  EXPECT_EQ(reducer.pending(), 2u);
+  EXPECT_FALSE(reducer.wait_idle(0.2));
+  EXPECT_EQ(reducer.status().rfind("bucket 0123456789ab (1 of 2), ", 0), 0u) << reducer.status();
+  release.set_value();
+  EXPECT_TRUE(reducer.wait_idle(10));
+  EXPECT_EQ(reducer.pending(), 0u);
+  EXPECT_EQ(reducer.finish(), (std::vector<std::string>{"reduced 0123456789abcdef", "reduced fedcba9876543210"}));
+}
+
+} // namespace
+} // namespace cudiff::campaign
