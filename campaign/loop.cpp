@@ -325,13 +325,13 @@ double seconds_until(std::chrono::steady_clock::time_point then) {
 class Ticker {
 public:
   Ticker(std::ostream& err, bool enabled) : err_(err), enabled_(enabled), live_(enabled && ::isatty(2) == 1) {}
-  void tick(const std::string& line, bool committed) {
+  void tick(const std::string& line) {
     if (!enabled_) return;
     const double now = unix_seconds();
     if (live_) {
       err_ << "\r\033[K" << line << std::flush;
       drawn_ = true;
-    } else if (now - last_ >= 10 || (committed && last_ == 0)) {
+    } else if (now - last_ >= 10) {  // the first tick prints at once
       err_ << line << "\n";
       last_ = now;
     }
@@ -501,7 +501,7 @@ CampaignSummary run_campaign(const CampaignSetup& setup, std::ostream& err) {
     if (open.params.time_budget > 0 && progress.elapsed() >= open.params.time_budget && !activity.empty())
       activity = "time is up, finishing batches in flight (dropped in " +
                  format_seconds(std::max(0.0, seconds_until(deadlines.hard_stop))) + "): " + activity;
-    ticker.tick(progress.line(activity), item.has_value() && item->outcome.has_value());
+    ticker.tick(progress.line(activity));
   }
   for (std::thread& worker : workers) worker.join();
   ticker.end_line();
@@ -518,7 +518,7 @@ CampaignSummary run_campaign(const CampaignSetup& setup, std::ostream& err) {
   }
   if (background) {
     if (!setup.quiet && background->pending() > 0) err << "reducing the new buckets' reproducers\n";
-    while (!background->wait_idle(1.0)) ticker.tick("reductions: " + background->status(), false);
+    while (!background->wait_idle(1.0)) ticker.tick("reductions: " + background->status());
     summary.reductions = background->finish();
     ticker.end_line();
   }

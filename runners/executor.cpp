@@ -60,8 +60,6 @@ CapturedStream read_capped(const std::filesystem::path& path, std::size_t cap) {
   return capture.finish();
 }
 
-std::vector<std::string> fields_of(const std::string& line) { return split(line, '\t'); }
-
 } // namespace
 
 /// One cudiff-executor process and its two pipes.
@@ -107,14 +105,12 @@ public:
     std::vector<char*> argv;
     for (std::string& arg : args) argv.push_back(arg.data());
     argv.push_back(nullptr);
-    std::vector<std::string> env;
-    for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
-      const std::string_view text(*entry);
-      if (!text.starts_with("CUDA_VISIBLE_DEVICES=") && !text.starts_with("CUDA_CACHE_DISABLE=")) env.emplace_back(text);
-    }
-    env.push_back("CUDA_VISIBLE_DEVICES=" + setup_.gpu.visible_device);
-    // As execute(): the driver's JIT runs on every load of PTX-only code, never from a cache.
-    env.push_back("CUDA_CACHE_DISABLE=1");
+    Command settings;  // only its environment: the executor's, as execute() gives a process
+    settings.env_overrides = {{"CUDA_VISIBLE_DEVICES", setup_.gpu.visible_device},
+                              // As execute(): the driver's JIT runs on every load of PTX-only
+                              // code, never from a cache.
+                              {"CUDA_CACHE_DISABLE", "1"}};
+    std::vector<std::string> env = detail::child_environment(settings);
     std::vector<char*> envp;
     for (std::string& entry : env) envp.push_back(entry.data());
     envp.push_back(nullptr);
@@ -144,7 +140,7 @@ public:
                                           "; see " + log.string() + ")"
                                     : said);
     }
-    const auto fields = fields_of(line);
+    const auto fields = split(line, '\t');
     if (fields.size() >= 2) start_ms_ = std::atof(fields[1].c_str());
     return true;
   }
@@ -195,7 +191,7 @@ public:
       }
       break;
     }
-    const auto fields = fields_of(line);
+    const auto fields = split(line, '\t');
     if (fields.empty() || fields[0] != "done" || fields.size() < 5) {
       outcome.fallback = "not loadable by the executor (" + (fields.size() > 1 ? fields[1] : line) + ")";
       return outcome;
@@ -418,4 +414,4 @@ std::optional<RunPath> parse_run_path(std::string_view text) {
   return std::nullopt;
 }
 
-} // namespace cudiff::runners
+}  // namespace cudiff::runners

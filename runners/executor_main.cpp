@@ -251,10 +251,10 @@ int main(int argc, char** argv) {
     for (std::string& arg : args) program_argv.push_back(arg.data());
     program_argv.push_back(nullptr);
     const int value = program_main(static_cast<int>(args.size()), program_argv.data());
-    // What a process's exit flushes: its stdio buffers. Not the device's printf buffer: a
-    // process that returns without synchronizing never shows what its kernels printed since
-    // (measured), so that is discarded here: the sync that waits for the program's last
-    // kernels writes it to /dev/null.
+    // What a process's exit flushes: its stdio buffers. Not what the device printed after the
+    // program's last synchronization: a process's exit races its kernels there, and its output
+    // shows those lines or not (seen both ways on one GPU). The sync that waits for the
+    // program's last kernels writes them to /dev/null: one of the outcomes a process has.
     std::fflush(stdout);
     std::fflush(stderr);
     redirect(1, "", 0);

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace cudiff::runners::detail {
 
@@ -44,6 +45,10 @@ void kill_group(int pgid);
 /// process (run_subprocess makes it a child subreaper), killing again, until no member is left
 /// or `deadline` passes. Returns true when the group is gone.
 bool reap_group(int pgid, std::chrono::steady_clock::time_point deadline);
+
+/// A child's environment: cudiff's own, with every name `command.env_overrides` sets replaced
+/// (the last override of a name wins, as the last assignment does in a shell).
+std::vector<std::string> child_environment(const Command& command);
 
 /// strerror for `err`, thread-safe.
 std::string errno_text(int err);

@@ -68,25 +68,6 @@ private:
 
 // ---- before the launch: program, environment, pipes -------------------------------------
 
-/// The child's environment: cudiff's own, with every overridden name replaced (the last
-/// override of a name wins, as the last assignment does in a shell).
-std::vector<std::string> child_environment(const Command& command) {
-  const auto& overrides = command.env_overrides;
-  auto overridden = [&](std::string_view entry) {
-    std::string_view name = entry.substr(0, entry.find('='));
-    return std::any_of(overrides.begin(), overrides.end(), [&](const auto& o) { return o.first == name; });
-  };
-  std::vector<std::string> env;
-  for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry)
-    if (!overridden(*entry)) env.emplace_back(*entry);
-  for (std::size_t i = 0; i < overrides.size(); ++i) {
-    bool later = std::any_of(overrides.begin() + static_cast<std::ptrdiff_t>(i) + 1, overrides.end(),
-                             [&](const auto& o) { return o.first == overrides[i].first; });
-    if (!later) env.push_back(overrides[i].first + "=" + overrides[i].second);
-  }
-  return env;
-}
-
 bool is_executable_file(const std::filesystem::path& path) {
   std::error_code ec;
   return std::filesystem::is_regular_file(path, ec) && ::access(path.c_str(), X_OK) == 0;
@@ -416,7 +397,7 @@ void run(const Command& command, SubprocessResult& result) {
     result.start_error = "past the deadline";
     return;
   }
-  const auto env = child_environment(command);
+  const auto env = detail::child_environment(command);
   const auto executable = find_program(command.argv[0], env, result.start_error);
   if (!executable) return;
   Pipes pipes;
@@ -457,6 +438,23 @@ void run(const Command& command, SubprocessResult& result) {
 }
 
 } // namespace
+
+std::vector<std::string> detail::child_environment(const Command& command) {
+  const auto& overrides = command.env_overrides;
+  auto overridden = [&](std::string_view entry) {
+    std::string_view name = entry.substr(0, entry.find('='));
+    return std::any_of(overrides.begin(), overrides.end(), [&](const auto& o) { return o.first == name; });
+  };
+  std::vector<std::string> env;
+  for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry)
+    if (!overridden(*entry)) env.emplace_back(*entry);
+  for (std::size_t i = 0; i < overrides.size(); ++i) {
+    bool later = std::any_of(overrides.begin() + static_cast<std::ptrdiff_t>(i) + 1, overrides.end(),
+                             [&](const auto& o) { return o.first == overrides[i].first; });
+    if (!later) env.push_back(overrides[i].first + "=" + overrides[i].second);
+  }
+  return env;
+}
 
 SubprocessResult run_subprocess(const Command& command) {
   SubprocessResult result;

@@ -90,7 +90,8 @@ TEST_F(ExecutorTest, ANonZeroMainFallsBackAndTheExecutorStays) {
 
 TEST_F(ExecutorTest, ExitAndSignalsEndTheExecutorAndANewOneTakesOver) {
   const auto exits = shared_object(dir_, "exits", "#include <cstdlib>\nint main() { std::exit(4); }");
-  const auto crashes = shared_object(dir_, "crashes", "#include <csignal>\nint main() { std::raise(SIGSEGV); return 0; }");
+  const auto crashes = shared_object(dir_, "crashes",
+                                     "#include <csignal>\nint main() { std::raise(SIGSEGV); return 0; }");
   const auto clean = shared_object(dir_, "clean2", "#include <cstdio>\nint main() { std::puts(\"ok\"); return 0; }");
   const auto exited = run(exits);
   EXPECT_FALSE(exited.result);

@@ -63,8 +63,8 @@ TEST(FuzzTime, ACampaignEndsWithinAMinuteOfItsTimeAndResumeGivesItMore) {
 TEST(FuzzTime, ResumeWithTimeRefusesACampaignThatCountsTests) {
   cudiff::TempDir dir("cudiff-fuzz-time-tests");
   const std::string db = (dir.path() / "tests.db").string();
-  const auto first = run_cudiff({"fuzz", "--tests", "1", "--gpus", "none", "--seed", "5", "--no-reduce", "--quiet",
-                                 "--db", db});
+  const auto first = run_cudiff(
+      {"fuzz", "--tests", "1", "--gpus", "none", "--seed", "5", "--no-reduce", "--quiet", "--db", db});
   ASSERT_EQ(first.exit_code, 0) << first.err.text;
   const auto resumed = run_cudiff({"fuzz", "--resume", "--time", "1m", "--db", db});
   EXPECT_EQ(resumed.exit_code, 2);

@@ -1,7 +1,7 @@
 // gpu-labeled: the executor path observes what the process path observes. The same programs —
 // generated batches with variants, and programs that fault (a sticky illegal address, __trap
-// and exit, a hang, a non-zero main, an allocation past the executor's share, device printf
-// never synchronized, a raised device stack limit, managed memory) — are checked twice with
+// and exit, a hang, a non-zero main, an allocation past the executor's share, device printf,
+// a raised device stack limit, managed memory) — are checked twice with
 // pipeline::check_test, once with an executor pool and once with a process per run: every
 // config's run status and output lines, and the verdict, must be the same. The pool's
 // statistics show which runs the executors took and which fell back. Skipped without a GPU.

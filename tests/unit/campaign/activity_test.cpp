@@ -25,8 +25,7 @@ TEST(ActivityBoard, CountsPlainChecksAndNamesTheSlowPaths) {
 TEST(ActivityBoard, ManySlowPathsAreCountedPastThree) {
   ActivityBoard board(6);
   for (std::size_t w = 0; w < 6; ++w) board.set(w, "isolating batch " + std::to_string(w) + ": 1 seed");
-  EXPECT_EQ(board.summary(),
-            "isolating batch 0: 1 seed, isolating batch 1: 1 seed, isolating batch 2: 1 seed, 3 more");
+  EXPECT_EQ(board.summary(), "isolating batch 0: 1 seed, isolating batch 1: 1 seed, isolating batch 2: 1 seed, 3 more");
 }
 
 TEST(FuzzProgress, TheLineEndsWithWhatTheWorkersDo) {

@@ -24,8 +24,8 @@ TEST(Duration, CompoundValuesAddUp) {
 }
 
 TEST(Duration, RefusesWhatItCannotReadWithTheOptionNamed) {
-  for (const char* bad : {"", "s", "m5", "4m30", "30s4m", "5m5m", "1h30x", "-5m", "0", "0s", "1e3", "0x10", "4 m",
-                          "4m 30s", "abc"}) {
+  for (const char* bad :
+       {"", "s", "m5", "4m30", "30s4m", "5m5m", "1h30x", "-5m", "0", "0s", "1e3", "0x10", "4 m", "4m 30s", "abc"}) {
     try {
       parse_duration(bad, "--time");
       ADD_FAILURE() << "accepted '" << bad << "'";
