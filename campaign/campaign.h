@@ -112,13 +112,20 @@ struct SeedOutcome {
   std::optional<triage::InvalidTest> invalid;
 };
 
+/// When a binary ran: steady-clock seconds (since the clock's epoch).
+struct RunSpan {
+  double start = 0, end = 0;
+};
+
 /// A checked batch: every seed's outcome, and what the splitting cost.
 struct BatchOutcome {
   std::vector<SeedOutcome> seeds;
   std::size_t checks = 0;    ///< checks made (the batch itself, halves, single seeds)
   std::size_t compiles = 0;  ///< compiler invocations among them
   double seconds = 0;
-  double gpu_seconds = 0;          ///< time the binaries ran
+  double gpu_seconds = 0;          ///< time the binaries ran, summed
+  std::vector<RunSpan> runs;       ///< each binary's run, on the batch's GPU
+  std::size_t gpu = 0;             ///< which of the campaign's GPUs (its position in CampaignSetup::gpus)
   std::vector<std::string> notes;  ///< e.g. a batch symptom no single test shows
 };
 
@@ -255,27 +262,66 @@ private:
   std::thread thread_;
 };
 
+/// The wall time during which at least one of a set of spans was open: how long a GPU had a
+/// binary running, however many ran at once. Spans come in any order (batches finish out of
+/// order) and are merged as they come; merged spans that ended more than kFoldSeconds before the
+/// latest one are folded into a total, so a long campaign keeps a bounded set. A span reported
+/// later than that (a batch over an hour long) could count time twice; no batch runs that long
+/// under the compile and run limits.
+class BusyTime {
+public:
+  static constexpr double kFoldSeconds = 3600;
+  void add(double start, double end);
+  double seconds() const;
+
+private:
+  std::map<double, double> merged_;  ///< start -> end, disjoint, not yet folded
+  double folded_ = 0, latest_ = 0;
+};
+
+/// One GPU's share of a campaign (this start of it).
+struct GpuShare {
+  runners::GpuInfo gpu;
+  std::uint64_t batches = 0;  ///< batches checked by the workers pinned to it
+  std::uint64_t runs = 0;     ///< binaries run on it
+  double run_seconds = 0;     ///< their wall time, summed (overlapping runs each count)
+  double busy_seconds = 0;    ///< wall time during which at least one binary ran on it
+  double busy = 0;            ///< busy_seconds over the campaign's wall time
+  std::optional<runners::ExecutorStats> executor;  ///< its executors, when used
+};
+
 /// The live line and the end summary's figures.
 class FuzzProgress {
 public:
+  /// `gpus`: how many GPUs run binaries (0: compile-only).
   FuzzProgress(std::uint64_t done_before, double elapsed_before, std::optional<std::uint64_t> target,
                double time_budget, std::size_t gpus, std::size_t workers);
   void add(const BatchOutcome& outcome, std::size_t findings, std::size_t new_buckets);
   /// "tests 96/500 (19%), 3.1 tests/s, 0.8 compiles/s, findings 2 (1 new bucket), workers busy 97%,
-  /// GPU 12%, ETA 2m10s"; compile-only campaigns (no GPUs) say so.
+  /// GPU busy 12%, ETA 2m10s"; with several GPUs each one's share follows ("GPU busy 12% (0: 14%,
+  /// 1: 10%)"); compile-only campaigns (no GPUs) say so. A GPU is busy while at least one binary
+  /// runs on it.
   /// `activity`, when given, ends the line: what the workers are doing ("; now: ...").
   std::string line(const std::string& activity = "") const;
   double elapsed() const;
   std::uint64_t tests() const;
   std::uint64_t findings() const { return findings_; }
   std::uint64_t new_buckets() const { return new_buckets_; }
+  /// GPU `gpu`'s batches, runs and busy time so far (GpuShare::gpu and executor left empty).
+  GpuShare gpu_share(std::size_t gpu) const;
 
 private:
+  struct GpuUse {
+    std::uint64_t batches = 0, runs = 0;
+    double run_seconds = 0;
+    BusyTime busy;
+  };
+  double session_seconds() const;
   std::uint64_t done_before_, tests_ = 0, compiles_ = 0, findings_ = 0, new_buckets_ = 0;
-  double elapsed_before_, busy_seconds_ = 0, gpu_seconds_ = 0;
+  double elapsed_before_, busy_seconds_ = 0;
+  std::vector<GpuUse> gpu_use_;
   std::optional<std::uint64_t> target_;
   double time_budget_;
-  std::size_t gpus_;  ///< 0: compile-only
   std::size_t workers_;
   double started_;
 };
@@ -338,6 +384,7 @@ struct CampaignSummary {
   std::size_t dropped_batches = 0;
   std::vector<std::string> unreduced;  ///< new buckets whose reduction the time limit stopped or skipped
   std::optional<runners::ExecutorStats> executor;  ///< all GPUs' executors together, when used
+  std::vector<GpuShare> gpus;                      ///< each GPU's share (none when compile-only)
 };
 
 /// Runs (or resumes) the campaign in its named steps: open or resume the campaign row, start

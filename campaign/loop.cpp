@@ -4,8 +4,11 @@
 // order: open_or_resume, start_workers, commit (per batch), close, reduce and report.
 #include "campaign/campaign.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
+#include <memory>
+#include <mutex>
 #include <ostream>
 #include <sched.h>
 #include <unistd.h>
@@ -189,27 +192,55 @@ std::string start_line(const CampaignSetup& setup, const OpenCampaign& open, con
          (open.done.empty() ? "" : ", " + std::to_string(open.done.size()) + " tests already done") + "\n";
 }
 
-/// Step 2: one thread per job, each taking batches from `source` until it runs dry; binaries
-/// run on one GPU per worker, round robin (none when compile-only). A batch that ends after
-/// `hard_stop` (--time ran out and kDrainSeconds passed; what still ran was stopped) is dropped.
+/// Which GPU runs the next batch: the one with the fewest batches in flight (the lowest index
+/// among equals), so a campaign of few batches, or --jobs not a multiple of the GPUs, still
+/// spreads its batches over every GPU. Thread-safe.
+class GpuAssigner {
+public:
+  explicit GpuAssigner(std::size_t gpus) : in_flight_(gpus, 0) {}
+  std::size_t acquire() {
+    std::lock_guard lock(mutex_);
+    const auto least = std::min_element(in_flight_.begin(), in_flight_.end());
+    ++*least;
+    return static_cast<std::size_t>(least - in_flight_.begin());
+  }
+  void release(std::size_t gpu) {
+    std::lock_guard lock(mutex_);
+    --in_flight_[gpu];
+  }
+
+private:
+  std::mutex mutex_;
+  std::vector<std::size_t> in_flight_;
+};
+
+/// Step 2: one thread per job, each taking batches from `source` until it runs dry; each
+/// batch's binaries run on one GPU, the one with the fewest batches in flight (none when
+/// compile-only). A batch that ends after `hard_stop` (--time ran out and kDrainSeconds passed;
+/// what still ran was stopped) is dropped.
 std::vector<std::thread> start_workers(const CampaignSetup& setup, const OpenCampaign& open, const FuzzContext& context,
                                        BatchSource& source, ResultQueue& queue, ActivityBoard& board,
                                        std::chrono::steady_clock::time_point hard_stop,
                                        std::atomic<std::size_t>& dropped) {
   std::vector<std::thread> workers;
+  auto assigner = std::make_shared<GpuAssigner>(open.compile_only ? 1 : setup.gpus.gpus.size());
   for (std::size_t w = 0; w < setup.jobs; ++w) {
-    runners::GpuDiscovery gpu;
-    if (!open.compile_only) gpu.gpus.push_back(setup.gpus.gpus[w % setup.gpus.gpus.size()]);
-    else gpu.note = setup.gpus.gpus.empty() ? setup.gpus.note : "compile-only mode";
-    workers.emplace_back([&, gpu, w, hard_stop] {  // hard_stop: a copy, the parameter dies with this call
+    workers.emplace_back([&, assigner, w, hard_stop] {  // hard_stop: a copy, the parameter dies with this call
       const auto dir = context.workdir / ("worker" + std::to_string(w));
       const Activity activity = [&board, w](const std::string& what) { board.set(w, what); };
       for (auto seeds = source.take(); !seeds.empty(); seeds = source.take()) {
+        const std::size_t gpu_position = assigner->acquire();
+        runners::GpuDiscovery gpu;
+        if (!open.compile_only) gpu.gpus.push_back(setup.gpus.gpus[gpu_position]);
+        else gpu.note = setup.gpus.gpus.empty() ? setup.gpus.note : "compile-only mode";
         try {
           BatchOutcome outcome = check_batch(context, seeds, gpu, dir, activity);
+          assigner->release(gpu_position);
+          outcome.gpu = gpu_position;
           if (std::chrono::steady_clock::now() >= hard_stop) ++dropped;
           else queue.push(Finished{std::move(outcome), ""});
         } catch (const std::exception& error) {
+          assigner->release(gpu_position);
           if (std::chrono::steady_clock::now() >= hard_stop) {
             ++dropped;  // what a stopped compile left behind: the batch is redone on --resume
           } else {
@@ -380,6 +411,7 @@ void add_stats(runners::ExecutorStats& to, const runners::ExecutorStats& from) {
   to.starts += from.starts;
   to.start_seconds += from.start_seconds;
   to.run_seconds += from.run_seconds;
+  to.lost += from.lost;
   for (const auto& [reason, count] : from.fallback_reasons) to.fallback_reasons[reason] += count;
 }
 
@@ -511,6 +543,14 @@ CampaignSummary run_campaign(const CampaignSetup& setup, std::ostream& err) {
                       " (resume with --resume)");
 
   close(db, open, progress);
+  // Each GPU's share, over the time the workers ran (not the reductions after them).
+  if (!open.compile_only)
+    for (std::size_t i = 0; i < setup.gpus.gpus.size(); ++i) {
+      GpuShare share = progress.gpu_share(i);
+      share.gpu = setup.gpus.gpus[i];
+      if (i < context.executors.size()) share.executor = context.executors[i]->stats();
+      summary.gpus.push_back(std::move(share));
+    }
   // Step 5: the new buckets' reproducers reduced (each in a child process), the report.
   if (!background && open.params.reduce && !summary.new_buckets.empty()) {
     background.emplace(reduce);

@@ -2,8 +2,10 @@
 // the GPUs are, and the time left.
 #include "campaign/campaign.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <iterator>
 
 namespace cudiff::campaign {
 namespace {
@@ -26,18 +28,67 @@ std::string rate(double value) {
 
 } // namespace
 
+void BusyTime::add(double start, double end) {
+  if (!(end > start)) return;
+  auto next = merged_.upper_bound(start);
+  if (next != merged_.begin()) {
+    const auto before = std::prev(next);
+    if (before->second >= start) {  // overlaps or touches the span before it
+      start = before->first;
+      end = std::max(end, before->second);
+      merged_.erase(before);
+    }
+  }
+  while (next != merged_.end() && next->first <= end) {
+    end = std::max(end, next->second);
+    next = merged_.erase(next);
+  }
+  merged_.emplace(start, end);
+  latest_ = std::max(latest_, end);
+  while (!merged_.empty() && merged_.begin()->second < latest_ - kFoldSeconds) {
+    folded_ += merged_.begin()->second - merged_.begin()->first;
+    merged_.erase(merged_.begin());
+  }
+}
+
+double BusyTime::seconds() const {
+  double total = folded_;
+  for (const auto& [start, end] : merged_) total += end - start;
+  return total;
+}
+
 FuzzProgress::FuzzProgress(std::uint64_t done_before, double elapsed_before, std::optional<std::uint64_t> target,
                            double time_budget, std::size_t gpus, std::size_t workers)
-    : done_before_(done_before), elapsed_before_(elapsed_before), target_(target), time_budget_(time_budget),
-      gpus_(gpus), workers_(workers), started_(monotonic_seconds()) {}
+    : done_before_(done_before), elapsed_before_(elapsed_before), gpu_use_(gpus), target_(target),
+      time_budget_(time_budget), workers_(workers), started_(monotonic_seconds()) {}
 
 void FuzzProgress::add(const BatchOutcome& outcome, std::size_t findings, std::size_t new_buckets) {
   tests_ += outcome.seeds.size();
   compiles_ += outcome.compiles;
   busy_seconds_ += outcome.seconds;
-  gpu_seconds_ += outcome.gpu_seconds;
+  if (outcome.gpu < gpu_use_.size()) {
+    GpuUse& use = gpu_use_[outcome.gpu];
+    ++use.batches;
+    use.runs += outcome.runs.size();
+    use.run_seconds += outcome.gpu_seconds;
+    for (const RunSpan& span : outcome.runs) use.busy.add(span.start, span.end);
+  }
   findings_ += findings;
   new_buckets_ += new_buckets;
+}
+
+double FuzzProgress::session_seconds() const { return std::max(1e-9, monotonic_seconds() - started_); }
+
+GpuShare FuzzProgress::gpu_share(std::size_t gpu) const {
+  GpuShare share;
+  if (gpu >= gpu_use_.size()) return share;
+  const GpuUse& use = gpu_use_[gpu];
+  share.batches = use.batches;
+  share.runs = use.runs;
+  share.run_seconds = use.run_seconds;
+  share.busy_seconds = use.busy.seconds();
+  share.busy = std::min(1.0, share.busy_seconds / session_seconds());
+  return share;
 }
 
 double FuzzProgress::elapsed() const { return elapsed_before_ + monotonic_seconds() - started_; }
@@ -69,7 +120,7 @@ std::string ActivityBoard::summary() const {
 }
 
 std::string FuzzProgress::line(const std::string& activity) const {
-  const double session = std::max(1e-9, monotonic_seconds() - started_);
+  const double session = session_seconds();
   const double tests_per_second = static_cast<double>(tests_) / session;
   std::string text = "tests " + std::to_string(tests());
   double left = -1;
@@ -87,9 +138,21 @@ std::string FuzzProgress::line(const std::string& activity) const {
           (new_buckets_ == 1 ? "" : "s") + ")";
   // Busy: the share of the workers' wall time spent inside a batch.
   text += ", workers busy " + percent(busy_seconds_ / (session * static_cast<double>(workers_)));
-  // GPU busy: run time over the wall time of all the campaign's GPUs together.
-  text += gpus_ == 0 ? ", compile-only (no GPU)"
-                     : ", GPU busy " + percent(gpu_seconds_ / (session * static_cast<double>(gpus_)));
+  // GPU busy: the time a GPU had at least one binary running, over the wall time; with several
+  // GPUs their mean, then each one's (an idle GPU shows where the round robin leaves work).
+  if (gpu_use_.empty()) {
+    text += ", compile-only (no GPU)";
+  } else {
+    double sum = 0;
+    std::vector<std::string> each;
+    for (std::size_t gpu = 0; gpu < gpu_use_.size(); ++gpu) {
+      const double busy = gpu_share(gpu).busy;
+      sum += busy;
+      each.push_back(std::to_string(gpu) + ": " + percent(busy));
+    }
+    text += ", GPU busy " + percent(sum / static_cast<double>(gpu_use_.size()));
+    if (gpu_use_.size() > 1) text += " (" + join(each, ", ") + ")";
+  }
   text += left >= 0 ? ", ETA " + format_seconds(left) : "";
   if (!activity.empty()) text += "; now: " + activity;
   return text;

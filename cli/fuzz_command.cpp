@@ -72,6 +72,7 @@ boost::json::value executor_json(const std::optional<runners::ExecutorStats>& st
                              {"ran_as_processes", stats->fallbacks},
                              {"fallback_reasons", std::move(reasons)},
                              {"executors_started", stats->starts},
+                             {"executors_lost", stats->lost},
                              {"context_seconds", stats->start_seconds},
                              {"run_seconds", stats->run_seconds}};
 }
@@ -85,7 +86,41 @@ std::string executor_text(const runners::ExecutorStats& stats) {
                 stats.runs > 0 ? 1000 * stats.run_seconds / static_cast<double>(stats.runs) : 0.0);
   return "executor: " + std::to_string(stats.runs) + " runs (" + each + " each), " + std::to_string(stats.fallbacks) +
          " ran as processes" + (reasons.empty() ? "" : " (" + join(reasons, ", ") + ")") + ", " +
-         std::to_string(stats.starts) + " executor" + (stats.starts == 1 ? "" : "s") + " started";
+         std::to_string(stats.starts) + " executor" + (stats.starts == 1 ? "" : "s") + " started" +
+         (stats.lost == 0 ? "" : " (" + std::to_string(stats.lost) + " replaced after ending while idle)");
+}
+
+std::string percent_text(double share) {
+  char text[16];
+  std::snprintf(text, sizeof text, "%.0f%%", 100 * share);
+  return text;
+}
+
+/// Each GPU's share: "gpus": [{"index", "name", "batches", "runs", "run_seconds", "busy_seconds",
+/// "busy", "executor"}].
+boost::json::array gpus_json(const std::vector<campaign::GpuShare>& gpus) {
+  boost::json::array list;
+  for (const campaign::GpuShare& share : gpus)
+    list.push_back(boost::json::object{{"index", share.gpu.index},
+                                       {"name", share.gpu.describe()},
+                                       {"batches", share.batches},
+                                       {"runs", share.runs},
+                                       {"run_seconds", share.run_seconds},
+                                       {"busy_seconds", share.busy_seconds},
+                                       {"busy", share.busy},
+                                       {"executor", executor_json(share.executor)}});
+  return list;
+}
+
+/// One row per GPU: where the batches went, how busy each was, what its executors did.
+std::string gpus_table(const std::vector<campaign::GpuShare>& gpus) {
+  TextTable table({"GPU", "batches", "runs", "busy", "executor runs", "ran as processes", "executors started"});
+  for (const campaign::GpuShare& share : gpus)
+    table.add_row({share.gpu.describe(), std::to_string(share.batches), std::to_string(share.runs),
+                   percent_text(share.busy), share.executor ? std::to_string(share.executor->runs) : "-",
+                   share.executor ? std::to_string(share.executor->fallbacks) : "-",
+                   share.executor ? std::to_string(share.executor->starts) : "-"});
+  return table.render();
 }
 
 void print_summary(const campaign::CampaignSummary& summary, bool json, std::ostream& out) {
@@ -113,6 +148,7 @@ void print_summary(const campaign::CampaignSummary& summary, bool json, std::ost
                             {"dropped_batches", summary.dropped_batches},
                             {"unreduced", unreduced},
                             {"executor", executor_json(summary.executor)},
+                            {"gpus", gpus_json(summary.gpus)},
                             {"notes", std::move(note_list)},
                             {"report", summary.report.string()}});
     return;
@@ -126,6 +162,7 @@ void print_summary(const campaign::CampaignSummary& summary, bool json, std::ost
   out << table.render();
   for (const std::string& note : summary.notes) out << "note: " << note << "\n";
   if (summary.executor) out << executor_text(*summary.executor) << "\n";
+  if (summary.gpus.size() > 1) out << gpus_table(summary.gpus);
   if (summary.dropped_batches > 0)
     out << summary.dropped_batches << " batch" << (summary.dropped_batches == 1 ? " was" : "es were")
         << " still running when --time ran out: not committed; cudiff fuzz --resume --time D tests "

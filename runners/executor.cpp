@@ -70,6 +70,22 @@ public:
 
   bool running() const { return pid_ > 0; }
   std::uint64_t runs() const { return runs_; }
+  /// Whether the last run's request never reached the executor (it had ended before): nothing
+  /// of that program ran, so another executor may take it.
+  bool request_unsent() const { return request_unsent_; }
+
+  /// Whether the executor, started and idle, has ended since its last run (killed from
+  /// outside, or gone by itself). It is reaped here, so the next run starts a new one.
+  bool ended_while_idle() {
+    if (pid_ <= 0) return false;
+    siginfo_t info{};
+    // WNOWAIT: only a look; reap() kills what is left of its group before it reaps the leader,
+    // whose unreaped pid keeps the group's id from being reused meanwhile.
+    if (::waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) != 0 || info.si_pid != pid_)
+      return false;
+    reap();
+    return true;
+  }
 
   /// Starts the executor and waits for its "ready"; false with `why` when it did not come.
   bool start(std::string& why) {
@@ -157,8 +173,10 @@ public:
     request += "\n";
     const auto start = Clock::now();
     ++runs_;
+    request_unsent_ = false;
     if (!write_all(request)) {
       stop();  // reaped here, so the next run starts a new one
+      request_unsent_ = true;
       outcome.fallback = "the executor was gone (" + ended_text() + ")";
       return outcome;
     }
@@ -186,7 +204,9 @@ public:
         return outcome;
       }
       if (waited == Wait::ended) {
-        outcome.fallback = refused ? "device memory share" : "the program ended the executor (" + ended_text() + ")";
+        // The program's exit() or signal, or a kill from outside: the parent cannot tell
+        // which, and need not: the process run that follows shows what the program does.
+        outcome.fallback = refused ? "device memory share" : "the executor ended during the run (" + ended_text() + ")";
         return outcome;
       }
       break;
@@ -215,6 +235,7 @@ public:
     result.started = true;
     result.exit_code = 0;
     result.wall_seconds = seconds_since(start);
+    result.start_time = start;
     result.process_group = pid_;
     result.out = read_capped(out, limits.output_cap_bytes);
     result.err = read_capped(err, limits.output_cap_bytes);
@@ -310,6 +331,7 @@ private:
   std::string ended_;
   std::uint64_t runs_ = 0;
   double start_ms_ = 0;
+  bool request_unsent_ = false;
 };
 
 ExecutorPool::ExecutorPool(ExecutorSetup setup) : setup_(std::move(setup)) {
@@ -339,32 +361,44 @@ ExecutorPool::Outcome ExecutorPool::run(const std::filesystem::path& program, co
     free_.pop_back();
   }
   Slot& slot = *slots_[index];
+  std::uint64_t starts = 0, lost = 0;
+  double start_seconds = 0, run_seconds = 0;
   std::string why;
-  bool started = false;
-  if (!slot.running() || slot.runs() >= kRunsPerExecutor) {
-    started = slot.start(why);
-    if (!started) {
-      std::lock_guard lock(mutex_);
-      if (++failed_starts_ >= kStartAttempts) unavailable_ = why;
-      ++stats_.fallbacks;
-      ++stats_.fallback_reasons["executor did not start"];
-      free_.push_back(index);
-      available_.notify_one();
-      return Outcome{std::nullopt, "executor did not start: " + why};
+  Outcome outcome;
+  // Twice at most: an executor that ended while idle (killed from outside, say) is replaced
+  // and the program handed to the new one, since none of it ran; that costs no fallback.
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    if (slot.ended_while_idle()) ++lost;
+    if (!slot.running() || slot.runs() >= kRunsPerExecutor) {
+      if (!slot.start(why)) {
+        std::lock_guard lock(mutex_);
+        if (++failed_starts_ >= kStartAttempts) unavailable_ = why;
+        stats_.starts += starts;
+        stats_.start_seconds += start_seconds;
+        stats_.lost += lost;
+        ++stats_.fallbacks;
+        ++stats_.fallback_reasons["executor did not start"];
+        free_.push_back(index);
+        available_.notify_one();
+        return Outcome{std::nullopt, "executor did not start: " + why};
+      }
+      ++starts;
+      start_seconds += slot.start_ms() / 1000;
     }
+    const auto start = Clock::now();
+    outcome = slot.run(program, args, limits, cwd);
+    run_seconds += seconds_since(start);
+    if (!slot.request_unsent()) break;
+    ++lost;
   }
-  const auto start = Clock::now();
-  Outcome outcome = slot.run(program, args, limits, cwd);
-  const double seconds = seconds_since(start);
   {
     std::lock_guard lock(mutex_);
-    if (started) {
-      ++stats_.starts;
-      stats_.start_seconds += slot.start_ms() / 1000;
-      failed_starts_ = 0;
-    }
+    if (starts > 0) failed_starts_ = 0;
+    stats_.starts += starts;
+    stats_.start_seconds += start_seconds;
+    stats_.lost += lost;
     ++stats_.runs;
-    stats_.run_seconds += seconds;
+    stats_.run_seconds += run_seconds;
     if (!outcome.result) {
       ++stats_.fallbacks;
       // The reason's kind, without its numbers: "CUDA error 700 after..." counts as one kind.

@@ -72,6 +72,9 @@ struct SubprocessResult {
   bool memory_limit_hit = false;  ///< killed at the memory limit
   bool stopped = false;           ///< killed (or never started) at Limits::deadline
   double wall_seconds = 0;
+  /// When it started (steady clock): with wall_seconds, the span it ran, so a campaign can tell
+  /// how long a GPU had at least one binary running rather than summing overlapping runs.
+  std::chrono::steady_clock::time_point start_time{};
   double cpu_seconds = 0;       ///< user + system, of the child and its reaped descendants
   std::uint64_t peak_memory_bytes = 0;  ///< largest sampled group RSS, or the child's maxrss
   int process_group = 0;        ///< the child's pid = its process group id
@@ -285,6 +288,9 @@ struct ExecutorStats {
   std::uint64_t starts = 0;     ///< executor processes started
   double start_seconds = 0;     ///< their CUDA context set-up, summed
   double run_seconds = 0;       ///< time in executor runs, summed
+  /// Executors found ended between two runs (killed from outside, or gone by themselves) and
+  /// replaced before the next run: nothing of a program ran in them, so no run fell back.
+  std::uint64_t lost = 0;
   std::map<std::string, std::uint64_t> fallback_reasons;  ///< by kind ("time limit", ...)
 };
 

@@ -408,6 +408,7 @@ void run(const Command& command, SubprocessResult& result) {
   ::prctl(PR_SET_CHILD_SUBREAPER, 1);
 
   const auto start = Clock::now();
+  result.start_time = start;
   const int pid = launch(command, *executable, env, pipes, result.start_error);
   if (pid <= 0) return;
   LeaderGuard guard(pid);

@@ -7,6 +7,9 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <thread>
+
+#include <signal.h>
 
 namespace cudiff::runners {
 namespace {
@@ -95,10 +98,10 @@ TEST_F(ExecutorTest, ExitAndSignalsEndTheExecutorAndANewOneTakesOver) {
   const auto clean = shared_object(dir_, "clean2", "#include <cstdio>\nint main() { std::puts(\"ok\"); return 0; }");
   const auto exited = run(exits);
   EXPECT_FALSE(exited.result);
-  EXPECT_TRUE(test::contains(exited.fallback, "ended the executor (exit 4)")) << exited.fallback;
+  EXPECT_TRUE(test::contains(exited.fallback, "the executor ended during the run (exit 4)")) << exited.fallback;
   const auto crashed = run(crashes);
   EXPECT_FALSE(crashed.result);
-  EXPECT_TRUE(test::contains(crashed.fallback, "ended the executor (signal 11)")) << crashed.fallback;
+  EXPECT_TRUE(test::contains(crashed.fallback, "the executor ended during the run (signal 11)")) << crashed.fallback;
   const auto after = run(clean);
   ASSERT_TRUE(after.result) << after.fallback;
   EXPECT_EQ(after.result->out.text, "ok\n");
@@ -148,6 +151,68 @@ int main() { for (int i = 0; i < 200000; ++i) std::printf("line %d of a flood of
   EXPECT_TRUE(outcome.result->out.truncated);
   EXPECT_GT(outcome.result->out.total_bytes, 5'000'000u);
   EXPECT_LT(outcome.result->out.text.size(), 70'000u);
+}
+
+/// The live executors started in `workdir`, found as a person would find them to kill them:
+/// through /proc.
+std::vector<pid_t> executors_in(const std::filesystem::path& workdir) {
+  std::vector<pid_t> found;
+  std::error_code ec;
+  const auto where = std::filesystem::weakly_canonical(workdir, ec);
+  for (const auto& entry : std::filesystem::directory_iterator("/proc", ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::error_code link_ec;
+    // Its stderr is its log, in the pool's workdir (its cwd is each run's own directory).
+    const auto log = std::filesystem::read_symlink(entry.path() / "fd" / "2", link_ec);
+    const auto exe = std::filesystem::read_symlink(entry.path() / "exe", link_ec);
+    if (!link_ec && log.parent_path() == where && exe.filename() == "cudiff-executor") found.push_back(std::stoi(name));
+  }
+  return found;
+}
+
+/// Kills the executors of `workdir` from outside and waits until none is alive (a killed one
+/// stays a zombie, with no cwd, until the pool reaps it).
+void kill_executors(const std::filesystem::path& workdir) {
+  const auto pids = executors_in(workdir);
+  ASSERT_FALSE(pids.empty()) << "no executor runs in " << workdir;
+  for (pid_t pid : pids) ::kill(pid, SIGKILL);
+  for (int i = 0; i < 200 && !executors_in(workdir).empty(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+}
+
+TEST_F(ExecutorTest, AnExecutorKilledWhileIdleIsReplacedAndNoRunFallsBack) {
+  const auto program = shared_object(dir_, "idle", "#include <cstdio>\nint main() { std::puts(\"ok\"); return 0; }");
+  ASSERT_TRUE(run(program).result);
+  kill_executors(dir_.path() / "executors");
+  const auto outcome = run(program);
+  ASSERT_TRUE(outcome.result) << outcome.fallback;
+  EXPECT_EQ(outcome.result->out.text, "ok\n");
+  const ExecutorStats stats = pool_->stats();
+  EXPECT_EQ(stats.lost, 1u);
+  EXPECT_EQ(stats.starts, 2u);
+  EXPECT_EQ(stats.fallbacks, 0u);
+}
+
+TEST_F(ExecutorTest, AnExecutorKilledDuringARunFallsBackAndTheNextRunGetsANewOne) {
+  const auto sleeps = shared_object(dir_, "sleeps", "#include <unistd.h>\nint main() { sleep(30); return 0; }");
+  const auto clean = shared_object(dir_, "after", "#include <cstdio>\nint main() { std::puts(\"ok\"); return 0; }");
+  ASSERT_TRUE(run(clean).result);  // started, so the kill below finds it
+  std::thread killer([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    kill_executors(dir_.path() / "executors");
+  });
+  const double seconds = test::seconds_of([&] {
+    const auto killed = run(sleeps, {}, 60);
+    EXPECT_FALSE(killed.result);
+    EXPECT_EQ(killed.fallback, "the executor ended during the run (signal 9)");
+  });
+  killer.join();
+  EXPECT_LT(seconds, 10);
+  const auto after = run(clean);
+  ASSERT_TRUE(after.result) << after.fallback;
+  EXPECT_EQ(pool_->stats().starts, 2u);
+  EXPECT_EQ(pool_->stats().fallbacks, 1u);
 }
 
 TEST(ExecutorPoolWithoutProgram, EveryRunFallsBackWithTheReason) {

@@ -112,7 +112,7 @@ TEST_F(GpuExecutor, FaultsAreObservedAsAProcessObservesThem) {
   }
   const auto reasons = pool_->stats().fallback_reasons;
   EXPECT_GE(reasons.count("CUDA error"), 1u);
-  EXPECT_GE(reasons.count("the program ended the executor"), 1u);
+  EXPECT_GE(reasons.count("the executor ended during the run"), 1u);
   EXPECT_GE(reasons.count("main returned"), 1u);
   EXPECT_GE(reasons.count("device memory share"), 1u);
   for (const auto& [reason, count] : reasons) std::cout << "[ executor ] fallback " << reason << ": " << count << "\n";
