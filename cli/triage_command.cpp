@@ -2,6 +2,8 @@
 // database; `synthetic` writes generated findings (for tests and benchmarks).
 #include "cli/commands.h"
 #include "common/common.h"
+#include "pipeline/pipeline.h"
+#include "runners/runners.h"
 #include "triage/triage.h"
 
 #include <chrono>
@@ -82,6 +84,12 @@ int show(const ParsedArgs& args, std::ostream& out) {
                                          {"summary", f.summary},
                                          {"details", f.details}});
     json["smallest_findings"] = std::move(list);
+    const triage::BucketFacts facts = db.facts(b.key);
+    json["link"] = facts.link;
+    json["versions"] = facts.versions;
+    json["recheck"] = boost::json::object{{"verdict", facts.recheck},
+                                          {"time", facts.recheck_time},
+                                          {"compilers", facts.recheck_compilers}};
     out << pretty_json(json);
     return 0;
   }
@@ -99,16 +107,29 @@ int show(const ParsedArgs& args, std::ostream& out) {
   out << "smallest findings:\n";
   for (const auto& f : findings) out << "  " << f.id.substr(0, 12) << " " << f.source_name << ": " << f.summary << "\n";
   for (const auto& note : db.notes(b.key)) out << "note " << day_time(note.time) << ": " << note.text << "\n";
+  const triage::BucketFacts facts = db.facts(b.key);
+  if (!facts.link.empty()) out << "reported: " << facts.link << "\n";
+  if (!facts.versions.empty()) out << "versions: " << facts.versions << "\n";
+  if (!facts.recheck.empty())
+    out << "recheck: " << facts.recheck << " (" << day_time(facts.recheck_time) << ", " << facts.recheck_compilers
+        << ")\n";
   return 0;
 }
 
 int mark(const ParsedArgs& args, std::ostream& out) {
-  need(args, 2, "mark ID STATUS");
+  need(args, 2, "mark ID STATUS [--link URL]");
   const triage::Status status = triage::parse_status(args.positionals[2]);
+  const std::optional<std::string> link = args.value("--link");
+  if (link && !link->starts_with("https://") && !link->starts_with("http://"))
+    throw_usage("--link takes the upstream report's URL (http:// or https://), got '" + *link + "'");
   triage::Database db = open_existing(args);
   const triage::Bucket b = db.bucket(args.positionals[1]);
-  db.set_status(b.key, status);
-  out << "bucket " << b.id << " (" << b.key.substr(0, 12) << ") is now " << triage::to_string(status) << "\n";
+  db.transaction([&] {
+    db.set_status(b.key, status);
+    if (link) db.set_link(b.key, *link);
+  });
+  out << "bucket " << b.id << " (" << b.key.substr(0, 12) << ") is now " << triage::to_string(status)
+      << (link ? ", reported at " + *link : "") << "\n";
   return 0;
 }
 
@@ -122,11 +143,105 @@ int note(const ParsedArgs& args, std::ostream& out) {
   return 0;
 }
 
-int export_bucket(const ParsedArgs& args, std::ostream& out) {
-  need(args, 2, "export ID DIR");
+/// DIR/report.md, DIR/repro.sh, the reproducer, and for a ptxas or device-codegen bucket the
+/// PTX or LLVM IR of its guilty config (built here when the compilers are found).
+int export_bucket(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
+  need(args, 2, "export ID DIR [--json]");
   triage::Database db = open_existing(args);
   const triage::Bucket b = db.bucket(args.positionals[1]);
-  out << triage::export_bucket(db, b, args.positionals[2]).string() << "\n";
+  const std::filesystem::path directory = args.positionals[2];
+  std::vector<std::filesystem::path> attachments;
+  std::vector<std::string> notes;
+  if (const auto best = db.finding(b.best_finding); best && (b.stage == "ptxas" || b.stage == "device-codegen")) {
+    // The reproducer first, so the attachment is built from the very file the report names.
+    const triage::ExportedReport first = triage::export_bucket(db, b, directory);
+    try {
+      attachments = pipeline::stage_attachments(b, *best, first.reproducer, read_toolchain(args), notes);
+    } catch (const Error& error) {
+      notes.push_back(std::string("no PTX or IR attached: ") + error.what());
+    }
+  }
+  const triage::ExportedReport exported = triage::export_bucket(db, b, directory, attachments);
+  if (args.has("--json")) {
+    boost::json::array files, note_list;
+    for (const auto& file : attachments) files.emplace_back(file.string());
+    for (const auto& note : notes) note_list.emplace_back(note);
+    out << pretty_json(boost::json::object{{"bucket", b.key},
+                                           {"kind", b.kind},
+                                           {"stage", b.stage},
+                                           {"directory", exported.directory.string()},
+                                           {"report", exported.report.string()},
+                                           {"repro", exported.script.string()},
+                                           {"reproducer", exported.reproducer.string()},
+                                           {"attachments", std::move(files)},
+                                           {"notes", std::move(note_list)}});
+    return 0;
+  }
+  for (const auto& note : notes) err << "note: " << note << "\n";
+  out << exported.report.string() << "\n" << exported.script.string() << "\n";
+  if (!exported.reproducer.empty()) out << exported.reproducer.string() << "\n";
+  for (const auto& file : attachments) out << file.string() << "\n";
+  return 0;
+}
+
+/// Every open bucket (new or reported), or the one named, checked again with the compilers
+/// installed now: present, fixed (marked so), or cannot tell.
+int recheck(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
+  if (args.positionals.size() > 2) throw_usage("usage: cudiff triage recheck [ID] [--json]");
+  triage::Database db = open_existing(args);
+  std::vector<triage::Bucket> buckets;
+  if (args.positionals.size() == 2) {
+    buckets.push_back(db.bucket(args.positionals[1]));
+  } else {
+    for (const triage::Status status : {triage::Status::fresh, triage::Status::reported}) {
+      triage::BucketQuery query;
+      query.status = status;
+      for (auto& bucket : db.buckets(query)) buckets.push_back(std::move(bucket));
+    }
+  }
+  const runners::Toolchain toolchain = read_toolchain(args);
+  const runners::GpuDiscovery gpus = runners::discover_gpus();
+  std::vector<pipeline::Recheck> results;
+  for (std::size_t i = 0; i < buckets.size(); ++i) {
+    if (!args.has("--json"))
+      err << "recheck " << i + 1 << "/" << buckets.size() << ": bucket " << buckets[i].id << " ("
+          << buckets[i].key.substr(0, 12) << ")\n";
+    results.push_back(pipeline::recheck_bucket(db, buckets[i], toolchain, gpus));
+  }
+  if (args.has("--json")) {
+    boost::json::array list;
+    for (const auto& r : results)
+      list.push_back(boost::json::object{{"id", r.bucket.id},
+                                         {"key", r.bucket.key},
+                                         {"kind", r.bucket.kind},
+                                         {"verdict", r.verdict},
+                                         {"marked_fixed", r.marked_fixed},
+                                         {"compilers", r.compilers}});
+    out << pretty_json(boost::json::object{{"rechecked", std::move(list)}});
+    return 0;
+  }
+  TextTable table({"id", "key", "kind", "verdict", "title"});
+  std::size_t present = 0, fixed = 0;
+  for (const auto& r : results) {
+    table.add_row({std::to_string(r.bucket.id), r.bucket.key.substr(0, 12), r.bucket.kind,
+                   r.verdict + (r.marked_fixed ? " (marked fixed)" : ""), shorten(r.bucket.title, 80)});
+    present += r.verdict == "present";
+    fixed += r.verdict.starts_with("fixed");
+  }
+  out << table.render() << results.size() << " rechecked with " << (results.empty() ? "" : results.front().compilers)
+      << ": " << present << " present, " << fixed << " fixed, " << results.size() - present - fixed << " cannot tell\n";
+  return 0;
+}
+
+/// Since when a clang bug exists, from the clang releases installed side by side.
+int bisect(const ParsedArgs& args, std::ostream& out) {
+  need(args, 1, "bisect ID");
+  triage::Database db = open_existing(args);
+  const triage::Bucket b = db.bucket(args.positionals[1]);
+  const runners::Toolchain toolchain = read_toolchain(args);
+  const auto releases = pipeline::probe_clang_releases(toolchain);
+  out << "bucket " << b.id << " (" << b.key.substr(0, 12)
+      << "): " << pipeline::bisect_bucket(db, b, toolchain, runners::discover_gpus(), releases) << "\n";
   return 0;
 }
 
@@ -187,13 +302,17 @@ int synthetic(const ParsedArgs& args, std::ostream& out) {
 
 int run_triage(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   if (args.positionals.empty())
-    throw_usage("triage needs an action: list, show, mark, note, export, merge, snapshot, report, reduce, invalid");
+    throw_usage(
+        "triage needs an action: list, show, mark, note, export, recheck, bisect, merge, snapshot, report, reduce, "
+        "invalid");
   const std::string& action = args.positionals.front();
   if (action == "list") return list(args, out);
   if (action == "show") return show(args, out);
   if (action == "mark") return mark(args, out);
   if (action == "note") return note(args, out);
-  if (action == "export") return export_bucket(args, out);
+  if (action == "export") return export_bucket(args, out, err);
+  if (action == "recheck") return recheck(args, out, err);
+  if (action == "bisect") return bisect(args, out);
   if (action == "merge") return merge(args, out);
   if (action == "report") return report(args, out);
   if (action == "snapshot") return snapshot(args, out);
@@ -204,7 +323,7 @@ int run_triage(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   if (action == "synthetic") return synthetic(args, out);
   if (action == "reduce") return triage_reduce(args, out, err);  // cli/reduce_command.cpp
   throw_usage("unknown triage action '" + action +
-              "' (list, show, mark, note, export, merge, snapshot, report, reduce, invalid)");
+              "' (list, show, mark, note, export, recheck, bisect, merge, snapshot, report, reduce, invalid)");
 }
 
 } // namespace
@@ -212,13 +331,17 @@ int run_triage(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
 Subcommand triage_subcommand() {
   CommandSpec spec{
       "triage",
-      "cudiff triage list [--status S] [--kind K] [--json] | show ID | mark ID STATUS | note ID TEXT |\n"
-      "                     export ID DIR | merge OUT.db IN.db... | snapshot DEST.db | report --html OUT.html |\n"
+      "cudiff triage list [--status S] [--kind K] [--json] | show ID | mark ID STATUS [--link URL] | note ID TEXT |\n"
+      "                     export ID DIR [--json] | recheck [ID] [--json] | bisect ID |\n"
+      "                     merge OUT.db IN.db... | snapshot DEST.db | report --html OUT.html |\n"
       "                     reduce ID [--jobs N] | invalid [--json [--full]] [--limit N]   [--db FILE]",
       "Work with the triage database: findings deduplicated into buckets (docs/triage.md).\n"
       "ID is a bucket's local number or a prefix of its key; STATUS is new, known, reported,\n"
-      "fixed or invalid. export writes DIR/report.md (a Markdown bug report) and the smallest\n"
-      "reproducer; merge unions shards into OUT.db (idempotent; the shards of one campaign become\n"
+      "fixed or invalid. export writes DIR/report.md (a Markdown bug report), DIR/repro.sh (exit\n"
+      "1 while the bug is there, 0 once fixed, 125 when it cannot tell), the smallest reproducer and,\n"
+      "for a ptxas or device-codegen bug, its PTX or LLVM IR. recheck checks every new or reported\n"
+      "bucket again with the compilers installed now and marks the gone ones fixed; bisect names\n"
+      "the first clang release that shows a clang bug, or why it cannot; merge unions shards into OUT.db (idempotent; the shards of one campaign become\n"
       "one campaign); snapshot writes a consistent one-file copy without a write-ahead log, the\n"
       "form for a network filesystem (a Slurm shard's way out); report writes one offline HTML\n"
       "page. reduce shrinks the bucket's best reproducer while it keeps the bucket's signature\n"
@@ -232,6 +355,7 @@ Subcommand triage_subcommand() {
     spec.options.push_back(option);
   spec.options.push_back(shared_option(Flag::json, defaults()));
   spec.options.push_back({"--html", "FILE", "report: write the HTML report here"});
+  spec.options.push_back({"--link", "URL", "mark: the upstream bug report's URL, kept with the bucket"});
   spec.options.push_back({"--full", "", "invalid --json: with each sanitizer report and program"});
   spec.options.push_back({"--limit", "N", "invalid: the N newest only (default all)"});
   spec.options.push_back(shared_option(Flag::known, defaults()));

@@ -62,21 +62,87 @@ std::string replace_all(std::string text, std::string_view from, std::string_vie
   return text;
 }
 
-std::string reproducer_name(const StoredFinding& finding) {
-  std::string name = std::filesystem::path(finding.source_name).filename().string();
-  return name.empty() ? "reproducer.cu" : name;
+std::string reproducer_name(const StoredFinding& finding) { return exported_reproducer_name(finding); }
+
+/// Expected against observed in numbers, where the finding has them: the generator's predicted
+/// checksum of each differing kernel and what each config printed.
+std::string predicted_values(const StoredFinding& finding) {
+  const auto* details = finding.details.if_object();
+  const auto* expected = details == nullptr ? nullptr : details->if_contains("expected");
+  const auto* values = details == nullptr ? nullptr : details->if_contains("values");
+  if (expected == nullptr || !expected->is_object() || values == nullptr || !values->is_object()) return {};
+  std::string md = "\n| kernel | the generator predicts |";
+  std::vector<std::string> configs;
+  for (const auto& [config, _] : values->as_object()) configs.emplace_back(config);
+  for (const std::string& config : configs) md += " " + config + " |";
+  md += "\n|---|---|";
+  for (std::size_t i = 0; i < configs.size(); ++i) md += "---|";
+  md += "\n";
+  for (const auto& [kernel, want] : expected->as_object()) {
+    const std::string wanted = want.is_string() ? std::string(want.as_string()) : boost::json::serialize(want);
+    md += "| `" + std::string(kernel) + "` | `" + wanted + "` |";
+    for (const std::string& config : configs) {
+      const std::string got = text_at(*values, {config, std::string_view(kernel)});
+      md += " `" + got + "`" + (got == wanted ? "" : " (wrong)") + " |";
+    }
+    md += "\n";
+  }
+  return md;
+}
+
+/// The guilty stage and the swaps that show it.
+std::string stage_section(const Bucket& bucket, const StoredFinding& finding) {
+  const std::string stage = text_at(finding.details, {"stage"});
+  const bool attributed = finding.details.is_object() && finding.details.as_object().contains("stage_why");
+  if (!attributed && bucket.kind == "crash")
+    return "\n## Guilty stage\n\n- not attributed; the tool that crashed: **" + (stage.empty() ? bucket.stage : stage) +
+           "** (its crash output below names the pass)\n";
+  std::string md = "\n## Guilty stage\n\n- stage: **" + (stage.empty() ? bucket.stage : stage) + "**";
+  if (std::string why = text_at(finding.details, {"stage_why"}); !why.empty()) md += ": " + why;
+  md += "\n";
+  if (std::string tool = text_at(finding.details, {"tool"}); !tool.empty())
+    md += "- the tool that spoke: " + tool + "\n";
+  const auto* details = finding.details.if_object();
+  const auto* evidence = details == nullptr ? nullptr : details->if_contains("stage_evidence");
+  if (evidence != nullptr && evidence->is_array() && !evidence->as_array().empty()) {
+    md += "\n| swap | configs | outcome | what it printed |\n|---|---|---|---|\n";
+    for (const auto& swap : evidence->as_array()) {
+      std::vector<std::string> configs;
+      if (const auto* list = swap.is_object() ? swap.as_object().if_contains("configs") : nullptr;
+          list != nullptr && list->is_array())
+        for (const auto& config : list->as_array())
+          if (config.is_string()) configs.emplace_back(config.as_string());
+      md += "| " + text_at(swap, {"swap"}) + " | " + join(configs, ", ") + " | " + text_at(swap, {"outcome"}) + " | `" +
+            replace_all(text_at(swap, {"line"}), "|", "\\|") + "` |\n";
+    }
+  }
+  return md;
 }
 
 } // namespace
 
-std::string render_markdown_report(const Database& database, const Bucket& bucket) {
+std::string exported_reproducer_name(const StoredFinding& finding) {
+  std::string name = std::filesystem::path(finding.source_name).filename().string();
+  return name.empty() ? "reproducer.cu" : name;
+}
+
+std::string render_markdown_report(const Database& database, const Bucket& bucket,
+                                   const std::vector<std::string>& attachments) {
   const std::vector<StoredFinding> best = database.findings_of(bucket.key, 1);
+  const BucketFacts facts = database.facts(bucket.key);
   std::string md = "# " + bucket.title + "\n\n";
+  if (!best.empty()) md += best.front().summary + "\n\n";
   md += "- bucket `" + bucket.key + "` (local id " + std::to_string(bucket.id) + "), kind `" + bucket.kind +
         "`, status " + to_string(bucket.status) + "\n";
   md += "- seen " + std::to_string(bucket.count) + " time" + (bucket.count == 1 ? "" : "s") + ", first " +
         format_time(bucket.first_seen) + ", last " + format_time(bucket.last_seen) + "\n";
   if (!bucket.known_reason.empty()) md += "- known difference: " + bucket.known_reason + "\n";
+  if (!facts.link.empty()) md += "- reported upstream: " + facts.link + "\n";
+  md += "- first bad version: " + (facts.versions.empty() ? "not bisected (`cudiff triage bisect`)" : facts.versions) +
+        "\n";
+  if (!facts.recheck.empty())
+    md += "- last recheck: " + facts.recheck + " (" + format_time(facts.recheck_time) + ", " + facts.recheck_compilers +
+          ")\n";
   if (best.empty()) return md + "\nNo finding of this bucket is stored in this database.\n";
   const StoredFinding& finding = best.front();
   const std::string name = reproducer_name(finding);
@@ -94,16 +160,29 @@ std::string render_markdown_report(const Database& database, const Bucket& bucke
         "\n";
   if (campaign) md += "- host: " + campaign->host + ", cudiff " + campaign->cudiff_version + "\n";
 
-  md += "\n## Reproducer\n\n`" + name + "` (" + std::to_string(finding.source.size()) +
-        " bytes, the smallest of this bucket's findings):\n\n" + fenced(finding.source, "cuda");
+  md += "\n## Reproducer\n\n`" + name + "` (" + std::to_string(split_lines(finding.source).size()) + " lines, " +
+        std::to_string(finding.source.size()) + " bytes, the smallest of this bucket's findings):\n\n" +
+        fenced(finding.source, "cuda");
+  md += "\n`./repro.sh` rebuilds it with every config below and exits 1 while the bug is present, 0 once it is "
+        "fixed, 125 when it cannot tell (a compiler or the GPU missing); `NVCC=`, `CLANG=` and `CUDA_HOME=` "
+        "choose the compilers and the toolkit.\n";
+  for (const std::string& attachment : attachments)
+    md += "\nAlso here: `" + attachment + "`" +
+          (attachment.ends_with(".ptx")  ? " (the PTX the guilty stage is given)"
+           : attachment.ends_with(".ll") ? " (the LLVM IR of the device side, as the backend is given it)"
+                                         : "") +
+          ".\n";
 
   md += "\n## Expected vs observed\n\n- expected: " + expected_for(bucket.kind) + "\n- observed: " + finding.summary +
         "\n";
+  md += predicted_values(finding);
   // Run-time findings passed compute-sanitizer before they were filed (or say why not).
   if (std::string gate = text_at(finding.details, {"sanitizer_gate"}); !gate.empty()) md += "- " + gate + "\n";
   if (const std::int64_t invalid = database.invalid_test_count(); invalid > 0)
     md += "- this database also lists " + std::to_string(invalid) + " invalid test" + (invalid == 1 ? "" : "s") +
           " (runs that fault under compute-sanitizer; not filed as compiler bugs: `cudiff triage invalid`)\n";
+
+  md += stage_section(bucket, finding);
 
   md += "\n## Commands and what each compiler printed\n\nRun from the directory holding `" + name + "`.\n";
   const std::string original = text_at(finding.outputs, {"file"});
@@ -131,16 +210,34 @@ std::string render_markdown_report(const Database& database, const Bucket& bucke
   return md;
 }
 
-std::filesystem::path export_bucket(const Database& database, const Bucket& bucket,
-                                    const std::filesystem::path& directory) {
+ExportedReport export_bucket(const Database& database, const Bucket& bucket, const std::filesystem::path& directory,
+                             const std::vector<std::filesystem::path>& attachments) {
   std::error_code ec;
   std::filesystem::create_directories(directory, ec);
   if (ec) throw_environment("cannot create " + directory.string() + ": " + ec.message());
+  ExportedReport exported;
+  exported.directory = directory;
+  exported.attachments = attachments;
   const std::vector<StoredFinding> best = database.findings_of(bucket.key, 1);
-  if (!best.empty()) write_file(directory / reproducer_name(best.front()), best.front().source);
-  const std::filesystem::path report = directory / "report.md";
-  write_file(report, render_markdown_report(database, bucket));
-  return report;
+  exported.script = directory / "repro.sh";
+  if (!best.empty()) {
+    const std::string name = reproducer_name(best.front());
+    exported.reproducer = directory / name;
+    write_file(exported.reproducer, best.front().source);
+    write_file(exported.script, render_repro_script(bucket, best.front(), name));
+  } else {
+    write_file(exported.script, "#!/usr/bin/env bash\necho 'cannot tell: no finding of this bucket is stored' >&2\n"
+                                "exit 125\n");
+  }
+  std::filesystem::permissions(exported.script,
+                               std::filesystem::perms::owner_exec | std::filesystem::perms::group_exec |
+                                   std::filesystem::perms::others_exec,
+                               std::filesystem::perm_options::add, ec);
+  std::vector<std::string> names;
+  for (const auto& attachment : attachments) names.push_back(attachment.filename().string());
+  exported.report = directory / "report.md";
+  write_file(exported.report, render_markdown_report(database, bucket, names));
+  return exported;
 }
 
 } // namespace cudiff::triage

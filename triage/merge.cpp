@@ -45,6 +45,16 @@ MergeStats merge_attached(Database::Impl& impl) {
   impl.exec("INSERT OR IGNORE INTO main.blobs(hash, data) SELECT hash, data FROM shard.blobs");
   impl.exec(
       "INSERT OR IGNORE INTO main.notes(id, bucket_key, time, text) SELECT id, bucket_key, time, text FROM shard.notes");
+  // Facts: a link or a bisection this database lacks is taken; the newer recheck wins.
+  impl.exec("INSERT INTO main.bucket_facts(bucket_key, link, versions, recheck, recheck_time, recheck_compilers) "
+            "SELECT bucket_key, link, versions, recheck, recheck_time, recheck_compilers FROM shard.bucket_facts "
+            "WHERE true ON CONFLICT(bucket_key) DO UPDATE SET "
+            "link = CASE WHEN link = '' THEN excluded.link ELSE link END, "
+            "versions = CASE WHEN versions = '' THEN excluded.versions ELSE versions END, "
+            "recheck = CASE WHEN excluded.recheck_time > recheck_time THEN excluded.recheck ELSE recheck END, "
+            "recheck_compilers = CASE WHEN excluded.recheck_time > recheck_time THEN excluded.recheck_compilers "
+            "ELSE recheck_compilers END, "
+            "recheck_time = max(recheck_time, excluded.recheck_time)");
   // The findings this database does not have yet: the only ones that count.
   impl.exec("DROP TABLE IF EXISTS temp.incoming");
   impl.exec("CREATE TEMP TABLE incoming AS SELECT " + f +

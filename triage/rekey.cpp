@@ -156,6 +156,8 @@ void rekey_in_transaction(Database::Impl& impl) {
       "INSERT INTO buckets(id, key, title, kind, side, stage, symptom, status, known_reason, count, first_seen, "
       "last_seen, best_finding, best_size) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14)");
   auto& move_notes = impl.statement("UPDATE notes SET bucket_key = ?2 WHERE bucket_key = ?1");
+  // A bucket's facts follow it; of several old buckets merged into one, the first one's stay.
+  auto& move_facts = impl.statement("UPDATE OR IGNORE bucket_facts SET bucket_key = ?2 WHERE bucket_key = ?1");
   for (const auto& [new_key, id] : survivors) {
     const NewBucket& bucket = fresh.at(new_key);
     std::vector<const OldBucket*> contributors;
@@ -205,8 +207,12 @@ void rekey_in_transaction(Database::Impl& impl) {
         .bind(13, best->id)
         .bind(14, best->size)
         .run();
-    for (const std::string& old_key : bucket.old_keys) move_notes.reset().bind(1, old_key).bind(2, new_key).run();
+    for (const std::string& old_key : bucket.old_keys) {
+      move_notes.reset().bind(1, old_key).bind(2, new_key).run();
+      move_facts.reset().bind(1, old_key).bind(2, new_key).run();
+    }
   }
+  impl.exec("DELETE FROM bucket_facts WHERE bucket_key NOT IN (SELECT key FROM buckets)");
 }
 
 } // namespace

@@ -66,6 +66,15 @@ CREATE TABLE invalid_tests(
 CREATE INDEX invalid_tests_time ON invalid_tests(time);
 CREATE INDEX invalid_tests_cause ON invalid_tests(cause);
 )sql",
+      // 4 -> 5: what is known of a bucket beyond its findings, none of it in the key: the
+      // upstream report's link, the compiler releases that show it (bisection), the last
+      // recheck with the compilers installed then.
+      R"sql(
+CREATE TABLE bucket_facts(
+  bucket_key TEXT PRIMARY KEY, link TEXT NOT NULL DEFAULT '', versions TEXT NOT NULL DEFAULT '',
+  recheck TEXT NOT NULL DEFAULT '', recheck_time REAL NOT NULL DEFAULT 0,
+  recheck_compilers TEXT NOT NULL DEFAULT '');
+)sql",
   };
   return steps;
 }

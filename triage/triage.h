@@ -153,8 +153,19 @@ struct Note {
   std::string text;
 };
 
+/// What is known of a bucket beyond its findings (none of it is part of the key): set by a
+/// person (`triage mark ID reported --link URL`) or by `triage recheck` and the bisection.
+struct BucketFacts {
+  std::string link;      ///< the upstream bug report
+  std::string
+      versions;  ///< which compiler releases show it: "first bad clang 19, last good clang 16" or "not bisectable: WHY"
+  std::string recheck;  ///< the last recheck's verdict: "present", "fixed", or "cannot tell: WHY"
+  double recheck_time = 0;
+  std::string recheck_compilers;  ///< the versions it was rechecked with
+};
+
 struct Recorded {
-  Bucket bucket;          ///< after the finding was counted
+  Bucket bucket;  ///< after the finding was counted
   bool new_bucket = false;
   bool duplicate = false;  ///< the finding id was already there: nothing changed
 };
@@ -179,13 +190,13 @@ struct InvalidTest {
   std::string name;  ///< the test's name (a generated seed's, or the checked file)
   std::string seed;  ///< a generated test's seed; empty for a person's file
   std::string finding_kind, finding_summary;  ///< what would have been filed
-  std::vector<std::string> configs;         ///< the binaries the gate checked
+  std::vector<std::string> configs;  ///< the binaries the gate checked
   std::vector<std::string> erring_configs;  ///< those the failing tool reported errors on
-  std::string tool;         ///< memcheck, initcheck, racecheck, synccheck
-  std::string cause;        ///< the first error's kind: out-of-bounds, stack overflow, uninitialized read, race...
+  std::string tool;  ///< memcheck, initcheck, racecheck, synccheck
+  std::string cause;  ///< the first error's kind: out-of-bounds, stack overflow, uninitialized read, race...
   std::string first_error;  ///< its headline as the sanitizer printed it
-  std::string command;      ///< the sanitizer command that found it
-  std::string report;       ///< what the sanitizer printed (capped at 64 KiB)
+  std::string command;  ///< the sanitizer command that found it
+  std::string report;  ///< what the sanitizer printed (capped at 64 KiB)
   std::string source_name, source;
 };
 /// An invalid test as JSON (`cudiff triage invalid --json`); the report and source only when
@@ -205,7 +216,7 @@ struct MergeStats {
 // ---- the database -----------------------------------------------------------------------
 
 /// The schema version this cudiff writes (PRAGMA user_version); docs/triage.md lists them.
-constexpr int schema_version = 4;
+constexpr int schema_version = 5;
 
 /// Whether `path` (a file, or the name of one to create) is on a filesystem that several hosts
 /// can share (NFS, SMB, Lustre, GPFS, BeeGFS, CephFS, AFS, 9P, PanFS, FUSE): Database::open
@@ -213,7 +224,7 @@ constexpr int schema_version = 4;
 bool on_network_filesystem(const std::filesystem::path& path);
 
 struct OpenOptions {
-  bool create = true;      ///< create a missing file (else Error "no such database")
+  bool create = true;  ///< create a missing file (else Error "no such database")
   bool read_only = false;  ///< never writes; an older schema is left as it is (see version())
   int upgrade_to = schema_version;  ///< tests only: stop migrating at an older version
   double busy_timeout_seconds = 60;
@@ -270,6 +281,11 @@ public:
 
   void set_status(const std::string& bucket_key, Status status);
   void add_note(const std::string& bucket_key, std::string_view text, double time);
+  /// The bucket's facts (empty ones when none were set).
+  BucketFacts facts(const std::string& bucket_key) const;
+  void set_link(const std::string& bucket_key, std::string_view link);
+  void set_versions(const std::string& bucket_key, std::string_view versions);
+  void set_recheck(const std::string& bucket_key, std::string_view verdict, std::string_view compilers, double time);
   /// Buckets still `new` whose signature matches an entry become `known`; returns how many.
   std::int64_t apply_known(const KnownDifferences& known);
 
@@ -328,13 +344,34 @@ private:
 /// summary, findings over time per kind, top buckets, what is new since the previous campaign.
 std::string render_html_report(const Database& database, double now);
 
-/// A Markdown bug report for one bucket: the smallest reproducer, both compilers' exact
-/// command lines, versions, the GPU, what each printed, expected vs observed.
-std::string render_markdown_report(const Database& database, const Bucket& bucket);
+/// A Markdown bug report for one bucket: title, one-line summary, the smallest reproducer,
+/// expected (the generator's prediction or the rule) against observed, the guilty stage with
+/// its swap evidence, the releases that show it, versions, the GPU, the compute-sanitizer
+/// verdict, each config's exact command and what it printed. `attachments` names the files
+/// beside it (a stage's PTX or LLVM IR) to mention.
+std::string render_markdown_report(const Database& database, const Bucket& bucket,
+                                   const std::vector<std::string>& attachments = {});
 
-/// Writes DIR/report.md and DIR/<reproducer name>; returns the report's path.
-std::filesystem::path export_bucket(const Database& database, const Bucket& bucket,
-                                    const std::filesystem::path& directory);
+/// repro.sh for a stored finding (docs/triage.md, "Export"): rebuilds `reproducer_name`
+/// (beside the script) with each recorded config's command, the compilers through $NVCC and
+/// $CLANG and the toolkit through $CUDA_HOME (default: those recorded), runs the binaries
+/// where the finding is a run's, and exits 1 while the bug is present, 0 once it is fixed and
+/// 125 when it cannot tell (a compiler or the GPU missing, or an outcome that is neither).
+std::string render_repro_script(const Bucket& bucket, const StoredFinding& finding, const std::string& reproducer_name);
+
+/// What `export_bucket` wrote.
+struct ExportedReport {
+  std::filesystem::path directory, report, script, reproducer;  ///< reproducer empty: no finding stored
+  std::vector<std::filesystem::path> attachments;
+};
+
+/// The reproducer file name a bucket's best finding is exported under.
+std::string exported_reproducer_name(const StoredFinding& finding);
+
+/// Writes DIR/report.md, DIR/repro.sh (executable) and DIR/<reproducer name>; `attachments`
+/// (files already in DIR, such as the PTX a ptxas bug needs) are listed in the report.
+ExportedReport export_bucket(const Database& database, const Bucket& bucket, const std::filesystem::path& directory,
+                             const std::vector<std::filesystem::path>& attachments = {});
 
 // ---- synthetic findings (tests and benchmarks) ------------------------------------------
 
@@ -350,4 +387,4 @@ void write_synthetic_campaign(Database& db, std::int64_t count, std::int64_t buc
 /// A bucket as JSON: every field (`cudiff triage list --json`, `show --json`).
 boost::json::object to_json(const Bucket& bucket);
 
-} // namespace cudiff::triage
+}  // namespace cudiff::triage

@@ -68,8 +68,10 @@ TEST(TriageReport, MarkdownExportHasReproducerCommandsOutputsAndExpectation) {
   fill(db, "compile", 1.7e9, 20);
   db.add_note(db.buckets().front().key, "looks like a clang bug", 1.7e9 + 5);
   const auto bucket = db.bucket(db.buckets().front().key);
-  const auto report = triage::export_bucket(db, bucket, dir.path() / "export");
-  const std::string md = read_file(report);
+  const auto exported = triage::export_bucket(db, bucket, dir.path() / "export");
+  const std::string md = read_file(exported.report);
+  EXPECT_TRUE(std::filesystem::exists(exported.script));
+  EXPECT_TRUE(read_file(exported.script).starts_with("#!/usr/bin/env bash\n"));
   EXPECT_TRUE(md.starts_with("# " + bucket.title));
   EXPECT_TRUE(contains(md, "## Reproducer"));
   EXPECT_TRUE(contains(md, "```cuda"));
@@ -80,4 +82,32 @@ TEST(TriageReport, MarkdownExportHasReproducerCommandsOutputsAndExpectation) {
   const auto best = db.finding(bucket.best_finding);
   ASSERT_TRUE(best.has_value());
   EXPECT_EQ(read_file(dir.path() / "export" / best->source_name), best->source);
+}
+
+TEST(TriageFacts, LinkBisectionAndRecheckRoundTripAndMergeKeepsWhatEachHas) {
+  TempDir dir;
+  const auto shard_path = dir.path() / "shard.db";
+  std::string key;
+  {
+    auto shard = triage::Database::open(shard_path);
+    fill(shard, "compile", 1.7e9, 10);
+    key = shard.buckets().front().key;
+    shard.set_link(key, "https://bugs.example/1");
+    shard.set_recheck(key, "fixed", "nvcc 13.1, clang 23", 2e9);
+  }
+  auto db = triage::Database::open(dir.path() / "main.db");
+  fill(db, "compile", 1.7e9, 10);
+  EXPECT_EQ(db.facts(key).link, "");  // none set: empty facts
+  db.set_versions(key, "not bisectable: one toolkit");
+  db.set_recheck(key, "present", "nvcc 13.0, clang 22", 1.8e9);
+  db.merge_from(shard_path);
+  const triage::BucketFacts facts = db.facts(key);
+  EXPECT_EQ(facts.link, "https://bugs.example/1");             // the shard's, this one had none
+  EXPECT_EQ(facts.versions, "not bisectable: one toolkit");    // this one's, the shard had none
+  EXPECT_EQ(facts.recheck, "fixed");                           // the newer recheck
+  EXPECT_EQ(facts.recheck_compilers, "nvcc 13.1, clang 23");
+  EXPECT_DOUBLE_EQ(facts.recheck_time, 2e9);
+  db.set_link(key, "https://bugs.example/2");
+  EXPECT_EQ(db.facts(key).link, "https://bugs.example/2");
+  EXPECT_EQ(db.facts(key).versions, "not bisectable: one toolkit");  // one fact set leaves the others
 }

@@ -1,0 +1,53 @@
+// triage: a bucket's facts beyond its findings — the upstream report's link, the releases that
+// show it, the last recheck — kept apart from the key and the counts.
+#include "triage/sqlite.h"
+
+namespace cudiff::triage {
+
+BucketFacts Database::facts(const std::string& bucket_key) const {
+  auto& select = impl_->statement(
+      "SELECT link, versions, recheck, recheck_time, recheck_compilers FROM bucket_facts WHERE bucket_key = ?1");
+  select.bind(1, bucket_key);
+  BucketFacts facts;
+  if (select.step()) {
+    facts.link = select.text(0);
+    facts.versions = select.text(1);
+    facts.recheck = select.text(2);
+    facts.recheck_time = select.real(3);
+    facts.recheck_compilers = select.text(4);
+  }
+  return facts;
+}
+
+void Database::set_link(const std::string& bucket_key, std::string_view link) {
+  impl_
+      ->statement("INSERT INTO bucket_facts(bucket_key, link) VALUES(?1, ?2) "
+                  "ON CONFLICT(bucket_key) DO UPDATE SET link = excluded.link")
+      .bind(1, bucket_key)
+      .bind(2, link)
+      .run();
+}
+
+void Database::set_versions(const std::string& bucket_key, std::string_view versions) {
+  impl_
+      ->statement("INSERT INTO bucket_facts(bucket_key, versions) VALUES(?1, ?2) "
+                  "ON CONFLICT(bucket_key) DO UPDATE SET versions = excluded.versions")
+      .bind(1, bucket_key)
+      .bind(2, versions)
+      .run();
+}
+
+void Database::set_recheck(const std::string& bucket_key, std::string_view verdict, std::string_view compilers,
+                           double time) {
+  impl_
+      ->statement("INSERT INTO bucket_facts(bucket_key, recheck, recheck_time, recheck_compilers) "
+                  "VALUES(?1, ?2, ?3, ?4) ON CONFLICT(bucket_key) DO UPDATE SET recheck = excluded.recheck, "
+                  "recheck_time = excluded.recheck_time, recheck_compilers = excluded.recheck_compilers")
+      .bind(1, bucket_key)
+      .bind(2, verdict)
+      .bind(3, time)
+      .bind(4, compilers)
+      .run();
+}
+
+} // namespace cudiff::triage
