@@ -42,6 +42,10 @@ BucketReduction reduce_bucket(triage::Database& db, const std::string& id, Reduc
     request.check.expected = oracle::Expectation{};
   request.check.configs = campaign && !campaign->configs.empty() ? runners::parse_configs(join(campaign->configs, ","))
                                                                  : runners::default_configs();
+  // A run finding is reduced by its split of the configs, not its key: the stored reproducer
+  // has no sidecar, so a wrong-code finding (against the generator's prediction) shows as the
+  // run mismatch with the same split, and a reduced program has no prediction at all.
+  request.partition = run_partition(finding->kind, finding->details);
   request.check.compile_limits = limits(kFileCompileSeconds);
   request.check.run_limits = limits(kRunSeconds);
 
@@ -69,8 +73,25 @@ BucketReduction reduce_bucket(triage::Database& db, const std::string& id, Reduc
   std::size_t index = signatures.size();
   for (std::size_t i = 0; i < signatures.size(); ++i)
     if (signatures[i].key == bucket.key) index = i;
+  bool structural = false;
+  if (index == signatures.size() && !request.partition.empty())
+    for (std::size_t i = 0; i < signatures.size() && index == signatures.size(); ++i)
+      if (run_partition(run.verdict.findings[i]) == request.partition) {
+        index = i;
+        structural = true;
+      }
   if (index == signatures.size())
     throw_environment("the reduced reproducer did not show bucket " + std::to_string(bucket.id) + "'s signature again");
+  // Filed under the bucket it reproduces; its own finding (a run mismatch) says how it matched.
+  oracle::Finding finding_shown = run.verdict.findings[index];
+  triage::Signature signature = signatures[index];
+  if (structural) {
+    finding_shown.details["structural_match"] =
+        "the same split of the configs as bucket " + bucket.key.substr(0, 12) + " (" + bucket.kind + ", stage " +
+        bucket.stage + "); a reduced program has no prediction of the generator to be wrong against";
+    signature.key = bucket.key;
+    signature.kind = bucket.kind;
+  }
 
   triage::Campaign campaign_row;
   campaign_row.id = triage::unique_key();
@@ -98,8 +119,8 @@ BucketReduction reduce_bucket(triage::Database& db, const std::string& id, Reduc
                                   campaign_row.id,
                                   test.id,
                                   campaign_row.ended,
-                                  run.verdict.findings[index],
-                                  signatures[index],
+                                  finding_shown,
+                                  signature,
                                   name,
                                   reduced,
                                   reduced_outputs(run)};

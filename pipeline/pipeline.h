@@ -392,10 +392,24 @@ void record_check(CheckRecorder& recorder, CheckRun& run, const GateOutcome* gat
 // ---- reduction -----------------------------------------------------------------------------
 
 /// What the built-in test must keep: one finding's signature.
+/// How a run finding splits the configs: the groups of configs whose runs print alike, each
+/// sorted, the groups sorted. A wrong-code finding's matching configs are one group and each
+/// of its differing groups another, so it splits as the run mismatch its program shows
+/// without the generator's prediction (a reduced program has none). Empty for other kinds.
+using RunPartition = std::vector<std::vector<std::string>>;
+RunPartition run_partition(const oracle::Finding& finding);
+/// The same from a stored finding's kind and details (triage::StoredFinding).
+RunPartition run_partition(std::string_view kind, const boost::json::value& details);
+
 struct ReduceTarget {
   std::string key;  ///< the triage key every accepted candidate must show again
   std::string title;
   oracle::FindingKind kind = oracle::FindingKind::compile_status_mismatch;
+  /// Set for a run finding reduced structurally (ReduceRequest::partition): a candidate is kept
+  /// while any run finding of it (run mismatch, wrong code, common wrong code) splits the
+  /// configs exactly so, whatever its key. With the guilty stage's swap twin among the configs
+  /// (nvcc-O3 wrong, nvcc-O3-ptxas0 right), the split re-proves the stage on every candidate.
+  RunPartition partition;
 };
 
 struct ReduceRequest {
@@ -403,6 +417,11 @@ struct ReduceRequest {
   std::string source;          ///< the original's text
   /// Given to every candidate (layout probes, the expectation).
   std::optional<generator::Sidecar> sidecar;
+  /// A run finding's split of the configs (run_partition), when it is reduced structurally:
+  /// the original must show a run finding that splits them so (its key may differ: a stored
+  /// wrong-code reproducer checked without its sidecar shows a run mismatch), and so must
+  /// every candidate.
+  RunPartition partition;
   std::optional<std::filesystem::path> test_script;  ///< C-Reduce-style; else the built-in test
   CheckRequest check;  ///< mode (none: check's default), configs, warnings, limits
   std::optional<std::string> key;  ///< built-in test: keep this key (or prefix); none: the first finding

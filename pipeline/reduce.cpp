@@ -118,7 +118,13 @@ ReduceTarget pick_target(const ReduceRequest& request, const CheckRun& original)
                 ", configs " + configs_text(request.check) + "): nothing to reduce");
   for (std::size_t i = 0; i < signatures.size(); ++i)
     if (!request.key || signatures[i].key.starts_with(*request.key))
-      return {signatures[i].key, signatures[i].title, original.verdict.findings[i].kind};
+      return {signatures[i].key, signatures[i].title, original.verdict.findings[i].kind,
+              request.partition.empty() ? RunPartition{} : run_partition(original.verdict.findings[i])};
+  // A run finding reduced structurally: the one that splits the configs as the target does.
+  if (!request.partition.empty())
+    for (std::size_t i = 0; i < signatures.size(); ++i)
+      if (run_partition(original.verdict.findings[i]) == request.partition)
+        return {signatures[i].key, signatures[i].title, original.verdict.findings[i].kind, request.partition};
   std::vector<std::string> keys;
   for (const auto& signature : signatures) keys.push_back(signature.key.substr(0, 12));
   throw_usage("no finding of " + request.file.string() + " has key " + *request.key +

@@ -85,6 +85,41 @@ bool ScriptTest::operator()(const std::string& candidate) const {
   return result.exited_zero();
 }
 
+// ---- run partitions -----------------------------------------------------------------------
+
+RunPartition run_partition(std::string_view kind, const boost::json::value& details) {
+  using oracle::FindingKind;
+  const bool run = kind == oracle::to_string(FindingKind::run_mismatch) ||
+                   kind == oracle::to_string(FindingKind::wrong_code) ||
+                   kind == oracle::to_string(FindingKind::common_wrong_code);
+  const auto* object = details.if_object();
+  if (!run || object == nullptr) return {};
+  const auto names = [](const boost::json::value* list) {
+    std::vector<std::string> out;
+    if (list != nullptr && list->is_array())
+      for (const auto& item : list->as_array())
+        if (item.is_string()) out.emplace_back(item.as_string());
+    std::ranges::sort(out);
+    return out;
+  };
+  RunPartition partition;
+  if (const auto* groups = object->if_contains("groups"); groups != nullptr && groups->is_array()) {
+    for (const auto& group : groups->as_array())
+      if (group.is_object()) partition.push_back(names(group.as_object().if_contains("configs")));
+  } else {
+    if (auto matching = names(object->if_contains("matching")); !matching.empty()) partition.push_back(matching);
+    if (const auto* groups = object->if_contains("differing_groups"); groups != nullptr && groups->is_array())
+      for (const auto& group : groups->as_array()) partition.push_back(names(&group));
+  }
+  std::erase_if(partition, [](const std::vector<std::string>& group) { return group.empty(); });
+  std::ranges::sort(partition);
+  return partition.size() > 1 ? partition : RunPartition{};
+}
+
+RunPartition run_partition(const oracle::Finding& finding) {
+  return run_partition(oracle::to_string(finding.kind), boost::json::value(finding.details));
+}
+
 // ---- SignatureTest ----------------------------------------------------------------------
 
 SignatureTest::SignatureTest(ReduceTarget target, CheckRequest check, const runners::Toolchain& toolchain,
@@ -198,7 +233,11 @@ bool SignatureTest::operator()(const std::string& candidate) const {
     run = check(candidate, dir.path(), check_);
   }
   const std::vector<triage::Signature> found = signatures_of(run);
-  const bool same = std::ranges::any_of(found, [&](const triage::Signature& s) { return s.key == target_.key; });
+  const bool same =
+      target_.partition.empty()
+          ? std::ranges::any_of(found, [&](const triage::Signature& s) { return s.key == target_.key; })
+          : std::ranges::any_of(run.verdict.findings,
+                                [&](const oracle::Finding& f) { return run_partition(f) == target_.partition; });
   if (!same) return false;
   return !sanitizer_ || sanitizer_clean(run, candidate);
 }

@@ -272,8 +272,10 @@ std::string render_repro_script(const Bucket& bucket, const StoredFinding& findi
       for (const ScriptConfig& config : configs) {
         if (config.binary.empty() || config.name == reference) continue;
         const bool differs = std::ranges::find(differing, config.name) != differing.end();
+        // Alike: a differing config that prints as the reference undoes the split. Not alike:
+        // not all the same, and a matching config that departs breaks the split too.
         sh += "if cmp -s \"$work/" + reference + ".run\" \"$work/" + config.name + ".run\"; then " +
-              (differs ? "split=0; " : "") + "else same=0; " + (differs ? "" : "split=0; ") + "fi\n";
+              (differs ? "split=0" : ":") + "; else same=0; " + (differs ? ":" : "split=0") + "; fi\n";
       }
       sh += "[ $same -eq 1 ] && fixed \"every config prints the same\"\n";
       sh += "[ $split -eq 1 ] && present \"" + join(differing, ", ") + " print other output than " + reference + "\"\n";

@@ -1,6 +1,7 @@
 // triage reports: the HTML page is self-contained (inline CSS and SVG, no scripts, nothing
 // fetched) and has its sections; the Markdown bug report has what a compiler team needs.
 #include "support/test_support.h"
+#include "runners/runners.h"
 #include "triage/triage.h"
 
 #include <gtest/gtest.h>
@@ -110,4 +111,56 @@ TEST(TriageFacts, LinkBisectionAndRecheckRoundTripAndMergeKeepsWhatEachHas) {
   db.set_link(key, "https://bugs.example/2");
   EXPECT_EQ(db.facts(key).link, "https://bugs.example/2");
   EXPECT_EQ(db.facts(key).versions, "not bisectable: one toolkit");  // one fact set leaves the others
+}
+
+/// A stored finding of `kind` with `details` and two configs' recorded builds and runs.
+triage::StoredFinding finding_of(const std::string& kind, const std::string& details) {
+  triage::StoredFinding finding;
+  finding.kind = kind;
+  finding.source_name = "repro.cu";
+  finding.details = boost::json::parse(details);
+  finding.outputs = boost::json::parse(R"({"file": "/tmp/x/repro.cu", "mode": "run",
+    "toolchain": {"nvcc": {"path": "/usr/local/cuda/bin/nvcc"}, "clang": {"path": "/usr/bin/clang++-22"},
+                  "cuda_home": "/usr/local/cuda"},
+    "configs": [
+      {"config": "nvcc-O3", "compiler": "nvcc", "outcome": "accepted", "run": {"status": "exit 0"},
+       "command": "TMPDIR=/tmp/x/t LC_ALL=C /usr/local/cuda/bin/nvcc -O3 -o /tmp/x/nvcc-O3/repro --time /tmp/x/t.csv /tmp/x/repro.cu"},
+      {"config": "clang-O3", "compiler": "clang", "outcome": "rejected", "run": {"status": "exit 0"},
+       "command": "LC_ALL=C /usr/bin/clang++-22 -x cuda '--cuda-path=/usr/local/cuda' -fcrash-diagnostics-dir=/tmp/x -O3 -o /tmp/x/clang-O3/repro /tmp/x/repro.cu -L/usr/local/cuda/lib64"}]})");
+  return finding;
+}
+
+TEST(TriageReproScript, EveryKindGivesAScriptBashCanParseWithTheRecordedCommandsMadePortable) {
+  TempDir dir;
+  const std::vector<std::pair<std::string, std::string>> kinds = {
+      {"wrong_code", R"({"expected": {"k": "01"}, "differing": ["nvcc-O3"], "matching": ["clang-O3"],
+                         "differing_kernels": ["k"]})"},
+      {"run_mismatch", R"({"groups": [{"configs": ["nvcc-O3"]}, {"configs": ["clang-O3"]}],
+                           "differing": ["clang-O3"], "matching": ["nvcc-O3"]})"},
+      // Both configs in one group: the reference and a config that must keep printing as it does.
+      {"run_mismatch", R"({"matching": ["nvcc-O3", "clang-O3"], "differing": []})"},
+      {"crash", R"({})"},
+      {"false_rejection", R"({})"},
+      {"missed_diagnostic", R"({})"},
+      {"layout_mismatch", R"({})"}};
+  for (const auto& [kind, details] : kinds) {
+    triage::Bucket bucket;
+    bucket.key = "0123456789abcdef0123456789abcdef";
+    bucket.kind = kind;
+    bucket.title = "a title\nwith a newline";
+    const std::string script = triage::render_repro_script(bucket, finding_of(kind, details), "repro.cu");
+    const auto path = dir.path() / (kind + ".sh");
+    write_file(path, script);
+    runners::Command parse;
+    parse.argv = {"bash", "-n", path.string()};
+    const runners::SubprocessResult parsed = runners::run_subprocess(parse);
+    EXPECT_TRUE(parsed.exited_zero()) << kind << ": " << parsed.err.text << "\n" << script;
+    // The recorded compilers and toolkit are defaults only; cudiff's own instrumentation is gone.
+    EXPECT_TRUE(contains(script, "\"$NVCC\" -O3 -o \"$work\"/nvcc-O3/repro \"$src\"")) << script;
+    EXPECT_TRUE(contains(script, "--cuda-path=\"$CUDA_HOME\"")) << script;
+    EXPECT_TRUE(contains(script, "-L\"$CUDA_HOME\"/lib64")) << script;
+    EXPECT_FALSE(contains(script, "--time")) << script;
+    EXPECT_FALSE(contains(script, "crash-diagnostics")) << script;
+    EXPECT_FALSE(contains(script, "TMPDIR=")) << script;
+  }
 }
