@@ -73,5 +73,5 @@ TEST(TriageInvalid, AnOlderDatabaseIsUpgradedAndHasNone) {
   const auto result = run_cudiff({"triage", "invalid", "--db", db_path.string()});
   ASSERT_EQ(result.exit_code, 0) << result.err.text;
   EXPECT_EQ(result.out.text, "0 invalid tests (rejected by the sanitizer gate, not filed)\n");
-  EXPECT_EQ(cudiff::triage::Database::open(db_path, {.read_only = true}).version(), 4);
+  EXPECT_EQ(cudiff::triage::Database::open(db_path, {.read_only = true}).version(), cudiff::triage::schema_version);
 }

@@ -30,7 +30,7 @@ triage::InvalidTest invalid(const std::string& name, const std::string& cause, d
   return t;
 }
 
-TEST(InvalidTests, SchemaThreeDatabaseIsUpgradedToFourKeepingItsRows) {
+TEST(InvalidTests, SchemaThreeDatabaseIsUpgradedKeepingItsRows) {
   TempDir dir;
   const auto path = dir.path() / "v3.db";
   {
@@ -44,8 +44,8 @@ TEST(InvalidTests, SchemaThreeDatabaseIsUpgradedToFourKeepingItsRows) {
     old.put_campaign_params("c3", "{}");
   }
   auto db = triage::Database::open(path);
-  EXPECT_EQ(db.version(), 4);
-  EXPECT_EQ(triage::schema_version, 4);
+  EXPECT_EQ(db.version(), triage::schema_version);
+  EXPECT_GE(triage::schema_version, 4);
   ASSERT_EQ(db.campaigns().size(), 1u);
   EXPECT_EQ(db.campaign_params("c3"), std::optional<std::string>("{}"));
   EXPECT_EQ(db.invalid_test_count(), 0);
