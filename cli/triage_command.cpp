@@ -46,26 +46,147 @@ void need(const ParsedArgs& args, std::size_t count, std::string_view usage) {
   if (args.positionals.size() != count + 1) throw_usage("usage: cudiff triage " + std::string(usage));
 }
 
-int list(const ParsedArgs& args, std::ostream& out) {
-  need(args, 0, "list [--status S] [--kind K] [--json]");
-  triage::Database db = open_existing(args);
+/// A bucket for `list --json`: every field of to_json, and where its findings came from.
+boost::json::object listed_json(const triage::Bucket& bucket,
+                                const std::map<std::string, triage::BucketOrigins>& origins,
+                                const std::map<std::string, triage::BucketFacts>& facts) {
+  boost::json::object json = triage::to_json(bucket);
+  // What is known of it beyond its findings: the upstream report, the bisection, the recheck.
+  const auto known = facts.find(bucket.key);
+  const triage::BucketFacts none;
+  const triage::BucketFacts& fact = known == facts.end() ? none : known->second;
+  json["link"] = fact.link;
+  json["versions"] = fact.versions;
+  json["recheck"] = fact.recheck;
+  boost::json::array engines, configs;
+  if (const auto found = origins.find(bucket.key); found != origins.end()) {
+    for (const auto& engine : found->second.engines) engines.emplace_back(engine);
+    for (const auto& config : found->second.configs) configs.emplace_back(config);
+  }
+  json["engines"] = std::move(engines);
+  json["configs"] = std::move(configs);
+  return json;
+}
+
+/// A bucket's bisection (`versions`) or last recheck verdict for the list's table; "-" when none.
+std::string facts_cell(const std::map<std::string, triage::BucketFacts>& facts, const std::string& key, bool versions) {
+  const auto found = facts.find(key);
+  if (found == facts.end()) return "-";
+  const std::string& text = versions ? found->second.versions : found->second.recheck;
+  if (text.empty()) return "-";
+  // "not bisectable: <reasons>" says its reasons in `show`; the table keeps the verdict.
+  return shorten(text.substr(0, text.find(':')), 32);
+}
+
+std::string causes_text(const std::vector<std::pair<std::string, std::int64_t>>& causes) {
+  std::vector<std::string> parts;
+  for (const auto& [cause, count] : causes) parts.push_back(cause + " " + std::to_string(count));
+  return join(parts, ", ");
+}
+
+/// What `list` shows: the classes it keeps, the origins of their buckets, the invalid tests.
+struct Listing {
+  std::vector<triage::ClassGroup> groups;
+  std::size_t buckets = 0;
+  std::map<std::string, triage::BucketOrigins> origins;
+  std::map<std::string, triage::BucketFacts> facts;
+  std::vector<std::pair<std::string, std::int64_t>> causes;  ///< of the invalid tests, when shown
+  std::int64_t invalid_tests = 0;
+};
+
+Listing read_listing(const triage::Database& db, const ParsedArgs& args) {
   triage::BucketQuery query;
   if (auto status = args.value("--status")) query.status = triage::parse_status(*status);
   query.kind = args.value("--kind");
-  const auto buckets = db.buckets(query);
+  std::optional<triage::FindingClass> only;
+  if (auto name = args.value("--class")) only = triage::parse_finding_class(*name);
+  const bool filtered = query.status || query.kind || only;
+  // Invalid tests are no buckets: a filter on status or kind leaves them out.
+  const bool with_invalid = !query.status && !query.kind && (!only || *only == triage::FindingClass::invalid_tests);
+
+  Listing listing;
+  for (auto& group : triage::group_by_class(db.buckets(query))) {
+    if (only && group.finding_class != only) continue;
+    const bool invalid = group.finding_class == triage::FindingClass::invalid_tests;
+    if (filtered && group.buckets.empty() && !(invalid && with_invalid)) continue;
+    listing.buckets += group.buckets.size();
+    listing.groups.push_back(std::move(group));
+  }
+  listing.origins = db.bucket_origins();
+  listing.facts = db.all_facts();
+  if (with_invalid) listing.causes = db.invalid_test_causes();
+  for (const auto& [cause, count] : listing.causes) listing.invalid_tests += count;
+  return listing;
+}
+
+/// `--json`: the flat array in the text's order, what scripts have always parsed; with
+/// `--by-class`, an object of classes instead.
+boost::json::value listing_json(const Listing& listing, bool by_class) {
+  boost::json::array flat, classes;
+  for (const auto& group : listing.groups) {
+    boost::json::array buckets;
+    for (const auto& b : group.buckets) buckets.push_back(listed_json(b, listing.origins, listing.facts));
+    if (!by_class) {
+      for (auto& bucket : buckets) flat.push_back(std::move(bucket));
+      continue;
+    }
+    boost::json::object entry{{"class", triage::class_name(group.finding_class)},
+                              {"bucket_count", static_cast<std::int64_t>(group.buckets.size())},
+                              {"finding_count", group.findings},
+                              {"buckets", std::move(buckets)}};
+    if (group.finding_class == triage::FindingClass::invalid_tests) {
+      boost::json::object by_cause;
+      for (const auto& [cause, count] : listing.causes) by_cause[cause] = count;
+      entry["invalid_tests"] = listing.invalid_tests;
+      entry["by_cause"] = std::move(by_cause);
+    }
+    classes.push_back(std::move(entry));
+  }
+  if (!by_class) return flat;
+  return boost::json::object{{"classes", std::move(classes)}};
+}
+
+/// A heading per class (`CLASS: N buckets, F findings`), then its table.
+void print_listing(const Listing& listing, std::ostream& out) {
+  for (const auto& group : listing.groups) {
+    if (group.finding_class == triage::FindingClass::invalid_tests) {
+      out << "invalid tests: " << listing.invalid_tests << " tests rejected by the sanitizer gate, not filed"
+          << (listing.causes.empty() ? "" : ": " + causes_text(listing.causes)) << "\n\n";
+      continue;
+    }
+    out << triage::class_name(group.finding_class) << ": " << group.buckets.size() << " buckets, " << group.findings
+        << " findings\n";
+    if (group.buckets.empty()) {
+      out << "\n";
+      continue;
+    }
+    TextTable table({"id", "key", "kind", "stage", "status", "count", "first seen", "last seen", "engines", "configs",
+                     "versions", "recheck", "title"});
+    const triage::BucketOrigins none;
+    for (const auto& b : group.buckets) {
+      const auto found = listing.origins.find(b.key);
+      const triage::BucketOrigins& origin = found == listing.origins.end() ? none : found->second;
+      table.add_row({std::to_string(b.id), b.key.substr(0, 12), b.kind, b.stage, triage::to_string(b.status),
+                     std::to_string(b.count), day_time(b.first_seen), day_time(b.last_seen), join(origin.engines, ","),
+                     shorten(join(origin.configs, ","), 48), facts_cell(listing.facts, b.key, true),
+                     facts_cell(listing.facts, b.key, false), shorten(b.title, 100)});
+    }
+    out << table.render() << "\n";
+  }
+}
+
+int list(const ParsedArgs& args, std::ostream& out) {
+  need(args, 0, "list [--status S] [--kind K] [--class C] [--json [--by-class]]");
+  triage::Database db = open_existing(args);
+  const Listing listing = read_listing(db, args);
   if (args.has("--json")) {
-    boost::json::array array;
-    for (const auto& b : buckets) array.push_back(triage::to_json(b));
-    out << pretty_json(array);
+    out << pretty_json(listing_json(listing, args.has("--by-class")));
     return 0;
   }
-  TextTable table({"id", "key", "kind", "status", "count", "first seen", "last seen", "title"});
-  for (const auto& b : buckets)
-    table.add_row({std::to_string(b.id), b.key.substr(0, 12), b.kind, triage::to_string(b.status),
-                   std::to_string(b.count), day_time(b.first_seen), day_time(b.last_seen), shorten(b.title, 100)});
+  print_listing(listing, out);
   const auto totals = db.totals();
-  out << table.render() << buckets.size() << " of " << totals.buckets << " buckets; " << totals.findings
-      << " findings from " << totals.tests << " tests in " << totals.campaigns << " campaigns\n";
+  out << listing.buckets << " of " << totals.buckets << " buckets; " << totals.findings << " findings from "
+      << totals.tests << " tests in " << totals.campaigns << " campaigns\n";
   return 0;
 }
 
@@ -331,29 +452,37 @@ int run_triage(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
 Subcommand triage_subcommand() {
   CommandSpec spec{
       "triage",
-      "cudiff triage list [--status S] [--kind K] [--json] | show ID | mark ID STATUS [--link URL] | note ID TEXT |\n"
-      "                     export ID DIR [--json] | recheck [ID] [--json] | bisect ID |\n"
-      "                     merge OUT.db IN.db... | snapshot DEST.db | report --html OUT.html |\n"
-      "                     reduce ID [--jobs N] | invalid [--json [--full]] [--limit N]   [--db FILE]",
+      "cudiff triage list [--status S] [--kind K] [--class C] [--json [--by-class]] | show ID |\n"
+      "                     mark ID STATUS [--link URL] | note ID TEXT | export ID DIR [--json] |\n"
+      "                     recheck [ID] [--json] | bisect ID | merge OUT.db IN.db... | snapshot DEST.db |\n"
+      "                     report --html OUT.html | reduce ID [--jobs N] | invalid [--json [--full]] [--limit N]\n"
+      "                     [--db FILE]",
       "Work with the triage database: findings deduplicated into buckets (docs/triage.md).\n"
+      "list groups the buckets by class (wrong code, crash, rejects valid, missed diagnostic,\n"
+      "dialect difference; the invalid tests by cause) with the engines and configs that found them.\n"
       "ID is a bucket's local number or a prefix of its key; STATUS is new, known, reported,\n"
       "fixed or invalid. export writes DIR/report.md (a Markdown bug report), DIR/repro.sh (exit\n"
-      "1 while the bug is there, 0 once fixed, 125 when it cannot tell), the smallest reproducer and,\n"
-      "for a ptxas or device-codegen bug, its PTX or LLVM IR. recheck checks every new or reported\n"
-      "bucket again with the compilers installed now and marks the gone ones fixed; bisect names\n"
-      "the first clang release that shows a clang bug, or why it cannot; merge unions shards into OUT.db (idempotent; the shards of one campaign become\n"
-      "one campaign); snapshot writes a consistent one-file copy without a write-ahead log, the\n"
-      "form for a network filesystem (a Slurm shard's way out); report writes one offline HTML\n"
-      "page. reduce shrinks the bucket's best reproducer while it keeps the bucket's signature\n"
-      "(as cudiff reduce does) and stores the result as its best reproducer when smaller.\n"
+      "1 while the bug is there, 0 once fixed, 125 when it cannot tell), the smallest reproducer\n"
+      "and, for a ptxas or device-codegen bug, its PTX or LLVM IR. recheck checks every new or\n"
+      "reported bucket again with the compilers installed now and marks the gone ones fixed;\n"
+      "bisect names the first clang release that shows a clang bug, or why it cannot. merge\n"
+      "unions shards into OUT.db (idempotent; the shards of one campaign become one campaign);\n"
+      "snapshot writes a consistent one-file copy without a write-ahead log, the form for a\n"
+      "network filesystem (a Slurm shard's way out); report writes one offline HTML page. reduce\n"
+      "shrinks the bucket's best reproducer while it keeps the bucket's signature (as cudiff\n"
+      "reduce does) and stores the result as its best reproducer when smaller.\n"
       "invalid lists the tests the sanitizer gate rejected (their runs fault under\n"
       "compute-sanitizer: invalid programs, never filed as compiler bugs), with counts by cause.\n"
       "`synthetic COUNT` writes generated findings (tests and benchmarks).",
       shared_options({Flag::db}, defaults())};
   for (auto& option : std::vector<OptionSpec>{{"--status", "STATUS", "list: only buckets with this status"},
-                                              {"--kind", "KIND", "list: only buckets of this finding kind"}})
+                                              {"--kind", "KIND", "list: only buckets of this finding kind"},
+                                              {"--class", "CLASS",
+                                               "list: only this class (wrong-code, crash, rejects-valid, "
+                                               "missed-diagnostic, dialect-difference, invalid-tests)"}})
     spec.options.push_back(option);
   spec.options.push_back(shared_option(Flag::json, defaults()));
+  spec.options.push_back({"--by-class", "", "list --json: an object of classes with their counts and buckets"});
   spec.options.push_back({"--html", "FILE", "report: write the HTML report here"});
   spec.options.push_back({"--link", "URL", "mark: the upstream bug report's URL, kept with the bucket"});
   spec.options.push_back({"--full", "", "invalid --json: with each sanitizer report and program"});

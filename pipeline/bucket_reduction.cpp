@@ -86,9 +86,10 @@ BucketReduction reduce_bucket(triage::Database& db, const std::string& id, Reduc
   oracle::Finding finding_shown = run.verdict.findings[index];
   triage::Signature signature = signatures[index];
   if (structural) {
-    finding_shown.details["structural_match"] =
-        "the same split of the configs as bucket " + bucket.key.substr(0, 12) + " (" + bucket.kind + ", stage " +
-        bucket.stage + "); a reduced program has no prediction of the generator to be wrong against";
+    finding_shown
+        .details["structural_match"] = "the same split of the configs as bucket " + bucket.key.substr(0, 12) + " (" +
+                                       bucket.kind + ", stage " + bucket.stage +
+                                       "); a reduced program has no prediction of the generator to be wrong against";
     signature.key = bucket.key;
     signature.kind = bucket.kind;
   }

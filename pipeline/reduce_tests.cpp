@@ -233,11 +233,11 @@ bool SignatureTest::operator()(const std::string& candidate) const {
     run = check(candidate, dir.path(), check_);
   }
   const std::vector<triage::Signature> found = signatures_of(run);
-  const bool same =
-      target_.partition.empty()
-          ? std::ranges::any_of(found, [&](const triage::Signature& s) { return s.key == target_.key; })
-          : std::ranges::any_of(run.verdict.findings,
-                                [&](const oracle::Finding& f) { return run_partition(f) == target_.partition; });
+  const bool same = target_.partition.empty()
+                        ? std::ranges::any_of(found, [&](const triage::Signature& s) { return s.key == target_.key; })
+                        : std::ranges::any_of(run.verdict.findings, [&](const oracle::Finding& f) {
+                            return run_partition(f) == target_.partition;
+                          });
   if (!same) return false;
   return !sanitizer_ || sanitizer_clean(run, candidate);
 }

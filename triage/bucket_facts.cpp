@@ -19,6 +19,21 @@ BucketFacts Database::facts(const std::string& bucket_key) const {
   return facts;
 }
 
+std::map<std::string, BucketFacts> Database::all_facts() const {
+  auto& select = impl_->statement(
+      "SELECT bucket_key, link, versions, recheck, recheck_time, recheck_compilers FROM bucket_facts");
+  std::map<std::string, BucketFacts> all;
+  while (select.step()) {
+    BucketFacts& facts = all[select.text(0)];
+    facts.link = select.text(1);
+    facts.versions = select.text(2);
+    facts.recheck = select.text(3);
+    facts.recheck_time = select.real(4);
+    facts.recheck_compilers = select.text(5);
+  }
+  return all;
+}
+
 void Database::set_link(const std::string& bucket_key, std::string_view link) {
   impl_
       ->statement("INSERT INTO bucket_facts(bucket_key, link) VALUES(?1, ?2) "

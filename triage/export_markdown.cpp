@@ -42,6 +42,12 @@ std::string expected_for(std::string_view kind) {
   if (kind == "run_mismatch")
     return "both binaries exit the same way and print the same output (the program has one defined result)";
   if (kind == "warning_mismatch") return "both compilers warn about the same places";
+  if (kind == "wrong_code")
+    return "every config prints the checksums the generator's interpreter predicts (the program has one defined "
+           "result)";
+  if (kind == "common_wrong_code")
+    return "the configs print the checksums the generator's interpreter predicts (all of them print other ones "
+           "alike: a shared stage, or the interpreter)";
   if (kind == "missed_diagnostic")
     return "the program breaks a rule of the CUDA C++ Programming Guide that must be diagnosed (the rule id in the "
            "title; the offending line is marked `// expected-error:`), so every compiler rejects it";
@@ -87,7 +93,7 @@ std::string predicted_values(const StoredFinding& finding) {
     }
     md += "\n";
   }
-  return md;
+  return md + "\n";
 }
 
 /// The guilty stage and the swaps that show it.
@@ -191,7 +197,9 @@ std::string render_markdown_report(const Database& database, const Bucket& bucke
     for (const auto& config : configs->as_array()) {
       md += "\n### " + text_at(config, {"config"}) + " (" + text_at(config, {"outcome"}) + ", " +
             text_at(config, {"status"}) + ")\n\n";
-      md += fenced(replace_all(text_at(config, {"command"}), original, name), "sh");
+      md += fenced("mkdir -p " + text_at(config, {"config"}) + " && " +
+                       report::clean_command(config, original, name, text_at(finding.outputs, {"mode"})),
+                   "sh");
       const std::string err = text_at(config, {"stderr"});
       md += err.empty() ? "\n(printed nothing on stderr)\n" : "\nstderr:\n\n" + fenced(err);
       if (std::string run = text_at(config, {"run", "status"}); !run.empty()) {

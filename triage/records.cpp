@@ -367,6 +367,7 @@ boost::json::object to_json(const Bucket& b) {
                              {"key", b.key},
                              {"title", b.title},
                              {"kind", b.kind},
+                             {"class", class_name(class_of_kind(b.kind))},
                              {"side", b.side},
                              {"stage", b.stage},
                              {"status", to_string(b.status)},

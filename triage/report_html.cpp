@@ -1,4 +1,4 @@
-// triage: the HTML report — one self-contained page: campaigns, plots, top buckets, what is new.
+// triage: the HTML report — one self-contained page: campaigns, plots, buckets by class, what is new.
 #include "triage/report_parts.h"
 #include "triage/triage.h"
 
@@ -8,15 +8,16 @@
 namespace cudiff::triage {
 namespace {
 
+using report::cell;
 using report::format_time;
 using report::html_escape;
 
-constexpr std::size_t top_buckets = 25;
 constexpr std::size_t campaigns_shown = 15;
 
 constexpr std::string_view style = R"css(
 body { font: 14px/1.4 -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; margin: 24px; color: #222; }
 h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 17px; margin: 28px 0 8px; border-bottom: 1px solid #ccc; }
+h3 { font-size: 15px; margin: 20px 0 2px; } h3 .meta { font-weight: normal; font-size: 13px; }
 .meta { color: #666; } .empty { color: #666; font-style: italic; }
 table { border-collapse: collapse; margin: 6px 0; } td, th { border: 1px solid #ccc; padding: 3px 8px; text-align: left; vertical-align: top; }
 th { background: #f0f0f0; } td.n { text-align: right; font-variant-numeric: tabular-nums; }
@@ -25,10 +26,6 @@ th { background: #f0f0f0; } td.n { text-align: right; font-variant-numeric: tabu
 .status-new { color: #b00; font-weight: bold; } .status-known { color: #777; } .status-reported { color: #a60; } .status-fixed { color: #070; }
 svg.plot text { font-size: 11px; fill: #333; } svg.plot { display: block; margin: 8px 0 16px; }
 )css";
-
-std::string cell(std::string_view text, bool numeric = false) {
-  return std::string(numeric ? "<td class='n'>" : "<td>") + html_escape(text) + "</td>";
-}
 
 std::string rate(const Campaign& c) {
   const double seconds = c.ended - c.started;
@@ -67,34 +64,19 @@ std::string campaigns_section(const std::vector<Campaign>& campaigns, const Tota
   return html;
 }
 
-std::string bucket_table(const std::vector<Bucket>& buckets) {
-  if (buckets.empty()) return "<p class='empty'>None.</p>";
-  std::string html = "<table><tr><th>id</th><th>key</th><th>kind</th><th>status</th><th>title</th><th>count</th>"
-                     "<th>first seen</th><th>last seen</th><th>reproducer</th></tr>";
-  for (const Bucket& b : buckets) {
-    const std::string status = to_string(b.status);
-    html += "<tr>" + cell(std::to_string(b.id), true) + "<td><code>" + html_escape(b.key.substr(0, 12)) +
-            "</code></td>" + cell(b.kind) + "<td class='status-" + status + "'>" + status +
-            (b.known_reason.empty() ? "" : " <span title='" + html_escape(b.known_reason) + "'>(why?)</span>") +
-            "</td>" + cell(b.title) + cell(std::to_string(b.count), true) + cell(format_time(b.first_seen)) +
-            cell(format_time(b.last_seen)) + cell(format_bytes(static_cast<std::uint64_t>(b.best_size)), true) +
-            "</tr>";
-  }
-  return html + "</table>";
-}
-
 /// Buckets first seen during the latest campaign: what it found that was not known before.
-std::string new_section(const Database& database, const std::vector<Campaign>& campaigns) {
+std::string new_section(const std::vector<Bucket>& buckets, const report::Origins& origins,
+                        const std::vector<Campaign>& campaigns) {
   std::string html = "<h2>New since the previous campaign</h2>";
   if (campaigns.empty()) return html + "<p class='empty'>No campaign recorded.</p>";
   const Campaign& latest = campaigns.back();
   std::vector<Bucket> fresh;
-  for (const Bucket& b : database.buckets())
+  for (const Bucket& b : buckets)
     if (b.first_seen >= latest.started) fresh.push_back(b);
   html += "<p class='meta'>Latest campaign: " + html_escape(latest.kind) + " on " + html_escape(latest.host) +
           ", started " + format_time(latest.started) +
           (campaigns.size() == 1 ? " (the first one: everything is new)" : "") + ".</p>";
-  return html + bucket_table(fresh);
+  return html + report::bucket_table(fresh, origins);
 }
 
 std::string status_line(const Database& database) {
@@ -129,6 +111,10 @@ std::string html_escape(std::string_view text) {
 
 std::string format_time(double unix_seconds) { return format_utc(unix_seconds); }
 
+std::string cell(std::string_view text, bool numeric) {
+  return std::string(numeric ? "<td class='n'>" : "<td>") + html_escape(text) + "</td>";
+}
+
 } // namespace report
 
 std::string render_html_report(const Database& database, double now) {
@@ -141,11 +127,15 @@ std::string render_html_report(const Database& database, double now) {
       std::string(style) + "</style></head><body>";
   html += "<h1>cudiff triage report</h1><p class='meta'>" + html_escape(database.path().filename().string()) +
           ", generated " + format_time(now) + ". Buckets: " + status_line(database) + ".</p>";
+  // Every bucket, most frequent first, and where each was found: read once for all sections.
+  const std::vector<Bucket> buckets = database.buckets();
+  const report::Origins origins = database.bucket_origins();
   html += campaigns_section(campaigns, totals, database.invalid_test_count());
+  html += report::class_plot_section(database, events);
   html += "<h2>Findings over time, per kind</h2>" + report::cumulative_plot(events, colours) +
           report::histogram_plot(events, colours);
-  html += "<h2>Top buckets</h2>" + bucket_table(database.buckets(BucketQuery{std::nullopt, std::nullopt, top_buckets}));
-  html += new_section(database, campaigns);
+  html += report::classes_section(database, buckets, origins);
+  html += new_section(buckets, origins, campaigns);
   html += "<p class='meta'>Keys are content hashes of the normalized symptom; <code>cudiff triage show ID</code> "
           "and <code>cudiff triage export ID DIR</code> give the details and a bug report.</p></body></html>\n";
   return html;

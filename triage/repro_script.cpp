@@ -1,6 +1,7 @@
 // triage: repro.sh — one command that rebuilds a finding's reproducer with the recorded configs,
 // runs it where the finding is a run's, and says whether the bug is still there: exit 1 while
 // it is, 0 once it is fixed, 125 when it cannot tell. Plain bash, no cudiff needed.
+#include "triage/report_parts.h"
 #include "triage/triage.h"
 
 #include <algorithm>
@@ -91,21 +92,25 @@ struct ScriptConfig {
 /// through $CUDA_HOME, the source through $src, outputs under $work/CONFIG; cudiff's own
 /// instrumentation (nvcc --time, clang's crash-diagnostics directory, TMPDIR) left out.
 ScriptConfig script_config(const boost::json::value& config, const std::string& original, const std::string& cuda_home,
-                           const std::string& mode) {
+                           const std::string& mode, std::string_view reproducer = {}) {
+  // `reproducer` set: the command as a person types it (report.md): the recorded compiler and
+  // toolkit paths, the reproducer's name, outputs under CONFIG/; else repro.sh's variables.
+  const bool concrete = !reproducer.empty();
   ScriptConfig out;
   out.name = field(config, "config");
   out.compiler = field(config, "compiler");
   out.outcome = field(config, "outcome");
   if (const auto* map = config.if_object(); map != nullptr && map->contains("run")) out.ran = true;
   const std::vector<std::string> words = shell_words(field(config, "command"));
-  std::vector<std::string> line = {"LC_ALL=C"};
-  const std::string dir = "\"$work\"/" + literal(out.name);
+  std::vector<std::string> line;
+  if (!concrete) line.push_back("LC_ALL=C");
+  const std::string dir = concrete ? literal(out.name) : "\"$work\"/" + literal(out.name);
   bool compiler_seen = false;
   for (std::size_t i = 0; i < words.size(); ++i) {
     const std::string& word = words[i];
     if (!compiler_seen) {
       if (word.find('=') != std::string::npos && word.find('/') != 0 && word.find('=') < word.find('/')) continue;
-      line.push_back(out.compiler == "clang" ? "\"$CLANG\"" : "\"$NVCC\"");
+      line.push_back(concrete ? literal(word) : out.compiler == "clang" ? "\"$CLANG\"" : "\"$NVCC\"");
       compiler_seen = true;
       continue;
     }
@@ -123,7 +128,11 @@ ScriptConfig script_config(const boost::json::value& config, const std::string& 
       continue;
     }
     if (word == original) {
-      line.push_back("\"$src\"");
+      line.push_back(concrete ? literal(reproducer) : "\"$src\"");
+      continue;
+    }
+    if (concrete) {
+      line.push_back(literal(word));
       continue;
     }
     // The toolkit's path inside a word: --cuda-path=/usr/local/cuda, -L/usr/local/cuda/lib64.
@@ -172,6 +181,11 @@ checksum() { awk -v k="$2" '$1 == "checksum" && $2 == k { print $3; exit }' "$wo
 )sh";
 
 } // namespace
+
+std::string report::clean_command(const boost::json::value& config, std::string_view original,
+                                  std::string_view reproducer, std::string_view mode) {
+  return script_config(config, std::string(original), "", std::string(mode), reproducer).build;
+}
 
 std::string render_repro_script(const Bucket& bucket, const StoredFinding& finding,
                                 const std::string& reproducer_name) {

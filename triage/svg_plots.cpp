@@ -86,7 +86,7 @@ std::string legend(const std::map<std::string, std::string>& colours, const std:
 std::string open_svg(std::string_view title) {
   return "<svg xmlns='http://www.w3.org/2000/svg' class='plot' width='" + number(width) + "' height='" +
          number(height) + "' viewBox='0 0 " + number(width) + " " + number(height) + "' role='img'><title>" +
-         std::string(title) + "</title>";
+         html_escape(title) + "</title>";
 }
 
 std::map<std::string, long> totals_of(const Events& events) {
@@ -108,14 +108,15 @@ std::map<std::string, std::string> kind_colours(const Events& events) {
   return colours;
 }
 
-std::string cumulative_plot(const Events& events, const std::map<std::string, std::string>& colours) {
+std::string cumulative_plot(const Events& events, const std::map<std::string, std::string>& colours,
+                            std::string_view title) {
   if (events.empty()) return "<p class='empty'>No findings yet.</p>";
   const std::map<std::string, long> totals = totals_of(events);
   long most = 0;
   for (const auto& [kind, total] : totals) most = std::max(most, total);
   Frame f{events.front().first, events.back().first, static_cast<double>(most)};
   f.y_max = std::ceil(f.y_max / nice_step(f.y_max, 5)) * nice_step(f.y_max, 5);
-  std::string svg = open_svg("Cumulative findings per kind over time") + axes(f, "findings (cumulative)");
+  std::string svg = open_svg(title) + axes(f, "findings (cumulative)");
   std::size_t index = 0;
   for (const auto& [kind, colour] : colours) {
     // One point per pixel column at most: 100,000 findings still make a small page.

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -213,6 +214,44 @@ struct MergeStats {
   std::int64_t invalid_tests_added = 0;  ///< tests the shard's sanitizer gate rejected
 };
 
+// ---- classes and engines (docs/triage.md, "Classes and engines") ------------------------
+
+/// What a bucket is to the person reading the list: `triage list` and the HTML report group by
+/// it, in this order. `invalid_tests` holds no bucket: it stands for the tests the sanitizer
+/// gate rejected (counted by cause), which are never filed as compiler bugs.
+enum class FindingClass { wrong_code, crash, rejects_valid, missed_diagnostic, dialect_difference, invalid_tests };
+/// Every class, in the order they are shown.
+inline constexpr FindingClass finding_classes[] = {FindingClass::wrong_code,         FindingClass::crash,
+                                                   FindingClass::rejects_valid,      FindingClass::missed_diagnostic,
+                                                   FindingClass::dialect_difference, FindingClass::invalid_tests};
+/// "wrong code", "crash", "rejects valid", "missed diagnostic", "dialect difference", "invalid tests".
+std::string to_string(FindingClass finding_class);
+/// The inverse of to_string, with '-' or '_' for the spaces ("wrong-code"); throws Error(usage)
+/// naming the classes for anything else.
+FindingClass parse_finding_class(std::string_view text);
+/// The class of every finding kind (never invalid_tests): wrong code (results, layouts, the
+/// parameter ABI, metamorphic variants), crash (crashes, hangs, slow compiles), rejects valid
+/// (false rejections, compile-status mismatches), missed diagnostic (missed diagnostics,
+/// missed by all, late rejections: a front end let an invalid program through, warning
+/// mismatches), dialect difference.
+FindingClass class_of(oracle::FindingKind kind);
+/// The class of a kind as stored (Bucket::kind); none for a name this cudiff does not know.
+std::optional<FindingClass> class_of_kind(std::string_view kind);
+
+/// The engine that found a finding, from its campaign's kind and its own: "metamorphic" for
+/// the metamorphic oracle's findings (a variant departs from its original), else "random"
+/// (campaigns `fuzz`, and `baseline`, the guided engine's unguided arm), "guided", "check" (a
+/// person's file), any other campaign kind by its name ("synthetic"), "unknown" without a
+/// campaign row (""). None for a `reduce` campaign's: a reproducer is not a sighting.
+std::optional<std::string> engine_of(std::string_view campaign_kind, std::string_view finding_kind);
+
+/// Where one bucket's findings came from (Database::bucket_origins).
+struct BucketOrigins {
+  /// "random", "guided", "metamorphic", "check" in this order, then any other engine by name.
+  std::vector<std::string> engines;
+  std::vector<std::string> configs;  ///< every config its findings name, sorted
+};
+
 // ---- the database -----------------------------------------------------------------------
 
 /// The schema version this cudiff writes (PRAGMA user_version); docs/triage.md lists them.
@@ -283,6 +322,8 @@ public:
   void add_note(const std::string& bucket_key, std::string_view text, double time);
   /// The bucket's facts (empty ones when none were set).
   BucketFacts facts(const std::string& bucket_key) const;
+  /// Every bucket's facts that has any, by key (a small table: one query for a whole list).
+  std::map<std::string, BucketFacts> all_facts() const;
   void set_link(const std::string& bucket_key, std::string_view link);
   void set_versions(const std::string& bucket_key, std::string_view versions);
   void set_recheck(const std::string& bucket_key, std::string_view verdict, std::string_view compilers, double time);
@@ -329,6 +370,13 @@ public:
 
   /// Findings per (time, kind), for plots: each finding's time and kind, oldest first.
   std::vector<std::pair<double, std::string>> finding_times() const;
+  /// Each invalid test's time, oldest first (the report's plot per class).
+  std::vector<double> invalid_test_times() const;
+
+  /// The engines (engine_of) and configs of every bucket's findings, by bucket key, from the
+  /// index findings_origin (triage/origins.cpp); the findings of `reduce` campaigns are left
+  /// out. Buckets without findings are absent.
+  std::map<std::string, BucketOrigins> bucket_origins() const;
 
   struct Impl;  ///< triage/sqlite.h: the connection and cached statements
 
@@ -339,6 +387,19 @@ private:
 };
 
 // ---- reports ----------------------------------------------------------------------------
+
+/// The buckets of one class, as `triage list` and the report show them.
+struct ClassGroup {
+  std::optional<FindingClass> finding_class;  ///< none: kinds this cudiff does not know
+  std::vector<Bucket> buckets;
+  std::int64_t findings = 0;  ///< the sum of their counts
+};
+/// One group per class, in class order, empty ones included (invalid_tests is always empty:
+/// its tests are no buckets), then one of the kinds this cudiff does not know when any bucket
+/// has one. Each group keeps the buckets in the order given.
+std::vector<ClassGroup> group_by_class(const std::vector<Bucket>& buckets);
+/// to_string of the class; "other kinds" for none.
+std::string class_name(const std::optional<FindingClass>& finding_class);
 
 /// One self-contained HTML page (inline CSS and SVG, no scripts, nothing fetched): campaign
 /// summary, findings over time per kind, top buckets, what is new since the previous campaign.
@@ -384,7 +445,7 @@ NewFinding synthetic_finding(const std::string& campaign_id, std::int64_t index,
 void write_synthetic_campaign(Database& db, std::int64_t count, std::int64_t buckets, std::int64_t batch,
                               const std::function<void(const std::vector<std::string>& ids)>& committed);
 
-/// A bucket as JSON: every field (`cudiff triage list --json`, `show --json`).
+/// A bucket as JSON: every field and its `class` (`cudiff triage list --json`, `show --json`).
 boost::json::object to_json(const Bucket& bucket);
 
 }  // namespace cudiff::triage

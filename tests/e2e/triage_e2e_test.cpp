@@ -1,6 +1,6 @@
 // End-to-end: `cudiff check --db` and `cudiff triage` as black boxes — buckets from two real
-// files, merges, bad databases, kill -9 during writes, two writers, schema versions, and the
-// HTML report rendered by headless Chromium.
+// files, merges, bad databases, kill -9 during writes, two writers, schema versions, the list
+// grouped by class, and the HTML report rendered by headless Chromium.
 #include "support/test_support.h"
 #include "triage/triage.h"
 
@@ -212,6 +212,71 @@ TEST(TriageE2E, MarkNoteAndShowRoundTrip) {
   auto bad = run_cudiff({"triage", "mark", "2", "done", "--db", db.string()});
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_TRUE(contains(bad.err.text, "unknown status 'done'")) << bad.err.text;
+}
+
+TEST(TriageE2E, ListGroupsBucketsByClassWithStageEnginesAndConfigs) {
+  TempDir dir;
+  const auto db = dir.path() / "t.db";
+  synthetic(db, 100, 10);  // 10 buckets: 2 crashes, 2 run mismatches, 6 compile-status mismatches
+  auto text = run_cudiff({"triage", "list", "--db", db.string()});
+  ASSERT_EQ(text.exit_code, 0) << text.err.text;
+  const std::string& out = text.out.text;
+  const std::vector<std::string> headings = {"wrong code: 2 buckets, 20 findings\n",
+                                             "crash: 2 buckets, 20 findings\n",
+                                             "rejects valid: 6 buckets, 60 findings\n",
+                                             "missed diagnostic: 0 buckets, 0 findings\n",
+                                             "dialect difference: 0 buckets, 0 findings\n",
+                                             "invalid tests: 0 tests rejected by the sanitizer gate, not filed\n"};
+  std::size_t at = 0;
+  for (const auto& heading : headings) {
+    const auto found = out.find(heading, at);
+    ASSERT_NE(found, std::string::npos) << "missing or out of order: " << heading << out;
+    at = found;
+  }
+  EXPECT_TRUE(contains(out, "engines")) << out;
+  EXPECT_TRUE(contains(out, "  synthetic  clang-O3,nvcc-O3  ")) << out;
+  EXPECT_TRUE(contains(out, "10 of 10 buckets; 100 findings")) << out;
+
+  // The flat array stays what scripts parse, in the text's order, each bucket with its class,
+  // stage, engines and configs besides every field it had.
+  const auto buckets = list_json(db);
+  ASSERT_EQ(buckets.size(), 10u);
+  EXPECT_EQ(buckets[0].at("class").as_string(), "wrong code");
+  EXPECT_EQ(buckets[9].at("class").as_string(), "rejects valid");
+  for (const auto& bucket : buckets) {
+    for (const char* field : {"id", "key", "title", "kind", "side", "stage", "status", "known_reason", "count",
+                              "first_seen", "last_seen", "best_finding", "best_size", "symptom"})
+      EXPECT_TRUE(bucket.as_object().contains(field)) << field;
+    EXPECT_EQ(bucket.at("engines"), (boost::json::array{"synthetic"})) << bucket;
+    EXPECT_FALSE(bucket.at("configs").as_array().empty()) << bucket;
+  }
+
+  auto crashes = run_cudiff({"triage", "list", "--class", "crash", "--json", "--db", db.string()});
+  ASSERT_EQ(crashes.exit_code, 0) << crashes.err.text;
+  const auto crash_list = boost::json::parse(crashes.out.text).as_array();
+  ASSERT_EQ(crash_list.size(), 2u);
+  for (const auto& bucket : crash_list) {
+    EXPECT_EQ(bucket.at("kind").as_string(), "crash");
+    EXPECT_EQ(bucket.at("configs"), (boost::json::array{"clang-O3"}));
+  }
+  auto crash_text = run_cudiff({"triage", "list", "--class", "crash", "--db", db.string()});
+  EXPECT_FALSE(contains(crash_text.out.text, "wrong code:")) << crash_text.out.text;
+  EXPECT_FALSE(contains(crash_text.out.text, "invalid tests:")) << crash_text.out.text;
+  EXPECT_TRUE(contains(crash_text.out.text, "2 of 10 buckets")) << crash_text.out.text;
+
+  auto grouped = run_cudiff({"triage", "list", "--json", "--by-class", "--db", db.string()});
+  ASSERT_EQ(grouped.exit_code, 0) << grouped.err.text;
+  const auto classes = boost::json::parse(grouped.out.text).at("classes").as_array();
+  ASSERT_EQ(classes.size(), 6u);
+  EXPECT_EQ(classes[2].at("class").as_string(), "rejects valid");
+  EXPECT_EQ(classes[2].at("bucket_count").as_int64(), 6);
+  EXPECT_EQ(classes[2].at("finding_count").as_int64(), 60);
+  EXPECT_EQ(classes[2].at("buckets").as_array().size(), 6u);
+  EXPECT_EQ(classes[5].at("invalid_tests").as_int64(), 0);
+
+  auto bad = run_cudiff({"triage", "list", "--class", "bugs", "--db", db.string()});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_TRUE(contains(bad.err.text, "unknown class 'bugs'")) << bad.err.text;
 }
 
 /// The report in a real browser: headless Chromium renders it to a PNG that must show

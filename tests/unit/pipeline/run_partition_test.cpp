@@ -15,8 +15,8 @@ TEST(RunPartition, WrongCodeAndTheRunMismatchOfTheSameSplitAreEqual) {
   const RunPartition wrong = run_partition(
       "wrong_code", parse(R"({"matching": ["clang-O3", "nvcc-O3-ptxas0", "clang-O0"], "differing": ["nvcc-O3"],
                              "differing_groups": [["nvcc-O3"]]})"));
-  const RunPartition mismatch =
-      run_partition("run_mismatch", parse(R"({"groups": [{"configs": ["nvcc-O3-ptxas0", "clang-O0", "clang-O3"]},
+  const RunPartition mismatch = run_partition(
+      "run_mismatch", parse(R"({"groups": [{"configs": ["nvcc-O3-ptxas0", "clang-O0", "clang-O3"]},
                                                          {"configs": ["nvcc-O3"]}]})"));
   EXPECT_EQ(wrong, (RunPartition{{"clang-O0", "clang-O3", "nvcc-O3-ptxas0"}, {"nvcc-O3"}}));
   EXPECT_EQ(wrong, mismatch);

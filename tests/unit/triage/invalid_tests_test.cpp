@@ -30,7 +30,7 @@ triage::InvalidTest invalid(const std::string& name, const std::string& cause, d
   return t;
 }
 
-TEST(InvalidTests, SchemaThreeDatabaseIsUpgradedToFourKeepingItsRows) {
+TEST(InvalidTests, SchemaThreeDatabaseIsUpgradedKeepingItsRows) {
   TempDir dir;
   const auto path = dir.path() / "v3.db";
   {
