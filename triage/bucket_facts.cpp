@@ -3,34 +3,33 @@
 #include "triage/sqlite.h"
 
 namespace cudiff::triage {
+namespace {
 
-BucketFacts Database::facts(const std::string& bucket_key) const {
-  auto& select = impl_->statement(
-      "SELECT link, versions, recheck, recheck_time, recheck_compilers FROM bucket_facts WHERE bucket_key = ?1");
-  select.bind(1, bucket_key);
+constexpr std::string_view select_facts =
+    "SELECT bucket_key, link, versions, recheck, recheck_time, recheck_compilers FROM bucket_facts";
+
+BucketFacts facts_from(const sql::Statement& row) {
   BucketFacts facts;
-  if (select.step()) {
-    facts.link = select.text(0);
-    facts.versions = select.text(1);
-    facts.recheck = select.text(2);
-    facts.recheck_time = select.real(3);
-    facts.recheck_compilers = select.text(4);
-  }
+  facts.link = row.text(1);
+  facts.versions = row.text(2);
+  facts.recheck = row.text(3);
+  facts.recheck_time = row.real(4);
+  facts.recheck_compilers = row.text(5);
   return facts;
 }
 
+} // namespace
+
+BucketFacts Database::facts(const std::string& bucket_key) const {
+  auto& select = impl_->statement(std::string(select_facts) + " WHERE bucket_key = ?1");
+  select.bind(1, bucket_key);
+  return select.step() ? facts_from(select) : BucketFacts{};
+}
+
 std::map<std::string, BucketFacts> Database::all_facts() const {
-  auto& select = impl_->statement(
-      "SELECT bucket_key, link, versions, recheck, recheck_time, recheck_compilers FROM bucket_facts");
+  auto& select = impl_->statement(select_facts);
   std::map<std::string, BucketFacts> all;
-  while (select.step()) {
-    BucketFacts& facts = all[select.text(0)];
-    facts.link = select.text(1);
-    facts.versions = select.text(2);
-    facts.recheck = select.text(3);
-    facts.recheck_time = select.real(4);
-    facts.recheck_compilers = select.text(5);
-  }
+  while (select.step()) all.emplace(select.text(0), facts_from(select));
   return all;
 }
 
