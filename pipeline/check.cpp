@@ -268,8 +268,10 @@ CheckRun check_test(const CheckRequest& request, const runners::Toolchain& toolc
   run.verdict = oracle::judge(observations, oracle::JudgeOptions{request.warnings});
   // (A compute-sanitizer gate belongs here, before attribution: an invalid program is never
   // attributed.)
-  if (request.attribute_stages && run.mode == runners::Mode::run && !run.gpus.gpus.empty())
-    attribute_findings(run, request, workdir / "attribution");
+  // Every mode: a compile finding is attributed from what spoke, with no rebuild, so a crash
+  // `cudiff check --mode ptx` finds is keyed with its stage, as the campaign keys it (one
+  // bucket, not two); run findings exist only in mode run, and are rebuilt on the GPU.
+  if (request.attribute_stages) attribute_findings(run, request, workdir / "attribution");
   return run;
 }
 

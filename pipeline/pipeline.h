@@ -133,9 +133,10 @@ struct CheckRequest {
   /// What the test must do (the spec oracle); none: read from the sidecar's expected verdict
   /// and edge, else from a `// expected-error: ID` comment, else nothing is expected.
   std::optional<oracle::Expectation> expected;
-  /// In mode run: name each finding's guilty stage by rebuilding with stages swapped
-  /// (attribute_stage). `cudiff check` turns it on; a campaign attributes a finding only once
-  /// it is pinned on one test, and the reducer's candidates never are.
+  /// Name each finding's guilty stage (attribute_stage): a compile finding's from what spoke,
+  /// in every mode; a run finding's (mode run, with a GPU) by rebuilding with stages swapped.
+  /// `cudiff check` turns it on; a campaign attributes a finding only once it is pinned on one
+  /// test, and the reducer's candidates never are.
   bool attribute_stages = false;
   /// A reduction of a bucket whose key holds an attributed stage: every finding of the check is
   /// keyed as if it had this stage (`signatures_of`), since a candidate is never attributed
