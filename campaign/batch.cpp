@@ -85,7 +85,6 @@ SeedsCheck check_test(const FuzzContext& context, const generator::TestCase& tes
   stats.checks += 1;
   stats.compiles += run.configs.size();
   for (const pipeline::ConfigCheck& config : run.configs) {
-    if (config.run) stats.gpu_seconds += config.run->seconds;
     if (config.run_process && config.run_process->started) {
       const double start = std::chrono::duration<double>(config.run_process->start_time.time_since_epoch()).count();
       stats.runs.push_back(RunSpan{start, start + config.run_process->wall_seconds});

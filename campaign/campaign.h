@@ -123,7 +123,6 @@ struct BatchOutcome {
   std::size_t checks = 0;    ///< checks made (the batch itself, halves, single seeds)
   std::size_t compiles = 0;  ///< compiler invocations among them
   double seconds = 0;
-  double gpu_seconds = 0;          ///< time the binaries ran, summed
   std::vector<RunSpan> runs;       ///< each binary's run, on the batch's GPU
   std::size_t gpu = 0;             ///< which of the campaign's GPUs (its position in CampaignSetup::gpus)
   std::vector<std::string> notes;  ///< e.g. a batch symptom no single test shows
@@ -282,7 +281,7 @@ private:
 /// One GPU's share of a campaign (this start of it).
 struct GpuShare {
   runners::GpuInfo gpu;
-  std::uint64_t batches = 0;  ///< batches checked by the workers pinned to it
+  std::uint64_t batches = 0;  ///< batches whose binaries ran on it
   std::uint64_t runs = 0;     ///< binaries run on it
   double run_seconds = 0;     ///< their wall time, summed (overlapping runs each count)
   double busy_seconds = 0;    ///< wall time during which at least one binary ran on it

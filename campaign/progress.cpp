@@ -70,8 +70,10 @@ void FuzzProgress::add(const BatchOutcome& outcome, std::size_t findings, std::s
     GpuUse& use = gpu_use_[outcome.gpu];
     ++use.batches;
     use.runs += outcome.runs.size();
-    use.run_seconds += outcome.gpu_seconds;
-    for (const RunSpan& span : outcome.runs) use.busy.add(span.start, span.end);
+    for (const RunSpan& span : outcome.runs) {
+      use.run_seconds += span.end - span.start;
+      use.busy.add(span.start, span.end);
+    }
   }
   findings_ += findings;
   new_buckets_ += new_buckets;
@@ -139,7 +141,7 @@ std::string FuzzProgress::line(const std::string& activity) const {
   // Busy: the share of the workers' wall time spent inside a batch.
   text += ", workers busy " + percent(busy_seconds_ / (session * static_cast<double>(workers_)));
   // GPU busy: the time a GPU had at least one binary running, over the wall time; with several
-  // GPUs their mean, then each one's (an idle GPU shows where the round robin leaves work).
+  // GPUs their mean, then each one's (an idle GPU shows a campaign that leaves it no work).
   if (gpu_use_.empty()) {
     text += ", compile-only (no GPU)";
   } else {

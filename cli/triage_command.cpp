@@ -275,9 +275,12 @@ int export_bucket(const ParsedArgs& args, std::ostream& out, std::ostream& err) 
   std::vector<std::string> notes;
   if (const auto best = db.finding(b.best_finding); best && (b.stage == "ptxas" || b.stage == "device-codegen")) {
     // The reproducer first, so the attachment is built from the very file the report names.
-    const triage::ExportedReport first = triage::export_bucket(db, b, directory);
+    const std::filesystem::path reproducer = directory / triage::exported_reproducer_name(*best);
+    std::error_code ec;
+    std::filesystem::create_directories(directory, ec);
+    write_file(reproducer, best->source);
     try {
-      attachments = pipeline::stage_attachments(b, *best, first.reproducer, read_toolchain(args), notes);
+      attachments = pipeline::stage_attachments(b, *best, reproducer, read_toolchain(args), notes);
     } catch (const Error& error) {
       notes.push_back(std::string("no PTX or IR attached: ") + error.what());
     }

@@ -15,6 +15,32 @@ boost::json::object reduced_outputs(const CheckRun& run) {
 
 } // namespace
 
+bool found_by_running(std::string_view kind) {
+  using oracle::FindingKind;
+  return kind == oracle::to_string(FindingKind::run_mismatch) || kind == oracle::to_string(FindingKind::wrong_code) ||
+         kind == oracle::to_string(FindingKind::common_wrong_code) ||
+         kind == oracle::to_string(FindingKind::metamorphic);
+}
+
+CheckRequest stored_check_request(const triage::Database& db, const triage::Bucket& bucket,
+                                  const triage::StoredFinding& finding) {
+  CheckRequest check;
+  const auto campaign = db.campaign(finding.campaign_id);
+  // The campaign attributed the finding's stage before it keyed it; checks of its stored
+  // reproducer are not attributed, so they are keyed with the bucket's stage.
+  if (!bucket.stage.empty()) check.assumed_stage = bucket.stage;
+  if (campaign) check.mode = runners::parse_mode(campaign->mode);
+  // The stored reproducer has no sidecar: a false rejection was judged against a generated
+  // program's "must accept", so its checks are too. (A missed diagnostic's reproducer carries
+  // its `// expected-error: ID` line.)
+  if (bucket.kind == oracle::to_string(oracle::FindingKind::false_rejection)) check.expected = oracle::Expectation{};
+  check.configs = campaign && !campaign->configs.empty() ? runners::parse_configs(join(campaign->configs, ","))
+                                                         : runners::default_configs();
+  check.compile_limits = limits(kFileCompileSeconds);
+  check.run_limits = limits(kRunSeconds);
+  return check;
+}
+
 BucketReduction reduce_bucket(triage::Database& db, const std::string& id, ReduceRequest request,
                               const runners::Toolchain& toolchain, const runners::GpuDiscovery& gpus,
                               std::ostream& err) {
@@ -24,36 +50,19 @@ BucketReduction reduce_bucket(triage::Database& db, const std::string& id, Reduc
   const auto finding = db.finding(bucket.best_finding);
   if (!finding || finding->source.empty())
     throw_environment("bucket " + std::to_string(bucket.id) + " has no stored reproducer to reduce");
-  const auto campaign = db.campaign(finding->campaign_id);
 
   TempDir dir("cudiff-triage-reduce");
   const std::string name = finding->source_name.empty() ? "reproducer.cu" : finding->source_name;
   request.file = dir.path() / name;
   request.source = finding->source;
   request.key = bucket.key;
-  // The campaign attributed the finding's stage before it keyed it; candidates are not
-  // attributed, so they are keyed with the bucket's stage (CheckRequest::assumed_stage).
-  if (!bucket.stage.empty()) request.check.assumed_stage = bucket.stage;
-  if (campaign) request.check.mode = runners::parse_mode(campaign->mode);
-  // The stored reproducer has no sidecar: a false rejection was judged against a generated
-  // program's "must accept", so its candidates are too. (A missed diagnostic's reproducer
-  // carries its `// expected-error: ID` line, which the reduction keeps.)
-  if (bucket.kind == oracle::to_string(oracle::FindingKind::false_rejection))
-    request.check.expected = oracle::Expectation{};
-  request.check.configs = campaign && !campaign->configs.empty() ? runners::parse_configs(join(campaign->configs, ","))
-                                                                 : runners::default_configs();
+  request.check = stored_check_request(db, bucket, *finding);
   // A run finding is reduced by its split of the configs, not its key: the stored reproducer
   // has no sidecar, so a wrong-code finding (against the generator's prediction) shows as the
   // run mismatch with the same split, and a reduced program has no prediction at all.
   request.partition = run_partition(finding->kind, finding->details);
-  request.check.compile_limits = limits(kFileCompileSeconds);
-  request.check.run_limits = limits(kRunSeconds);
 
-  if ((bucket.kind == oracle::to_string(oracle::FindingKind::run_mismatch) ||
-       bucket.kind == oracle::to_string(oracle::FindingKind::wrong_code) ||
-       bucket.kind == oracle::to_string(oracle::FindingKind::common_wrong_code) ||
-       bucket.kind == oracle::to_string(oracle::FindingKind::metamorphic)) &&
-      gpus.gpus.empty())
+  if (found_by_running(bucket.kind) && gpus.gpus.empty())
     throw_environment("bucket " + std::to_string(bucket.id) +
                       " is found by running its binaries: reducing it needs a GPU (" + gpus.note + ")");
   const double started = unix_seconds();

@@ -521,6 +521,16 @@ std::optional<std::string> undefined_behaviour_warning(const runners::Toolchain&
 
 // ---- a bucket's reproducer, reduced and stored ------------------------------------------
 
+/// Whether a bucket of `kind` is found by running binaries: seeing it again needs a GPU.
+bool found_by_running(std::string_view kind);
+
+/// How a stored finding is checked again (a bucket's reduction, a recheck): the configs and mode
+/// of the campaign that found it, the bucket's stage assumed (these checks are never
+/// attributed), a false rejection judged against "must accept" (the stored reproducer has no
+/// sidecar), a person's file's limits. The input is left to the caller.
+CheckRequest stored_check_request(const triage::Database& db, const triage::Bucket& bucket,
+                                  const triage::StoredFinding& finding);
+
 /// What `reduce_bucket` did.
 struct BucketReduction {
   triage::Bucket bucket;

@@ -9,35 +9,20 @@
 namespace cudiff::pipeline {
 namespace {
 
-bool run_kind(const std::string& kind) {
-  return kind == oracle::to_string(oracle::FindingKind::run_mismatch) ||
-         kind == oracle::to_string(oracle::FindingKind::wrong_code) ||
-         kind == oracle::to_string(oracle::FindingKind::common_wrong_code) ||
-         kind == oracle::to_string(oracle::FindingKind::metamorphic);
-}
-
 /// The bucket's best reproducer checked as the campaign that found it checked it (its configs
 /// and mode, the bucket's stage assumed), with `toolchain`; the keys it shows.
 std::vector<std::string> keys_shown(const triage::Database& db, const triage::Bucket& bucket,
                                     const triage::StoredFinding& finding, const runners::Toolchain& toolchain,
                                     const runners::GpuDiscovery& gpus) {
-  const auto campaign = db.campaign(finding.campaign_id);
-  CheckRequest request;
+  CheckRequest request = stored_check_request(db, bucket, finding);
   request.input = TestInput{finding.source_name.empty() ? "reproducer.cu" : finding.source_name,
                             finding.source,
                             std::nullopt,
                             std::nullopt,
                             {},
                             {}};
-  if (!bucket.stage.empty()) request.assumed_stage = bucket.stage;
-  request.mode = campaign ? runners::parse_mode(campaign->mode) : std::nullopt;
   if (!request.mode || (*request.mode == runners::Mode::run && gpus.gpus.empty()))
     request.mode = gpus.gpus.empty() ? runners::Mode::binary : runners::Mode::run;
-  if (bucket.kind == oracle::to_string(oracle::FindingKind::false_rejection)) request.expected = oracle::Expectation{};
-  request.configs = campaign && !campaign->configs.empty() ? runners::parse_configs(join(campaign->configs, ","))
-                                                           : runners::default_configs();
-  request.compile_limits = limits(kFileCompileSeconds);
-  request.run_limits = limits(kRunSeconds);
   TempDir dir("cudiff-recheck");
   const CheckRun run = check_test(request, toolchain, gpus, dir.path());
   std::vector<std::string> keys;
@@ -59,7 +44,7 @@ Recheck recheck_bucket(triage::Database& db, const triage::Bucket& bucket, const
   const auto finding = db.finding(bucket.best_finding);
   if (!finding || finding->source.empty()) {
     recheck.verdict = "cannot tell: no reproducer stored";
-  } else if (run_kind(bucket.kind) && gpus.gpus.empty()) {
+  } else if (found_by_running(bucket.kind) && gpus.gpus.empty()) {
     recheck.verdict = "cannot tell: found by running its binaries, and there is no GPU here (" + gpus.note + ")";
   } else {
     const std::vector<std::string> keys = keys_shown(db, bucket, *finding, toolchain, gpus);
@@ -104,16 +89,15 @@ std::vector<ClangRelease> probe_clang_releases(const runners::Toolchain& toolcha
   const auto source = dir.path() / "probe.cu";
   write_file(source, "__global__ void k(int* p) { p[threadIdx.x] = threadIdx.x; }\n"
                      "int main() { int* d; cudaMalloc(&d, 64); k<<<1, 16>>>(d); return cudaDeviceSynchronize(); }\n");
+  const runners::Config config = runners::parse_configs("clang-O3").front();
   for (ClangRelease& release : releases) {
     runners::Toolchain with = toolchain;
     with.clang.path = release.path;
-    runners::Config config = runners::parse_configs("clang-O3").front();
-    const runners::Command command = runners::compile_command(with, config, runners::Mode::binary, source,
-                                                              dir.path() / ("probe" + std::to_string(release.major)),
-                                                              dir.path());
-    runners::Command limited = command;
-    limited.limits.wall_seconds = 120;
-    const runners::SubprocessResult built = runners::run_subprocess(limited);
+    runners::Command command = runners::compile_command(with, config, runners::Mode::binary, source,
+                                                        dir.path() / ("probe" + std::to_string(release.major)),
+                                                        dir.path());
+    command.limits.wall_seconds = 120;
+    const runners::SubprocessResult built = runners::run_subprocess(command);
     release.builds_cuda = built.exited_zero();
     if (!release.builds_cuda) {
       for (const std::string& line : split_lines(built.err.text))
@@ -148,7 +132,7 @@ std::string bisect_bucket(triage::Database& db, const triage::Bucket& bucket, co
     if (usable.empty() || !finding) {
       text = "not bisectable: no other clang release here builds CUDA against " + toolchain.cuda_home.string() +
              (refused.empty() ? std::string(" (none is installed)") : ": " + join(refused, "; "));
-    } else if (run_kind(bucket.kind) && gpus.gpus.empty()) {
+    } else if (found_by_running(bucket.kind) && gpus.gpus.empty()) {
       text = "not bisected: found by running its binaries, and there is no GPU here";
     } else {
       // Each release that builds CUDA, oldest first: does the reproducer show the key?

@@ -364,6 +364,7 @@ ExecutorPool::Outcome ExecutorPool::run(const std::filesystem::path& program, co
   std::uint64_t starts = 0, lost = 0;
   double start_seconds = 0, run_seconds = 0;
   std::string why;
+  bool start_failed = false;
   Outcome outcome;
   // Twice at most: an executor that ended while idle (killed from outside, say) is replaced
   // and the program handed to the new one, since none of it ran; that costs no fallback.
@@ -371,16 +372,9 @@ ExecutorPool::Outcome ExecutorPool::run(const std::filesystem::path& program, co
     if (slot.ended_while_idle()) ++lost;
     if (!slot.running() || slot.runs() >= kRunsPerExecutor) {
       if (!slot.start(why)) {
-        std::lock_guard lock(mutex_);
-        if (++failed_starts_ >= kStartAttempts) unavailable_ = why;
-        stats_.starts += starts;
-        stats_.start_seconds += start_seconds;
-        stats_.lost += lost;
-        ++stats_.fallbacks;
-        ++stats_.fallback_reasons["executor did not start"];
-        free_.push_back(index);
-        available_.notify_one();
-        return Outcome{std::nullopt, "executor did not start: " + why};
+        start_failed = true;
+        outcome = Outcome{std::nullopt, "executor did not start: " + why};
+        break;
       }
       ++starts;
       start_seconds += slot.start_ms() / 1000;
@@ -393,18 +387,24 @@ ExecutorPool::Outcome ExecutorPool::run(const std::filesystem::path& program, co
   }
   {
     std::lock_guard lock(mutex_);
-    if (starts > 0) failed_starts_ = 0;
     stats_.starts += starts;
     stats_.start_seconds += start_seconds;
     stats_.lost += lost;
-    ++stats_.runs;
-    stats_.run_seconds += run_seconds;
-    if (!outcome.result) {
+    if (start_failed) {
+      if (++failed_starts_ >= kStartAttempts) unavailable_ = why;
       ++stats_.fallbacks;
-      // The reason's kind, without its numbers: "CUDA error 700 after..." counts as one kind.
-      const std::string& reason = outcome.fallback;
-      const auto cut = reason.find_first_of("0123456789(");
-      ++stats_.fallback_reasons[std::string(trim(cut == std::string::npos ? reason : reason.substr(0, cut)))];
+      ++stats_.fallback_reasons["executor did not start"];
+    } else {
+      if (starts > 0) failed_starts_ = 0;
+      ++stats_.runs;
+      stats_.run_seconds += run_seconds;
+      if (!outcome.result) {
+        ++stats_.fallbacks;
+        // The reason's kind, without its numbers: "CUDA error 700 after..." counts as one kind.
+        const std::string& reason = outcome.fallback;
+        const auto cut = reason.find_first_of("0123456789(");
+        ++stats_.fallback_reasons[std::string(trim(cut == std::string::npos ? reason : reason.substr(0, cut)))];
+      }
     }
     free_.push_back(index);
   }

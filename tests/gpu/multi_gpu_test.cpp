@@ -125,7 +125,9 @@ TEST(GpuMultiGpu, AKilledExecutorCostsItsRunsAReRunNotTheCampaign) {
     const auto& executor = share.at("executor").as_object();
     EXPECT_GE(executor.at("ran_as_processes").to_number<int>() + executor.at("executors_lost").to_number<int>(), 1)
         << value;
-    EXPECT_GE(executor.at("executors_started").to_number<int>(), 2) << value;
+    // Every executor found dead while idle was replaced by a new one before the next run.
+    EXPECT_GE(executor.at("executors_started").to_number<int>(), 1 + executor.at("executors_lost").to_number<int>())
+        << value;
   }
   EXPECT_EQ(batches, 12);  // 96 seeds in batches of 8, each on exactly one GPU
   if (gpus.gpus.size() > 1)
