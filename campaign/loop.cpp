@@ -60,12 +60,6 @@ private:
   std::size_t workers_done_ = 0;
 };
 
-std::string gpus_text(const runners::GpuDiscovery& gpus) {
-  std::vector<std::string> names;
-  for (const auto& gpu : gpus.gpus) names.push_back(gpu.describe());
-  return join(names, ", ");
-}
-
 /// A stored campaign's parameters.
 FuzzParams stored_params(const triage::Database& db, const triage::Campaign& campaign, const std::string& text) {
   boost::json::value json;
@@ -155,7 +149,7 @@ OpenCampaign open_or_resume(triage::Database& db, const CampaignSetup& setup) {
     campaign.clang_version = setup.toolchain.clang.version;
     campaign.configs = params.configs;
     const bool no_runs = setup.gpus.gpus.empty() || (params.mode && *params.mode != runners::Mode::run);
-    campaign.gpus = no_runs ? "" : gpus_text(setup.gpus);
+    campaign.gpus = no_runs ? "" : pipeline::gpus_text(setup.gpus, runners::Mode::run);
     campaign.mode = runners::to_string(params.mode.value_or(no_runs ? runners::Mode::binary : runners::Mode::run));
     db.transaction([&] {
       db.put_campaign(campaign);
@@ -182,7 +176,7 @@ std::string start_line(const CampaignSetup& setup, const OpenCampaign& open, con
                     (setup.gpus.gpus.empty() ? "no GPU: " + setup.gpus.note
                                              : "mode " + runners::to_string(*params.mode)) +
                     ")"
-              : "GPUs " + gpus_text(setup.gpus) +
+              : "GPUs " + pipeline::gpus_text(setup.gpus, runners::Mode::run) +
                     (context.executors.empty() ? ", a process per run"
                                                : ", " + std::to_string(setup.executors_per_gpu) + " executor" +
                                                      (setup.executors_per_gpu == 1 ? "" : "s") + " per GPU")) +

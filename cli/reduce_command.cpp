@@ -2,6 +2,8 @@
 // triage signature), or while a C-Reduce-style test script says yes; report the pass log.
 #include "cli/commands.h"
 
+#include <algorithm>
+#include <cstdio>
 #include <ostream>
 #include <thread>
 #include <unistd.h>
@@ -207,13 +209,24 @@ int triage_reduce(const ParsedArgs& args, std::ostream& out, std::ostream& err) 
     throw_usage("usage: cudiff triage reduce ID [--jobs N] [--time-limit S] [--db FILE]");
   triage::Database db = triage::Database::open(args.value("--db").value_or("cudiff.db"),
                                                triage::OpenOptions{.create = false});
-  const pipeline::ReduceRequest request = reduce_request(args);
+  pipeline::ReduceRequest request = reduce_request(args);
+  request.ir = !args.has("--text-only");
   const runners::Toolchain toolchain = read_toolchain(args);
   const runners::GpuDiscovery gpus = runners::discover_gpus();
   const pipeline::BucketReduction reduction = pipeline::reduce_bucket(db, args.positionals[1], request, toolchain, gpus,
                                                                       err);
   if (::isatty(2) == 1) err << "\n";
   const triage::Bucket& bucket = reduction.bucket;
+  if (const auto& ir = reduction.ir) {
+    char rate[32];
+    std::snprintf(rate, sizeof rate, "%.2f", ir->seconds > 0 ? double(ir->tests) / ir->seconds : 0.0);
+    out << "IR reduction: " << ir->original_lines << " -> "
+        << std::count(ir->program.source.begin(), ir->program.source.end(), '\n') << " lines, " << ir->accepted
+        << " edits kept of " << ir->tests << " tests in " << ir->rounds << " rounds, " << format_seconds(ir->seconds)
+        << " (" << rate << " tests/s)" << (ir->stopped_early ? ", stopped at the time limit" : "") << "\n";
+  } else if (!reduction.ir_note.empty()) {
+    out << "IR reduction: not run (" << reduction.ir_note << ")\n";
+  }
   if (!reduction.stored) {
     out << "bucket " << bucket.id << " (" << bucket.key.substr(0, 12) << "): no smaller reproducer than "
         << format_bytes(reduction.original_bytes) << "; nothing stored\n";

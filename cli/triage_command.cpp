@@ -494,6 +494,9 @@ Subcommand triage_subcommand() {
   spec.options.push_back({"--buckets", "N", "synthetic: spread the findings over N buckets (default 100)"});
   spec.options.push_back({"--batch", "N", "synthetic: findings per transaction (default 1)"});
   for (auto& option : reduce_options()) spec.options.push_back(option);  // reduce: --jobs, --schedule...
+  spec.options.push_back({"--text-only", "",
+                          "reduce: no IR reduction first for a generated program's wrong code (the text passes "
+                          "alone, as a baseline)"});
   for (auto& option : shared_options({Flag::nvcc, Flag::clang}, defaults())) spec.options.push_back(option);
   return {spec, run_triage};
 }

@@ -145,6 +145,10 @@ struct Kernel {
   Body body;
   std::uint64_t expected_checksum = 0;
   std::vector<std::string> families;  ///< constructs it uses, for the sidecar and measurement
+  /// On in every generated kernel: the thread's 8 local words (`loc`) and its 8 shared words
+  /// (`sh`) exist, are filled from the input and hashed into its 4th output word. Only the IR
+  /// reduction turns one off, once nothing reads or writes it (generator/reduction_dense.cpp).
+  bool local_words = true, shared_words = true;
 };
 
 constexpr std::uint32_t kFullUnroll = 0xffffffffu;
@@ -166,7 +170,16 @@ std::vector<std::uint64_t> run_kernel(const Kernel& kernel);
 /// The kernel's globals, __device__ functions, __global__ function and `static void
 /// run_<name>()` host runner printing "checksum <label><name> <hex>".
 std::string emit_kernel(const Kernel& kernel, const std::string& checksum_label);
+/// The device code alone: the __device__ functions and the __global__ function. `one_word`:
+/// each thread writes one output word, out[t], the xor of its 4 (compact_words).
+std::string emit_device_code(const Kernel& kernel, bool one_word = false);
+/// Each thread's 4 output words (run_kernel's order) folded into one by xor.
+std::vector<std::uint64_t> compact_words(const std::vector<std::uint64_t>& words);
+/// A whole program of these kernels with the smallest host side that still checks the launch:
+/// what a reduced reproducer ends as (generator/reduction.cpp). The input copied to device
+/// memory, the output in managed memory, one word per thread; prints "checksum <name> <hex>" per kernel, in order, the fold of compact_words.
+std::string emit_compact_program(const std::vector<Kernel>& kernels);
 /// The headers the family's text needs beyond the preamble's (none today).
 std::string includes();
 
-} // namespace cudiff::generator::dense
+}  // namespace cudiff::generator::dense

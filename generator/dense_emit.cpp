@@ -6,6 +6,7 @@
 
 #include "common/common.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace cudiff::generator::dense {
@@ -20,7 +21,9 @@ std::string hex(std::uint64_t value, bool wide) {
 
 class Emitter {
 public:
-  Emitter(const Kernel& kernel, const std::vector<Var>& vars) : kernel_(kernel), vars_(vars) {}
+  /// `one_word`: each thread writes the xor of its 4 output words to out[t] (compact_words).
+  Emitter(const Kernel& kernel, const std::vector<Var>& vars, bool one_word = false)
+      : kernel_(kernel), vars_(vars), one_word_(one_word) {}
 
   std::string expr(const Expr& e) const {
     switch (e.kind) {
@@ -68,22 +71,35 @@ public:
 
   /// The thread's output words (the same text at an early return and at the end).
   void write_output(Writer& w) const {
+    if (vars_.size() == 5 && !kernel_.local_words && !kernel_.shared_words) {
+      // Nothing to hash (only a reduced kernel): the hash's start value.
+      write_words(w, "1469598103934665603ull");
+      return;
+    }
     w.line("{");
     w.indent++;
     w.line("unsigned long long h = 1469598103934665603ull;");
     for (std::size_t i = 5; i < vars_.size(); ++i)
       w.line("h = (h ^ (unsigned long long)" + vars_[i].name + ") * 1099511628211ull;");
-    w.line("for (unsigned k = 0; k < 8u; ++k) h = (h ^ loc[k]) * 1099511628211ull;");
-    w.line("for (unsigned k = 0; k < 8u; ++k) h = (h ^ sh[sb + k]) * 1099511628211ull;");
-    w.line("out[t * 4u + 0u] = ((unsigned long long)a << 32) | b;");
-    w.line("out[t * 4u + 1u] = ((unsigned long long)c << 32) | d;");
-    w.line("out[t * 4u + 2u] = w;");
-    w.line("out[t * 4u + 3u] = h;");
+    if (kernel_.local_words) w.line("for (unsigned k = 0; k < 8u; ++k) h = (h ^ loc[k]) * 1099511628211ull;");
+    if (kernel_.shared_words) w.line("for (unsigned k = 0; k < 8u; ++k) h = (h ^ sh[sb + k]) * 1099511628211ull;");
+    write_words(w, "h");
     w.indent--;
     w.line("}");
   }
 
 private:
+  void write_words(Writer& w, const std::string& hash) const {
+    if (one_word_) {
+      w.line("out[t] = (((unsigned long long)a << 32) | b) ^ (((unsigned long long)c << 32) | d) ^ w ^ " + hash + ";");
+      return;
+    }
+    w.line("out[t * 4u + 0u] = ((unsigned long long)a << 32) | b;");
+    w.line("out[t * 4u + 1u] = ((unsigned long long)c << 32) | d;");
+    w.line("out[t * 4u + 2u] = w;");
+    w.line("out[t * 4u + 3u] = " + hash + ";");
+  }
+
   static std::string widen_text(const std::string& text, bool wide) {
     return wide ? "(unsigned long long)" + text : text;
   }
@@ -235,6 +251,7 @@ private:
 
   const Kernel& kernel_;
   const std::vector<Var>& vars_;
+  bool one_word_ = false;
 };
 
 void emit_function(const Kernel& kernel, const Function& fn, std::string& text) {
@@ -254,30 +271,50 @@ void emit_function(const Kernel& kernel, const Function& fn, std::string& text) 
   text += w.text;
 }
 
+std::uint32_t output_words(const Kernel& kernel) { return kernel.blocks * kernel.threads * kOutputWordsPerThread; }
+
+/// The dynamic shared memory its launch asks for.
+std::uint32_t dynamic_shared_bytes(const Kernel& kernel) {
+  return kernel.dynamic_shared && kernel.shared_words ? kernel.threads * kSharedWordsPerThread * 4u : 0u;
+}
+
+/// `name<<<blocks, threads, shared>>>(in, out);`
+std::string launch(const Kernel& kernel) {
+  return kernel.name + "<<<" + std::to_string(kernel.blocks) + ", " + std::to_string(kernel.threads) + ", " +
+         std::to_string(dynamic_shared_bytes(kernel)) + ">>>(in, out);";
+}
+
 } // namespace
 
 std::string includes() { return ""; }
 
-std::string emit_kernel(const Kernel& kernel, const std::string& checksum_label) {
+std::vector<std::uint64_t> compact_words(const std::vector<std::uint64_t>& words) {
+  std::vector<std::uint64_t> compact(words.size() / kOutputWordsPerThread);
+  for (std::size_t t = 0; t < compact.size(); ++t)
+    for (std::uint32_t k = 0; k < kOutputWordsPerThread; ++k) compact[t] ^= words[t * kOutputWordsPerThread + k];
+  return compact;
+}
+
+std::string emit_device_code(const Kernel& kernel, bool one_word) {
   std::string text = "// compute-dense kernel " + kernel.name + ": ";
   for (std::size_t i = 0; i < kernel.families.size(); ++i) text += (i ? " " : "") + kernel.families[i];
   text += "\n";
   // A callee may call a later function: define them last to first.
   for (std::size_t f = kernel.functions.size(); f-- > 0;) emit_function(kernel, kernel.functions[f], text);
   const std::uint32_t threads = kernel.threads;
-  const std::uint32_t words = kernel.blocks * threads * kOutputWordsPerThread;
-  const std::uint32_t shared_bytes = threads * kSharedWordsPerThread * 4u;
   Writer w;
   w.line("__global__ void __launch_bounds__(" + std::to_string(threads) + ") " + kernel.name +
          "(const unsigned* __restrict__ in, unsigned long long* __restrict__ out) {");
   w.indent++;
   w.line("const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;");
-  w.line("const unsigned sb = threadIdx.x * 8u;");
-  if (kernel.dynamic_shared) {
+  if (!kernel.shared_words) {
+  } else if (kernel.dynamic_shared) {
+    w.line("const unsigned sb = threadIdx.x * 8u;");
     // uint4 elements: 16-byte alignment for the vector stores.
     w.line("extern __shared__ uint4 cudiff_dense_dynamic[];");
     w.line("unsigned* const sh = reinterpret_cast<unsigned*>(cudiff_dense_dynamic);");
   } else {
+    w.line("const unsigned sb = threadIdx.x * 8u;");
     w.line("__shared__ uint4 store[" + std::to_string(threads * 2) + "];");
     w.line("unsigned* const sh = reinterpret_cast<unsigned*>(store);");
   }
@@ -292,14 +329,22 @@ std::string emit_kernel(const Kernel& kernel, const std::string& checksum_label)
     w.line(std::string(v.is_volatile ? "volatile " : "") + type_name(v.type) + " " + v.name + " = (" +
            type_name(v.type) + ")" + source + ";");
   }
-  w.line("unsigned loc[8];");
-  w.line("for (unsigned k = 0; k < 8u; ++k) loc[k] = in[(t + k * 31u) & 255u];");
-  w.line("for (unsigned k = 0; k < 8u; ++k) sh[sb + k] = in[(t * 3u + k) & 255u];");
-  Emitter emitter(kernel, kernel.vars);
+  if (kernel.local_words) {
+    w.line("unsigned loc[8];");
+    w.line("for (unsigned k = 0; k < 8u; ++k) loc[k] = in[(t + k * 31u) & 255u];");
+  }
+  if (kernel.shared_words) w.line("for (unsigned k = 0; k < 8u; ++k) sh[sb + k] = in[(t * 3u + k) & 255u];");
+  Emitter emitter(kernel, kernel.vars, one_word);
   emitter.block(kernel.body, w);
   emitter.write_output(w);
   w.indent--;
   w.line("}");
+  return text + w.text;
+}
+
+std::string emit_kernel(const Kernel& kernel, const std::string& checksum_label) {
+  const std::uint32_t words = output_words(kernel);
+  Writer w;
   w.line("");
   w.line("static void run_" + kernel.name + "() {");
   w.indent++;
@@ -313,8 +358,7 @@ std::string emit_kernel(const Kernel& kernel, const std::string& checksum_label)
   w.line("unsigned long long* out = nullptr;");
   w.line("cudiff_check(cudaMalloc(&out, words * sizeof(unsigned long long)), \"cudaMalloc\");");
   w.line("cudiff_check(cudaMemset(out, 0, words * sizeof(unsigned long long)), \"cudaMemset\");");
-  w.line(kernel.name + "<<<" + std::to_string(kernel.blocks) + ", " + std::to_string(threads) + ", " +
-         std::to_string(kernel.dynamic_shared ? shared_bytes : 0) + ">>>(in, out);");
+  w.line(launch(kernel));
   w.line("cudiff_check(cudaGetLastError(), \"cudaLaunchKernel\");");
   w.line("cudiff_check(cudaDeviceSynchronize(), \"cudaDeviceSynchronize\");");
   w.line("static unsigned long long host_out[" + std::to_string(words) + "];");
@@ -324,7 +368,60 @@ std::string emit_kernel(const Kernel& kernel, const std::string& checksum_label)
   w.line("std::printf(\"checksum " + checksum_label + kernel.name + " %016llx\\n\", cudiff_fold(host_out, words));");
   w.indent--;
   w.line("}");
-  return text + w.text;
+  return emit_device_code(kernel) + w.text;
+}
+
+std::string emit_compact_program(const std::vector<Kernel>& kernels) {
+  Writer w;
+  w.line("#include <cstdio>");
+  // Without the families' comment line: what is left of them is the text.
+  for (const Kernel& kernel : kernels) {
+    const std::string code = emit_device_code(kernel, true);
+    w.text += code.substr(code.find('\n') + 1);
+  }
+  w.line("int main() {");
+  w.indent++;
+  // The generated programs' stack (generator/stack.cpp): unoptimized builds need more than 1 KiB.
+  w.line("cudaDeviceSetLimit(cudaLimitStackSize, 4096);");
+  // The input in device memory, copied: compute-sanitizer's initcheck sees a kernel read it
+  // uninitialized (it does not follow managed memory), as when a reduction deletes the copy.
+  w.line("unsigned host_in[256], *in;");
+  w.line("unsigned long long* out;");
+  std::uint32_t most_threads = 0;
+  for (const Kernel& kernel : kernels) most_threads = std::max(most_threads, kernel.blocks * kernel.threads);
+  w.line("cudaMalloc(&in, sizeof(host_in));");
+  w.line("cudaMallocManaged(&out, " + std::to_string(most_threads) + " * sizeof(unsigned long long));");
+  for (const Kernel& kernel : kernels) {
+    if (kernels.size() > 1) {
+      w.line("{");
+      w.indent++;
+    }
+    // host_in[i]: cudiff_input(i, salt, 0) of the generated programs, truncated to 32 bits.
+    w.line("for (unsigned i = 0; i < 256u; ++i) {");
+    w.line("  unsigned long long x = (i + 1ull) * 0x9E3779B97F4A7C15ull ^ " + std::to_string(kernel.input_salt) + "u;");
+    w.line("  x ^= x >> 29;");
+    w.line("  x *= 0xBF58476D1CE4E5B9ull;");
+    w.line("  host_in[i] = (unsigned)(x ^ (x >> 32));");
+    w.line("}");
+    w.line("cudaMemcpy(in, host_in, sizeof(host_in), cudaMemcpyHostToDevice);");
+    w.line(launch(kernel));
+    // A launch or run error prints as the generated programs print it: never a checksum.
+    w.line("cudaError_t status = cudaGetLastError();");
+    w.line("if (status == cudaSuccess) status = cudaDeviceSynchronize();");
+    w.line("if (status != cudaSuccess) return std::printf(\"CUDA error %s\\n\", cudaGetErrorString(status)), 1;");
+    w.line("unsigned long long h = 1469598103934665603ull;");
+    w.line("for (unsigned i = 0; i < " + std::to_string(kernel.blocks * kernel.threads) +
+           "u; ++i) h = (h ^ out[i]) * 1099511628211ull;");
+    w.line("std::printf(\"checksum " + kernel.name + " %016llx\\n\", h);");
+    if (kernels.size() > 1) {
+      w.indent--;
+      w.line("}");
+    }
+  }
+  w.line("return 0;");
+  w.indent--;
+  w.line("}");
+  return w.text;
 }
 
 } // namespace cudiff::generator::dense

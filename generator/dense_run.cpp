@@ -294,8 +294,10 @@ private:
     std::uint64_t h = 1469598103934665603ull;
     for (std::size_t i = 5; i < kernel_.vars.size(); ++i)
       h = (h ^ widen(kernel_.vars[i].type, v[i], true)) * 1099511628211ull;
-    for (std::uint32_t k = 0; k < kLocalWords; ++k) h = (h ^ thread.loc[k]) * 1099511628211ull;
-    for (std::uint32_t k = 0; k < kSharedWordsPerThread; ++k) h = (h ^ thread.shared[k]) * 1099511628211ull;
+    if (kernel_.local_words)
+      for (std::uint32_t k = 0; k < kLocalWords; ++k) h = (h ^ thread.loc[k]) * 1099511628211ull;
+    if (kernel_.shared_words)
+      for (std::uint32_t k = 0; k < kSharedWordsPerThread; ++k) h = (h ^ thread.shared[k]) * 1099511628211ull;
     std::uint64_t* out = &output_[std::size_t(thread.t) * kOutputWordsPerThread];
     out[0] = (v[0] << 32) | v[1];
     out[1] = (v[2] << 32) | v[3];

@@ -4,6 +4,7 @@
 #include "generator/dense.h"
 #include "generator/emit.h"
 #include "generator/gen_context.h"
+#include "generator/generate_parts.h"
 #include "generator/generator.h"
 #include "generator/interpreter.h"
 #include "generator/kernels.h"
@@ -19,15 +20,25 @@
 namespace cudiff::generator {
 namespace {
 
-std::string hex64(std::uint64_t value) {
-  char text[17];
-  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(value));
-  return text;
+/// The compute-dense kernels of the seed, each with the checksum its interpreter predicts.
+void plant_dense(Program& program, const Policy& policy, const Swarm& swarm, Size size, std::uint64_t seed) {
+  program.dense = dense::make_kernels(policy, swarm, size, seed);
+  for (dense::Kernel& kernel : program.dense) kernel.expected_checksum = fold_checksum(dense::run_kernel(kernel));
 }
 
 std::string padded_seed(std::uint64_t seed) {
   char text[32];
   std::snprintf(text, sizeof text, "%012llu", static_cast<unsigned long long>(seed));
+  return text;
+}
+
+std::array<std::uint32_t, 3> dims(const std::uint32_t d[3]) { return {d[0], d[1], d[2]}; }
+
+} // namespace
+
+std::string hex64(std::uint64_t value) {
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(value));
   return text;
 }
 
@@ -50,23 +61,6 @@ std::string header_comment(std::uint64_t seed, const Policy& policy, Size size, 
          "// constructs enabled: " +
          enabled + "\n";
 }
-
-std::array<std::uint32_t, 3> dims(const std::uint32_t d[3]) { return {d[0], d[1], d[2]}; }
-
-/// The compute-dense kernels of the seed, each with the checksum its interpreter predicts.
-void plant_dense(Program& program, const Policy& policy, const Swarm& swarm, Size size, std::uint64_t seed) {
-  program.dense = dense::make_kernels(policy, swarm, size, seed);
-  for (dense::Kernel& kernel : program.dense) kernel.expected_checksum = fold_checksum(dense::run_kernel(kernel));
-}
-
-/// One seed's program, generated and validated, not yet emitted.
-struct Built {
-  Swarm swarm;
-  LayoutPlan layout;
-  Program program;
-  EmitOptions options;
-  std::set<std::string> used;
-};
 
 Built build(const Policy& policy, Rng& rng, std::uint64_t seed, Size size, const std::string& probe_prefix,
             const std::string& type_qualifier) {
@@ -101,7 +95,6 @@ Built build(const Policy& policy, Rng& rng, std::uint64_t seed, Size size, const
   return built;
 }
 
-/// `scope` qualifies the ABI family's names: "cudiff_s<seed>::" in a batch, else "".
 Sidecar sidecar_of(const Built& built, const Policy& policy, std::uint64_t seed, Size size,
                    const std::string& kernel_label, const std::string& scope) {
   Sidecar sidecar;
@@ -121,11 +114,12 @@ Sidecar sidecar_of(const Built& built, const Policy& policy, std::uint64_t seed,
     sidecar.kernels->push_back(Sidecar::Kernel{kernel_label + k.name, dims(k.launch.grid), dims(k.launch.block),
                                                k.launch.dynamic_shared_bytes, hex64(k.expected_checksum)});
   for (const dense::Kernel& k : built.program.dense) {
-    sidecar.kernels->push_back(Sidecar::Kernel{kernel_label + k.name,
-                                               {k.blocks, 1, 1},
-                                               {k.threads, 1, 1},
-                                               k.dynamic_shared ? k.threads * dense::kSharedWordsPerThread * 4u : 0u,
-                                               hex64(k.expected_checksum)});
+    sidecar.kernels->push_back(
+        Sidecar::Kernel{kernel_label + k.name,
+                        {k.blocks, 1, 1},
+                        {k.threads, 1, 1},
+                        k.dynamic_shared && k.shared_words ? k.threads * dense::kSharedWordsPerThread * 4u : 0u,
+                        hex64(k.expected_checksum)});
     for (const std::string& family : k.families)
       if (std::find(sidecar.constructs_enabled->begin(), sidecar.constructs_enabled->end(), family) ==
           sidecar.constructs_enabled->end())
@@ -141,15 +135,13 @@ Sidecar sidecar_of(const Built& built, const Policy& policy, std::uint64_t seed,
   return sidecar;
 }
 
-/// `built` (the seed's program) turned into its variant `index`: the transforms rewrite the IR
-/// and the device stack is planned again (outlined functions add frames).
+// The transforms rewrite the IR and the device stack is planned again (outlined functions
+// add frames).
 std::vector<std::string> make_variant(Built& built, std::uint64_t seed, int index) {
   std::vector<std::string> transforms = derive_variant(built.program, seed, index);
   built.options.stack_bytes = plan_device_stack(built.program).bytes;
   return transforms;
 }
-
-} // namespace
 
 std::string batch_test_label(std::uint64_t seed) { return "s" + std::to_string(seed); }
 

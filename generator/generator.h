@@ -13,6 +13,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -313,5 +314,43 @@ std::string variant_test_label(std::uint64_t seed, int index);
 /// re-runs every variant: a checksum other than the original's is Error(internal) naming the
 /// seed, the variant and its transforms.
 std::vector<TestCase> generate_variants(const Policy& policy, std::uint64_t seed, Size size, int count);
+
+/// A generated program shrunk as the generator sees it, before any text pass (docs/reducer.md,
+/// "Reducing a generated program"): whole kernels, the layout probes, the V-rule probes and the
+/// ABI family go first, then a compute-dense kernel's functions, statements, loop trips,
+/// subexpressions, variables, launch size and its host side. Every candidate is a complete
+/// program emitted by the generator, with the interpreter's prediction of its checksums in its
+/// sidecar: a reduction keeps judging it against ground truth, so it can neither drift into
+/// undefined behaviour nor into another bug's output unnoticed.
+///
+/// Edits are offered coarse first and numbered on the current program: edit i of one program
+/// is not edit i of the next. A reducer tries candidate(i) for increasing i, accepts the first
+/// that still shows what it reduces, and starts again from the edit of that number (the edits
+/// before it were tried on a program that only differs after them).
+class ProgramReduction {
+public:
+  /// The program generate_program makes for `seed`, or its variant `variant` (1-based) as
+  /// generate_variants makes it. Throws what generation throws.
+  ProgramReduction(const Policy& policy, std::uint64_t seed, Size size, int variant = 0);
+  ~ProgramReduction();
+  ProgramReduction(ProgramReduction&&) noexcept;
+  ProgramReduction& operator=(ProgramReduction&&) noexcept;
+
+  /// The current program: text and sidecar (the prediction of its checksums).
+  const TestCase& current() const;
+  /// How many edits the current program offers.
+  std::size_t edits() const;
+  /// Edit `index` applied to the current program; none when it changes nothing there.
+  std::optional<TestCase> candidate(std::size_t index) const;
+  /// What edit `index` does, for logs: "dense_0: delete statement 7 (for)".
+  std::string describe(std::size_t index) const;
+  /// Makes candidate(index) the current program. Throws Error(internal) when it is none.
+  void accept(std::size_t index);
+
+  struct State;  ///< the program's IR and the edits it offers (generator/reduction.cpp)
+
+private:
+  std::unique_ptr<State> state_;
+};
 
 } // namespace cudiff::generator

@@ -2,6 +2,9 @@
 // stored as the bucket's best reproducer when it is smaller (`cudiff triage reduce`).
 #include "pipeline/pipeline.h"
 
+#include <algorithm>
+#include <ostream>
+
 namespace cudiff::pipeline {
 namespace {
 
@@ -11,6 +14,48 @@ boost::json::object reduced_outputs(const CheckRun& run) {
   boost::json::object outputs = outputs_json(run);
   outputs["reduced"] = true;
   return outputs;
+}
+
+/// A wrong-code finding's configs that print the generator's prediction.
+std::vector<std::string> matching_configs(const triage::StoredFinding& finding) {
+  std::vector<std::string> names;
+  const auto* object = finding.details.if_object();
+  const auto* matching = object == nullptr ? nullptr : object->if_contains("matching");
+  if (matching != nullptr && matching->is_array())
+    for (const auto& name : matching->as_array())
+      if (name.is_string()) names.emplace_back(name.as_string());
+  std::ranges::sort(names);
+  return names;
+}
+
+/// The finding's program reduced by the generator's IR first, when the generator makes it
+/// again: the text passes then start from the result (its own prediction does not survive
+/// them, so they keep the split of the configs instead).
+void reduce_at_ir_level(const triage::Database& db, const triage::StoredFinding& finding, ReduceRequest& request,
+                        const std::filesystem::path& dir, const runners::Toolchain& toolchain,
+                        const runners::GpuDiscovery& gpus, std::ostream& err, BucketReduction& reduction) {
+  std::optional<GeneratedOrigin> origin = generated_origin(db, finding, reduction.ir_note);
+  if (!origin) return;
+  IrReduceRequest ir;
+  ir.origin = std::move(*origin);
+  ir.partition = request.partition;
+  ir.reference = matching_configs(finding);
+  ir.check = request.check;
+  ir.jobs = request.jobs;
+  ir.time_limit_seconds = request.time_limit_seconds;
+  if (request.out)
+    ir.on_improvement = [out = *request.out](const generator::TestCase& test) { write_file(out, test.source); };
+  try {
+    reduction.ir = reduce_generated(ir, toolchain, gpus, err);
+  } catch (const Error& error) {
+    if (error.kind() != ErrorKind::usage) throw;
+    reduction.ir_note = error.what();
+    return;
+  }
+  request.source = reduction.ir->program.source;
+  request.file = dir / (reduction.ir->program.name + ".cu");
+  if (request.time_limit_seconds > 0)
+    request.time_limit_seconds = std::max(1.0, request.time_limit_seconds - reduction.ir->seconds);
 }
 
 } // namespace
@@ -66,6 +111,8 @@ BucketReduction reduce_bucket(triage::Database& db, const std::string& id, Reduc
     throw_environment("bucket " + std::to_string(bucket.id) +
                       " is found by running its binaries: reducing it needs a GPU (" + gpus.note + ")");
   const double started = unix_seconds();
+  if (request.ir && bucket.kind == oracle::to_string(oracle::FindingKind::wrong_code) && !request.partition.empty())
+    reduce_at_ir_level(db, *finding, request, dir.path(), toolchain, gpus, err, reduction);
   reduction.request = request;
   reduction.outcome = reduce_source(request, toolchain, gpus, err);
   reduction.original_bytes = finding->source.size();
@@ -95,6 +142,11 @@ BucketReduction reduce_bucket(triage::Database& db, const std::string& id, Reduc
   oracle::Finding finding_shown = run.verdict.findings[index];
   triage::Signature signature = signatures[index];
   if (structural) {
+    // The recorded sides go with it, so that its report and repro.sh name the same guilty
+    // configs as the bucket (its own details only list groups).
+    for (const char* side : {"matching", "differing", "differing_groups", "stage", "stage_why"})
+      if (const auto* object = finding->details.if_object(); object != nullptr && object->contains(side))
+        finding_shown.details[side] = object->at(side);
     finding_shown
         .details["structural_match"] = "the same split of the configs as bucket " + bucket.key.substr(0, 12) + " (" +
                                        bucket.kind + ", stage " + bucket.stage +
@@ -114,6 +166,7 @@ BucketReduction reduce_bucket(triage::Database& db, const std::string& id, Reduc
   campaign_row.clang_version = toolchain.clang.version;
   for (const auto& config : request.check.configs) campaign_row.configs.push_back(config.name);
   campaign_row.mode = runners::to_string(run.mode);
+  campaign_row.gpus = gpus_text(run.gpus, run.mode);
   campaign_row.tests = 1;
   campaign_row.findings = 1;
   const triage::Test test{triage::content_key(campaign_row.id + "/" + name),

@@ -15,6 +15,7 @@
 #include "triage/triage.h"
 
 #include <filesystem>
+#include <functional>
 #include <iosfwd>
 #include <memory>
 #include <optional>
@@ -379,6 +380,9 @@ struct CheckRecorder {
   triage::KnownDifferences known;
   bool active = false;  ///< a database or a known-differences file was given
 };
+/// The GPUs a check in `mode` ran on, as a campaign row records them ("0: NVIDIA H100 (sm_90)");
+/// empty unless it ran.
+std::string gpus_text(const runners::GpuDiscovery& gpus, runners::Mode mode);
 /// Throws Error(environment) with one line for a database or known-differences file that
 /// cannot be used; the files are left untouched.
 CheckRecorder open_check_recorder(const std::optional<std::filesystem::path>& db,
@@ -432,6 +436,9 @@ struct ReduceRequest {
   double script_timeout_seconds = kScriptSeconds;
   double time_limit_seconds = 0;  ///< 0: none
   std::optional<std::filesystem::path> out;  ///< rewritten with every improvement
+  /// reduce_bucket: a generated program's wrong-code finding is reduced at the IR level first
+  /// (reduce_generated). Off: the text passes alone.
+  bool ir = true;
 };
 
 /// How a reduction went, for the report.
@@ -519,6 +526,53 @@ std::optional<std::string> undefined_behaviour_warning(const runners::Toolchain&
                                                        const std::string& file_name, const std::string& arch,
                                                        const runners::Limits& limits);
 
+// ---- a generated program reduced at the IR level ----------------------------------------
+
+/// What the generator needs to make a stored finding's program again.
+struct GeneratedOrigin {
+  generator::Policy policy = generator::Policy::defaults();
+  std::uint64_t seed = 0;
+  generator::Size size = generator::Size::small;
+  int variant = 0;  ///< the variant of the seed the finding's differing kernel belongs to; 0: the seed's own
+};
+
+/// The origin of a stored finding's reproducer when it is the program of one seed (a lone
+/// program or a campaign's batch of one) that today's generator makes again byte for byte,
+/// with the policy stored with its campaign. Otherwise none, and `why_not` says why.
+std::optional<GeneratedOrigin> generated_origin(const triage::Database& db, const triage::StoredFinding& finding,
+                                                std::string& why_not);
+
+struct IrReduceRequest {
+  GeneratedOrigin origin;
+  /// The finding's split of the configs (run_partition) and its reference group: the configs
+  /// that print the generator's prediction (a wrong-code finding's "matching").
+  RunPartition partition;
+  std::vector<std::string> reference;
+  CheckRequest check;  ///< configs and limits; the input is each candidate
+  std::size_t jobs = 1;
+  double time_limit_seconds = 0;  ///< 0: none
+  std::function<void(const generator::TestCase&)> on_improvement;
+};
+
+struct IrReduction {
+  generator::TestCase program;  ///< the smallest program kept, with its prediction
+  std::size_t original_lines = 0;
+  std::size_t tests = 0, accepted = 0, rounds = 0;
+  double seconds = 0;
+  bool stopped_early = false;
+  std::vector<std::string> log;  ///< the edits accepted, in order
+};
+
+/// Reduces the origin's program with generator::ProgramReduction (docs/reducer.md, "Reducing a
+/// generated program"). A candidate is kept while, built with every config and run on the
+/// first GPU, the reference configs print its prediction, the others another checksum, the
+/// configs split as `partition`, and compute-sanitizer (every tool the program needs) is clean
+/// on a reference config's binary. Edits are tried `jobs` at a time; the first kept in order
+/// wins. Throws Error(environment) without a GPU or compute-sanitizer, Error(usage) when the
+/// original does not show the finding.
+IrReduction reduce_generated(const IrReduceRequest& request, const runners::Toolchain& toolchain,
+                             const runners::GpuDiscovery& gpus, std::ostream& err);
+
 // ---- a bucket's reproducer, reduced and stored ------------------------------------------
 
 /// Whether a bucket of `kind` is found by running binaries: seeing it again needs a GPU.
@@ -540,6 +594,10 @@ struct BucketReduction {
   bool now_best = false;           ///< it became the bucket's best reproducer
   ReduceRequest request;           ///< as the reduction ran (file, configs, mode...)
   ReduceOutcome outcome;
+  /// The IR reduction that ran before the text passes, for a wrong-code finding of a generated
+  /// program; else why it did not run (ir_note).
+  std::optional<IrReduction> ir;
+  std::string ir_note;
 };
 
 /// Reduces the best reproducer of the bucket `id` (key, key prefix or number) in the database

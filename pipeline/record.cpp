@@ -15,13 +15,6 @@ std::string capped(const std::string& text) {
   return text.size() <= stored_output_chars ? text : text.substr(0, stored_output_chars) + "\n... (cut)";
 }
 
-std::string gpus_text(const runners::GpuDiscovery& gpus, runners::Mode mode) {
-  if (mode != runners::Mode::run) return {};
-  std::vector<std::string> names;
-  for (const auto& gpu : gpus.gpus) names.push_back(gpu.describe());
-  return join(names, ", ");
-}
-
 triage::Campaign campaign_of(const CheckRun& run, double now) {
   triage::Campaign campaign;
   campaign.id = triage::unique_key();
@@ -70,6 +63,13 @@ void label(oracle::Finding& finding, const triage::Signature& signature, const t
 }
 
 } // namespace
+
+std::string gpus_text(const runners::GpuDiscovery& gpus, runners::Mode mode) {
+  if (mode != runners::Mode::run) return {};
+  std::vector<std::string> names;
+  for (const auto& gpu : gpus.gpus) names.push_back(gpu.describe());
+  return join(names, ", ");
+}
 
 std::string host_name() {
   char host[256] = {};

@@ -129,10 +129,6 @@ private:
       result_.format_note = "not formatted (no formatter)";
       return;
     }
-    if (out_of_time()) {
-      result_.format_note = "not formatted (time limit)";
-      return;
-    }
     PassStats& stats = result_.log[stats_of("format")];
     const auto started = Clock::now();
     const std::size_t tests_before = tester_.tests();

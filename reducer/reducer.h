@@ -126,7 +126,8 @@ struct Options {
   /// Test the original first and throw Error(usage) when it is not interesting. Off only
   /// when the caller has just tested it with the same test.
   bool check_original = true;
-  /// Stop after this many seconds (0: no limit) and return the best so far.
+  /// Stop after this many seconds (0: no limit) and return the best so far, formatted (one more
+  /// test: a reproducer a person reads is indented).
   double time_limit_seconds = 0;
   /// Called at most about every `progress_interval_seconds`, and when a pass starts.
   std::function<void(const Progress&)> on_progress;

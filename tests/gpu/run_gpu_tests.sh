@@ -18,6 +18,7 @@ if ! command -v clang++-22 >/dev/null && [ -n "$debs" ]; then
   [ -d "$debs/extra" ] && cp "$debs"/extra/* /opt/c22/usr/lib/llvm-22/bin/
   export LD_LIBRARY_PATH=/opt/c22/usr/lib/x86_64-linux-gnu:/opt/c22/usr/lib/llvm-22/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
   export CUDIFF_CLANG=/opt/c22/usr/lib/llvm-22/bin/clang++
+  export PATH="$PATH:/opt/c22/usr/lib/llvm-22/bin"  # clang-format, for a reduction's last step
 fi
 export CUDIFF_BIN="$build/cudiff" CUDIFF_EXECUTOR="$build/cudiff-executor" CUDIFF_SOURCE_DIR="$here"
 

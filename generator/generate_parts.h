@@ -1,0 +1,42 @@
+// generate_parts: one seed's program built and not yet emitted, and its sidecar — what
+// generate.cpp's entry points and the IR reduction (reduction.cpp) share. Internal to
+// generator/.
+#pragma once
+
+#include "generator/emit.h"
+#include "generator/generator.h"
+#include "generator/ir.h"
+#include "generator/layout.h"
+
+#include <cstdint>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace cudiff::generator {
+
+/// One seed's program, generated and validated, not yet emitted.
+struct Built {
+  Swarm swarm;
+  LayoutPlan layout;
+  Program program;
+  EmitOptions options;
+  std::set<std::string> used;
+};
+
+/// The program of `seed`; probe and type names carry `probe_prefix` and `type_qualifier` as
+/// plan_layout says ("" and "" for a lone program).
+Built build(const Policy& policy, Rng& rng, std::uint64_t seed, Size size, const std::string& probe_prefix,
+            const std::string& type_qualifier);
+/// `built` turned into its variant `index` (1-based); the transforms applied, in order.
+std::vector<std::string> make_variant(Built& built, std::uint64_t seed, int index);
+/// The sidecar of `built`: checksum lines named `kernel_label` + kernel; `scope` qualifies the
+/// ABI family's names ("cudiff_s<seed>::" in a batch, else "").
+Sidecar sidecar_of(const Built& built, const Policy& policy, std::uint64_t seed, Size size,
+                   const std::string& kernel_label, const std::string& scope);
+/// The leading comment of a lone program: seed, version, policy hash, size, constructs.
+std::string header_comment(std::uint64_t seed, const Policy& policy, Size size, const Swarm& swarm);
+/// 16 hex digits, as checksum lines print them.
+std::string hex64(std::uint64_t value);
+
+} // namespace cudiff::generator

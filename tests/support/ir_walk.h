@@ -1,0 +1,39 @@
+// Programs along random walks of the IR reduction (generator::ProgramReduction): each step
+// accepts an edit drawn from a seeded stream, so the walks reach the trims, the compact host
+// side and small kernels the way a reduction does, without a GPU deciding. What the e2e test
+// builds with both compilers and the gpu test runs against each program's prediction.
+#pragma once
+
+#include "generator/generator.h"
+#include "support/test_support.h"
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+namespace cudiff::test {
+
+/// `samples` programs of the walk from `seed`'s program (dense kernels on): every
+/// `steps / samples` accepted edits, and the last one.
+inline std::vector<generator::TestCase> ir_walk(std::uint64_t seed, int steps, int samples) {
+  generator::Policy policy = accepted_by_both(generator::Policy::defaults());
+  policy.set("dense.share", 1);
+  generator::ProgramReduction reduction(policy, seed, generator::Size::small);
+  std::mt19937_64 stream(seed);
+  std::vector<generator::TestCase> programs;
+  const int every = std::max(1, steps / samples);
+  for (int step = 1; step <= steps && reduction.edits() > 0; ++step) {
+    // The coarse edits (they come first) half of the time, as a reduction takes them early.
+    const std::size_t span = stream() % 2 == 0 ? std::min<std::size_t>(reduction.edits(), 12) : reduction.edits();
+    for (int attempt = 0; attempt < 20; ++attempt) {
+      const std::size_t edit = stream() % span;
+      if (!reduction.candidate(edit)) continue;
+      reduction.accept(edit);
+      break;
+    }
+    if (step % every == 0 || step == steps) programs.push_back(reduction.current());
+  }
+  return programs;
+}
+
+} // namespace cudiff::test
