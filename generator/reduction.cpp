@@ -10,7 +10,8 @@
 
 namespace cudiff::generator {
 
-struct ProgramReduction::State {
+/// The program being reduced: what an edit changes and a candidate copies.
+struct ReducedProgram {
   Policy policy;
   std::uint64_t seed = 0;
   Size size = Size::small;
@@ -20,11 +21,15 @@ struct ProgramReduction::State {
   bool compact = false;
   int accepted = 0;
   TestCase current;
+};
 
+struct ProgramReduction::State {
+  ReducedProgram program;
   struct Edit {
     std::string what;
-    std::function<bool(State&)> apply;
+    std::function<bool(ReducedProgram&)> apply;
   };
+  /// The edits `program` offers, in order.
   std::vector<Edit> edits;
 };
 
@@ -33,7 +38,7 @@ namespace {
 using State = ProgramReduction::State;
 
 /// The text and sidecar of the state's program, with the interpreter's prediction.
-TestCase emit(const State& state) {
+TestCase emit(const ReducedProgram& state) {
   const Built& built = state.built;
   TestCase test;
   test.name = "cudiff_" + std::to_string(state.seed) + (state.variant > 0 ? "_v" + std::to_string(state.variant) : "") +
@@ -64,27 +69,27 @@ bool drop_core_kernels(Program& program) {
   return true;
 }
 
-std::vector<State::Edit> edits_of(const State& state) {
+std::vector<State::Edit> edits_of(const ReducedProgram& state) {
   std::vector<State::Edit> edits;
   const Program& program = state.built.program;
-  auto add = [&](std::string what, std::function<bool(State&)> apply) {
+  auto add = [&](std::string what, std::function<bool(ReducedProgram&)> apply) {
     edits.push_back({std::move(what), std::move(apply)});
   };
-  add("delete the core kernels", [](State& s) { return drop_core_kernels(s.built.program); });
+  add("delete the core kernels", [](ReducedProgram& s) { return drop_core_kernels(s.built.program); });
   for (std::size_t k = 0; k < program.dense.size(); ++k)
-    add("delete " + program.dense[k].name, [k](State& s) {
+    add("delete " + program.dense[k].name, [k](ReducedProgram& s) {
       auto& dense = s.built.program.dense;
       if (k >= dense.size() || (dense.size() == 1 && s.built.program.kernels.empty())) return false;
       dense.erase(dense.begin() + static_cast<std::ptrdiff_t>(k));
       return true;
     });
   if (!state.built.layout.probes.empty() || !state.built.layout.definitions.empty())
-    add("delete the layout probes", [](State& s) {
+    add("delete the layout probes", [](ReducedProgram& s) {
       s.built.layout = LayoutPlan{};
       return true;
     });
   if (!program.abi.empty())
-    add("delete the ABI functions", [](State& s) {
+    add("delete the ABI functions", [](ReducedProgram& s) {
       s.built.program.abi.clear();
       return true;
     });
@@ -92,14 +97,14 @@ std::vector<State::Edit> edits_of(const State& state) {
   // definitions follow the kernels by position.
   if (program.abi.empty() && program.kernels.size() > 1)
     for (std::size_t k = 0; k < program.kernels.size(); ++k)
-      add("delete " + program.kernels[k].name, [k](State& s) {
+      add("delete " + program.kernels[k].name, [k](ReducedProgram& s) {
         auto& kernels = s.built.program.kernels;
         if (k >= kernels.size() || !s.built.program.abi.empty()) return false;
         kernels.erase(kernels.begin() + static_cast<std::ptrdiff_t>(k));
         return true;
       });
   if (!state.compact && program.kernels.empty() && !program.dense.empty())
-    add("the smallest host side", [](State& s) {
+    add("the smallest host side", [](ReducedProgram& s) {
       if (!s.built.program.kernels.empty() || s.compact) return false;
       s.built.layout = LayoutPlan{};
       s.compact = true;
@@ -107,25 +112,19 @@ std::vector<State::Edit> edits_of(const State& state) {
     });
   for (std::size_t k = 0; k < program.dense.size(); ++k)
     for (dense::KernelEdit& edit : dense::kernel_edits(program.dense[k]))
-      add(program.dense[k].name + ": " + edit.what, [k, apply = std::move(edit.apply)](State& s) {
+      add(program.dense[k].name + ": " + edit.what, [k, apply = std::move(edit.apply)](ReducedProgram& s) {
         auto& dense = s.built.program.dense;
         return k < dense.size() && apply(dense[k]);
       });
   return edits;
 }
 
-/// The state after `edit`, or none when it changes nothing or leaves a program the
+/// The program after `edit`, or none when it changes nothing or leaves a program the
 /// interpreter refuses (Error(internal): a break outside its loop, a collective after a return).
-std::optional<State> applied(const State& state, std::size_t index) {
+std::optional<ReducedProgram> applied(const State& state, std::size_t index) {
   if (index >= state.edits.size()) return std::nullopt;
-  State next;
-  next.policy = state.policy;
-  next.seed = state.seed;
-  next.size = state.size;
-  next.variant = state.variant;
-  next.built = state.built;
-  next.compact = state.compact;
-  next.accepted = state.accepted + 1;
+  ReducedProgram next = state.program;
+  ++next.accepted;
   try {
     if (!state.edits[index].apply(next)) return std::nullopt;
     // The interpreter's prediction, in the output layout of the host side it has.
@@ -139,7 +138,7 @@ std::optional<State> applied(const State& state, std::size_t index) {
   }
   next.built.options.stack_bytes = plan_device_stack(next.built.program).bytes;
   next.current = emit(next);
-  if (next.current.source == state.current.source) return std::nullopt;
+  if (next.current.source == state.program.current.source) return std::nullopt;
   return next;
 }
 
@@ -147,27 +146,28 @@ std::optional<State> applied(const State& state, std::size_t index) {
 
 ProgramReduction::ProgramReduction(const Policy& policy, std::uint64_t seed, Size size, int variant)
     : state_(std::make_unique<State>()) {
-  state_->policy = policy;
-  state_->seed = seed;
-  state_->size = size;
-  state_->variant = variant;
+  ReducedProgram& program = state_->program;
+  program.policy = policy;
+  program.seed = seed;
+  program.size = size;
+  program.variant = variant;
   SeededRng rng(seed);
-  state_->built = build(policy, rng, seed, size, "", "");
-  if (variant > 0) make_variant(state_->built, seed, variant);
-  state_->current = emit(*state_);
-  state_->edits = edits_of(*state_);
+  program.built = build(policy, rng, seed, size, "", "");
+  if (variant > 0) make_variant(program.built, seed, variant);
+  program.current = emit(program);
+  state_->edits = edits_of(program);
 }
 
 ProgramReduction::~ProgramReduction() = default;
 ProgramReduction::ProgramReduction(ProgramReduction&&) noexcept = default;
 ProgramReduction& ProgramReduction::operator=(ProgramReduction&&) noexcept = default;
 
-const TestCase& ProgramReduction::current() const { return state_->current; }
+const TestCase& ProgramReduction::current() const { return state_->program.current; }
 
 std::size_t ProgramReduction::edits() const { return state_->edits.size(); }
 
 std::optional<TestCase> ProgramReduction::candidate(std::size_t index) const {
-  std::optional<State> next = applied(*state_, index);
+  std::optional<ReducedProgram> next = applied(*state_, index);
   if (!next) return std::nullopt;
   return std::move(next->current);
 }
@@ -177,10 +177,10 @@ std::string ProgramReduction::describe(std::size_t index) const {
 }
 
 void ProgramReduction::accept(std::size_t index) {
-  std::optional<State> next = applied(*state_, index);
+  std::optional<ReducedProgram> next = applied(*state_, index);
   if (!next) throw Error(ErrorKind::internal, "IR reduction: edit " + std::to_string(index) + " changes nothing");
-  next->edits = edits_of(*next);
-  *state_ = std::move(*next);
+  state_->program = std::move(*next);
+  state_->edits = edits_of(state_->program);
 }
 
 } // namespace cudiff::generator

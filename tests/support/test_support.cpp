@@ -85,6 +85,15 @@ std::optional<ErrorKind> error_kind_of(const std::function<void()>& body) {
   return std::nullopt;
 }
 
+std::string error_message_of(const std::function<void()>& body) {
+  try {
+    body();
+  } catch (const Error& error) {
+    return error.what();
+  }
+  return "(no error)";
+}
+
 std::string repeated(std::string_view part, std::size_t times) {
   std::string out;
   out.reserve(part.size() * times);

@@ -59,6 +59,8 @@ double seconds_of(const std::function<void()>& body);
 /// The kind of the cudiff::Error `body` throws (none when it throws nothing); anything else
 /// escaping fails the test that calls it.
 std::optional<ErrorKind> error_kind_of(const std::function<void()>& body);
+/// The message of the cudiff::Error `body` throws, or "(no error)".
+std::string error_message_of(const std::function<void()>& body);
 /// `part` `times` times over.
 std::string repeated(std::string_view part, std::size_t times);
 

@@ -83,7 +83,6 @@ TEST(ProgramReduction, AGreedyReductionEndsSmallAndKeepsWhatItWasAskedToKeep) {
   EXPECT_EQ(result.sidecar.kernels->front().name, "dense_0");
   EXPECT_EQ(result.sidecar.kernels->front().grid[0], 1u);
   EXPECT_EQ(result.sidecar.kernels->front().block[0], 32u);
-  std::cout << result.source;
 }
 
 } // namespace

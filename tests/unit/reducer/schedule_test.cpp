@@ -3,6 +3,7 @@
 #include "reducer/reducer.h"
 
 #include "common/common.h"
+#include "support/test_support.h"
 
 #include <gtest/gtest.h>
 
@@ -12,15 +13,6 @@
 using namespace cudiff::reducer;
 
 namespace {
-
-std::string error_of(const std::function<void()>& body) {
-  try {
-    body();
-  } catch (const cudiff::Error& error) {
-    return error.what();
-  }
-  return "(no error)";
-}
 
 bool has(const std::string& text, std::string_view part) { return text.find(part) != std::string::npos; }
 
@@ -40,15 +32,18 @@ TEST(ReducerSchedule, TheDefaultRoundTripsThroughJson) {
 }
 
 TEST(ReducerSchedule, BadSchedulesAreRefusedWithOneLine) {
-  EXPECT_EQ(error_of([] { parse_schedule("{\"main\": [\"lines\", \"tokenz\"]}", "my.json"); }),
+  EXPECT_EQ(cudiff::test::error_message_of([] { parse_schedule("{\"main\": [\"lines\", \"tokenz\"]}", "my.json"); }),
             "unknown reducer pass 'tokenz' (known: comments, whitespace, includes, uses, hdd, unused, blocks, commas, "
             "arguments, simplify, lines, tokens, constants, rename)");
-  EXPECT_EQ(error_of([] { parse_schedule("{\"middle\": []}", "my.json"); }),
+  EXPECT_EQ(cudiff::test::error_message_of([] { parse_schedule("{\"middle\": []}", "my.json"); }),
             "my.json: unknown phase \"middle\" (first, main, last)");
-  EXPECT_EQ(error_of([] { parse_schedule("{\"main\": \"lines\"}", "my.json"); }),
+  EXPECT_EQ(cudiff::test::error_message_of([] { parse_schedule("{\"main\": \"lines\"}", "my.json"); }),
             "my.json: \"main\" must be a list of pass names");
-  EXPECT_TRUE(error_of([] { parse_schedule("{main", "my.json"); }).starts_with("my.json is not JSON: "));
-  EXPECT_TRUE(error_of([] { parse_schedule("[]", "my.json"); }).starts_with("my.json: a schedule is an object"));
+  EXPECT_TRUE(
+      cudiff::test::error_message_of([] { parse_schedule("{main", "my.json"); }).starts_with("my.json is not JSON: "));
+  EXPECT_TRUE(cudiff::test::error_message_of([] {
+                parse_schedule("[]", "my.json");
+              }).starts_with("my.json: a schedule is an object"));
 }
 
 TEST(ReducerSchedule, PhasesRunInOrderAndMainRepeatsUntilNothingChanges) {

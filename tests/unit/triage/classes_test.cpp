@@ -26,15 +26,6 @@ std::vector<FindingKind> all_kinds() {
   return kinds;
 }
 
-std::string error_of(const std::function<void()>& body) {
-  try {
-    body();
-  } catch (const Error& error) {
-    return error.what();
-  }
-  return "(no error)";
-}
-
 } // namespace
 
 TEST(TriageClasses, EveryFindingKindHasTheDocumentedClass) {
@@ -83,7 +74,7 @@ TEST(TriageClasses, NamesInOrderRoundTripAndUnknownIsRefused) {
   EXPECT_EQ(triage::parse_finding_class("wrong-code"), FindingClass::wrong_code);
   EXPECT_EQ(triage::parse_finding_class("missed_diagnostic"), FindingClass::missed_diagnostic);
   EXPECT_EQ(triage::parse_finding_class("invalid-tests"), FindingClass::invalid_tests);
-  const std::string error = error_of([] { triage::parse_finding_class("bugs"); });
+  const std::string error = test::error_message_of([] { triage::parse_finding_class("bugs"); });
   EXPECT_TRUE(test::contains(error, "unknown class 'bugs'")) << error;
   EXPECT_TRUE(test::contains(error, "rejects-valid")) << error;
   EXPECT_EQ(triage::class_name(std::nullopt), "other kinds");

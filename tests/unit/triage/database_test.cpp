@@ -10,15 +10,6 @@ using namespace cudiff;
 
 namespace {
 
-std::string error_of(const std::function<void()>& body) {
-  try {
-    body();
-  } catch (const Error& error) {
-    return error.what();
-  }
-  return "(no error)";
-}
-
 void set_user_version(const std::filesystem::path& path, int version) {
   sqlite3* db = nullptr;
   ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
@@ -68,7 +59,7 @@ TEST(TriageDatabase, NonSqliteFileIsRefusedInOneLineAndLeftUntouched) {
   const auto path = dir.path() / "notes.txt";
   const std::string bytes = "these are my notes, not a database\n";
   write_file(path, bytes);
-  const std::string message = error_of([&] { triage::Database::open(path); });
+  const std::string message = test::error_message_of([&] { triage::Database::open(path); });
   EXPECT_NE(message.find("not a cudiff database (not an SQLite file)"), std::string::npos) << message;
   EXPECT_EQ(message.find('\n'), std::string::npos);
   EXPECT_EQ(read_file(path), bytes);
@@ -81,7 +72,7 @@ TEST(TriageDatabase, CorruptSqliteFileIsRefusedAndLeftUntouched) {
   std::string bytes("SQLite format 3\0", 16);
   bytes += std::string(4096, '\x5a');
   write_file(path, bytes);
-  const std::string message = error_of([&] { triage::Database::open(path); });
+  const std::string message = test::error_message_of([&] { triage::Database::open(path); });
   EXPECT_NE(message.find("not a usable cudiff database"), std::string::npos) << message;
   EXPECT_EQ(read_file(path), bytes);
 }
@@ -94,7 +85,7 @@ TEST(TriageDatabase, ForeignSqliteDatabaseIsRefused) {
   sqlite3_exec(raw, "CREATE TABLE t(x)", nullptr, nullptr, nullptr);
   sqlite3_close(raw);
   const std::string bytes = read_file(path);
-  EXPECT_NE(error_of([&] { triage::Database::open(path); }).find("not a cudiff one"), std::string::npos);
+  EXPECT_NE(test::error_message_of([&] { triage::Database::open(path); }).find("not a cudiff one"), std::string::npos);
   EXPECT_EQ(read_file(path), bytes);
 }
 
@@ -103,7 +94,7 @@ TEST(TriageDatabase, NewerSchemaIsRefusedWithAClearMessage) {
   const auto path = dir.path() / "t.db";
   triage::Database::open(path);
   set_user_version(path, triage::schema_version + 7);
-  const std::string message = error_of([&] { triage::Database::open(path); });
+  const std::string message = test::error_message_of([&] { triage::Database::open(path); });
   EXPECT_NE(message.find("newer than this cudiff understands"), std::string::npos) << message;
 }
 
@@ -158,7 +149,7 @@ TEST(TriageDatabase, BucketsAreFoundByLocalIdOrKeyPrefix) {
   const auto first = db.buckets().front();
   EXPECT_EQ(db.bucket(std::to_string(first.id)).key, first.key);
   EXPECT_EQ(db.bucket(first.key.substr(0, 8)).key, first.key);
-  EXPECT_NE(error_of([&] { db.bucket("ffffffffffff"); }).find("no bucket"), std::string::npos);
+  EXPECT_NE(test::error_message_of([&] { db.bucket("ffffffffffff"); }).find("no bucket"), std::string::npos);
 }
 
 TEST(TriageDatabase, MergeSumsCountsKeepsEachBucketOnceAndIsIdempotent) {
@@ -219,7 +210,7 @@ TEST(TriageDatabase, MergeTakesMinFirstSeenAndMaxLastSeen) {
 TEST(TriageDatabase, MergingIntoItselfIsRefused) {
   TempDir dir;
   auto db = triage::Database::open(dir.path() / "t.db");
-  EXPECT_NE(error_of([&] { db.merge_from(dir.path() / "t.db"); }).find("into itself"), std::string::npos);
+  EXPECT_NE(test::error_message_of([&] { db.merge_from(dir.path() / "t.db"); }).find("into itself"), std::string::npos);
 }
 
 TEST(TriageDatabase, StatusesAndNotes) {
@@ -232,7 +223,8 @@ TEST(TriageDatabase, StatusesAndNotes) {
   EXPECT_EQ(db.bucket(b.key).status, triage::Status::fixed);
   ASSERT_EQ(db.notes(b.key).size(), 1u);
   EXPECT_EQ(db.notes(b.key).front().text, "filed as NV-1234");
-  EXPECT_NE(error_of([] { triage::parse_status("done"); }).find("unknown status 'done'"), std::string::npos);
+  EXPECT_NE(test::error_message_of([] { triage::parse_status("done"); }).find("unknown status 'done'"),
+            std::string::npos);
 }
 
 TEST(TriageKnown, MatchingBucketsBecomeKnownWithTheirReason) {
@@ -270,9 +262,11 @@ TEST(TriageKnown, ApplyMarksExistingNewBuckets) {
 }
 
 TEST(TriageKnown, MalformedFileIsAUsageErrorNamingTheFile) {
-  EXPECT_NE(error_of([] { triage::KnownDifferences::parse("{", "k.json"); }).find("k.json: not valid JSON"),
+  EXPECT_NE(test::error_message_of([] {
+              triage::KnownDifferences::parse("{", "k.json");
+            }).find("k.json: not valid JSON"),
             std::string::npos);
-  EXPECT_NE(error_of([] {
+  EXPECT_NE(test::error_message_of([] {
               triage::KnownDifferences::parse(R"({"known": [{"kind": "crash"}]})", "k.json");
             }).find("needs a string \"id\""),
             std::string::npos);
