@@ -120,6 +120,9 @@ struct Var {
   std::string name;
   VarType type = VarType::u32;
   bool is_volatile = false;
+  /// A kernel variable after the first 5 starts as an input word; only the IR reduction makes
+  /// one start at 0, so that a reproducer need not read its input.
+  bool from_input = true;
 };
 
 /// A device function of the family: parameters are its first variables, all 32- or 64-bit
@@ -149,7 +152,14 @@ struct Kernel {
   /// (`sh`) exist, are filled from the input and hashed into its 4th output word. Only the IR
   /// reduction turns one off, once nothing reads or writes it (generator/reduction_dense.cpp).
   bool local_words = true, shared_words = true;
+  /// On in every generated kernel: a, b, c, d and w (vars[0..4]) are declared and are the
+  /// thread's first 3 output words. Off (the IR reduction, once nothing uses them), those
+  /// words are 0.
+  bool base_words = true;
 };
+
+/// Whether the kernel's text reads its input at all; a kernel that does not takes no `in`.
+bool reads_input(const Kernel& kernel);
 
 constexpr std::uint32_t kFullUnroll = 0xffffffffu;
 constexpr std::uint32_t kInputWords = 256;
@@ -177,7 +187,8 @@ std::string emit_device_code(const Kernel& kernel, bool one_word = false);
 std::vector<std::uint64_t> compact_words(const std::vector<std::uint64_t>& words);
 /// A whole program of these kernels with the smallest host side that still checks the launch:
 /// what a reduced reproducer ends as (generator/reduction.cpp). The input copied to device
-/// memory, the output in managed memory, one word per thread; prints "checksum <name> <hex>" per kernel, in order, the fold of compact_words.
+/// memory (none when no kernel reads it), the output copied back from device memory, one word per thread;
+/// prints "checksum <name> <hex>" per kernel, in order, the fold of compact_words.
 std::string emit_compact_program(const std::vector<Kernel>& kernels);
 /// The headers the family's text needs beyond the preamble's (none today).
 std::string includes();

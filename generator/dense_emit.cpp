@@ -90,13 +90,17 @@ public:
 
 private:
   void write_words(Writer& w, const std::string& hash) const {
+    const bool base = kernel_.base_words;
     if (one_word_) {
-      w.line("out[t] = (((unsigned long long)a << 32) | b) ^ (((unsigned long long)c << 32) | d) ^ w ^ " + hash + ";");
+      w.line(
+          "out[t] = " +
+          std::string(base ? "(((unsigned long long)a << 32) | b) ^ (((unsigned long long)c << 32) | d) ^ w ^ " : "") +
+          hash + ";");
       return;
     }
-    w.line("out[t * 4u + 0u] = ((unsigned long long)a << 32) | b;");
-    w.line("out[t * 4u + 1u] = ((unsigned long long)c << 32) | d;");
-    w.line("out[t * 4u + 2u] = w;");
+    w.line(std::string("out[t * 4u + 0u] = ") + (base ? "((unsigned long long)a << 32) | b;" : "0ull;"));
+    w.line(std::string("out[t * 4u + 1u] = ") + (base ? "((unsigned long long)c << 32) | d;" : "0ull;"));
+    w.line(std::string("out[t * 4u + 2u] = ") + (base ? "w;" : "0ull;"));
     w.line("out[t * 4u + 3u] = " + hash + ";");
   }
 
@@ -278,13 +282,40 @@ std::uint32_t dynamic_shared_bytes(const Kernel& kernel) {
   return kernel.dynamic_shared && kernel.shared_words ? kernel.threads * kSharedWordsPerThread * 4u : 0u;
 }
 
-/// `name<<<blocks, threads, shared>>>(in, out);`
+/// `name<<<blocks, threads, shared>>>(in, out);` (no `in` for a kernel that does not read it)
 std::string launch(const Kernel& kernel) {
   return kernel.name + "<<<" + std::to_string(kernel.blocks) + ", " + std::to_string(kernel.threads) + ", " +
-         std::to_string(dynamic_shared_bytes(kernel)) + ">>>(in, out);";
+         std::to_string(dynamic_shared_bytes(kernel)) + ">>>(" + (reads_input(kernel) ? "in, " : "") + "out);";
+}
+
+bool reads_input(const Expr& e) {
+  if (e.kind == Expr::Kind::Input) return true;
+  for (const Expr& arg : e.args)
+    if (reads_input(arg)) return true;
+  return false;
+}
+
+bool reads_input(const Body& body) {
+  for (const Stmt& s : body) {
+    if (s.kind == StmtKind::VectorLoad) return true;
+    for (const Expr& e : s.exprs)
+      if (reads_input(e)) return true;
+    if (reads_input(s.body) || reads_input(s.else_body)) return true;
+    for (const SwitchCase& c : s.cases)
+      if (reads_input(c.body)) return true;
+  }
+  return false;
 }
 
 } // namespace
+
+bool reads_input(const Kernel& kernel) {
+  // A function takes `in` whether or not it reads it.
+  if (kernel.base_words || kernel.local_words || kernel.shared_words || !kernel.functions.empty()) return true;
+  for (std::size_t i = 5; i < kernel.vars.size(); ++i)
+    if (kernel.vars[i].from_input) return true;
+  return reads_input(kernel.body);
+}
 
 std::string includes() { return ""; }
 
@@ -303,8 +334,8 @@ std::string emit_device_code(const Kernel& kernel, bool one_word) {
   for (std::size_t f = kernel.functions.size(); f-- > 0;) emit_function(kernel, kernel.functions[f], text);
   const std::uint32_t threads = kernel.threads;
   Writer w;
-  w.line("__global__ void __launch_bounds__(" + std::to_string(threads) + ") " + kernel.name +
-         "(const unsigned* __restrict__ in, unsigned long long* __restrict__ out) {");
+  w.line("__global__ void __launch_bounds__(" + std::to_string(threads) + ") " + kernel.name + "(" +
+         (reads_input(kernel) ? "const unsigned* __restrict__ in, " : "") + "unsigned long long* __restrict__ out) {");
   w.indent++;
   w.line("const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;");
   if (!kernel.shared_words) {
@@ -318,14 +349,17 @@ std::string emit_device_code(const Kernel& kernel, bool one_word) {
     w.line("__shared__ uint4 store[" + std::to_string(threads * 2) + "];");
     w.line("unsigned* const sh = reinterpret_cast<unsigned*>(store);");
   }
-  w.line("unsigned a = in[t & 255u], b = in[(t * 7u + 3u) & 255u], c = in[(t * 13u + 5u) & 255u], d = t;");
-  w.line("unsigned long long w = ((unsigned long long)a << 32) | c;");
+  if (kernel.base_words) {
+    w.line("unsigned a = in[t & 255u], b = in[(t * 7u + 3u) & 255u], c = in[(t * 13u + 5u) & 255u], d = t;");
+    w.line("unsigned long long w = ((unsigned long long)a << 32) | c;");
+  }
   for (std::size_t i = 5; i < kernel.vars.size(); ++i) {
     const Var& v = kernel.vars[i];
     const std::uint32_t k = static_cast<std::uint32_t>(i);
-    const std::string source = v.is_volatile ? "in[(t + 99u) & 255u]"
-                                             : "in[(t * " + std::to_string(2 * k + 17) + "u + " + std::to_string(k) +
-                                                   "u) & 255u]";
+    const std::string source = !v.from_input   ? "0u"
+                               : v.is_volatile ? "in[(t + 99u) & 255u]"
+                                               : "in[(t * " + std::to_string(2 * k + 17) + "u + " + std::to_string(k) +
+                                                     "u) & 255u]";
     w.line(std::string(v.is_volatile ? "volatile " : "") + type_name(v.type) + " " + v.name + " = (" +
            type_name(v.type) + ")" + source + ";");
   }
@@ -385,33 +419,43 @@ std::string emit_compact_program(const std::vector<Kernel>& kernels) {
   w.line("cudaDeviceSetLimit(cudaLimitStackSize, 4096);");
   // The input in device memory, copied: compute-sanitizer's initcheck sees a kernel read it
   // uninitialized (it does not follow managed memory), as when a reduction deletes the copy.
-  w.line("unsigned host_in[256], *in;");
-  w.line("unsigned long long* out;");
+  const bool input = std::any_of(kernels.begin(), kernels.end(), [](const Kernel& k) { return reads_input(k); });
+  if (input) w.line("unsigned host_in[256], *in;");
   std::uint32_t most_threads = 0;
   for (const Kernel& kernel : kernels) most_threads = std::max(most_threads, kernel.blocks * kernel.threads);
-  w.line("cudaMalloc(&in, sizeof(host_in));");
-  w.line("cudaMallocManaged(&out, " + std::to_string(most_threads) + " * sizeof(unsigned long long));");
+  // The output is copied back, not read from managed memory: cudaMemcpy waits for the kernel,
+  // where a managed read races with it once a reduction deletes the synchronization. Static,
+  // so that deleting the copy leaves zeros, never the stack's leftovers.
+  w.line("unsigned long long* out;");
+  w.line("static unsigned long long host_out[" + std::to_string(most_threads) + "];");
+  if (input) w.line("cudaMalloc(&in, sizeof(host_in));");
+  w.line("cudaMalloc(&out, sizeof(host_out));");
   for (const Kernel& kernel : kernels) {
     if (kernels.size() > 1) {
       w.line("{");
       w.indent++;
     }
-    // host_in[i]: cudiff_input(i, salt, 0) of the generated programs, truncated to 32 bits.
-    w.line("for (unsigned i = 0; i < 256u; ++i) {");
-    w.line("  unsigned long long x = (i + 1ull) * 0x9E3779B97F4A7C15ull ^ " + std::to_string(kernel.input_salt) + "u;");
-    w.line("  x ^= x >> 29;");
-    w.line("  x *= 0xBF58476D1CE4E5B9ull;");
-    w.line("  host_in[i] = (unsigned)(x ^ (x >> 32));");
-    w.line("}");
-    w.line("cudaMemcpy(in, host_in, sizeof(host_in), cudaMemcpyHostToDevice);");
+    if (reads_input(kernel)) {
+      // host_in[i]: cudiff_input(i, salt, 0) of the generated programs, truncated to 32 bits.
+      w.line("for (unsigned i = 0; i < 256u; ++i) {");
+      w.line("  unsigned long long x = (i + 1ull) * 0x9E3779B97F4A7C15ull ^ " + std::to_string(kernel.input_salt) +
+             "u;");
+      w.line("  x ^= x >> 29;");
+      w.line("  x *= 0xBF58476D1CE4E5B9ull;");
+      w.line("  host_in[i] = (unsigned)(x ^ (x >> 32));");
+      w.line("}");
+      w.line("cudaMemcpy(in, host_in, sizeof(host_in), cudaMemcpyHostToDevice);");
+    }
     w.line(launch(kernel));
     // A launch or run error prints as the generated programs print it: never a checksum.
     w.line("cudaError_t status = cudaGetLastError();");
     w.line("if (status == cudaSuccess) status = cudaDeviceSynchronize();");
     w.line("if (status != cudaSuccess) return std::printf(\"CUDA error %s\\n\", cudaGetErrorString(status)), 1;");
+    const std::string words = std::to_string(kernel.blocks * kernel.threads);
+    // Only the words this kernel wrote: the rest of `out` may be uninitialized (initcheck).
+    w.line("cudaMemcpy(host_out, out, " + words + " * sizeof(unsigned long long), cudaMemcpyDeviceToHost);");
     w.line("unsigned long long h = 1469598103934665603ull;");
-    w.line("for (unsigned i = 0; i < " + std::to_string(kernel.blocks * kernel.threads) +
-           "u; ++i) h = (h ^ out[i]) * 1099511628211ull;");
+    w.line("for (unsigned i = 0; i < " + words + "u; ++i) h = (h ^ host_out[i]) * 1099511628211ull;");
     w.line("std::printf(\"checksum " + kernel.name + " %016llx\\n\", h);");
     if (kernels.size() > 1) {
       w.indent--;

@@ -69,17 +69,19 @@ private:
     thread.shared = &shared_[std::size_t(g) * kSharedWordsPerThread];
     Frame& f = thread.frame;
     f.vars = &kernel_.vars;
-    f.values.resize(kernel_.vars.size());
+    f.values.assign(kernel_.vars.size(), 0);
     const std::uint32_t t = g;
-    f.values[0] = in(t);
-    f.values[1] = in(t * 7u + 3u);
-    f.values[2] = in(t * 13u + 5u);
-    f.values[3] = t;
-    f.values[4] = (std::uint64_t(f.values[0]) << 32) | f.values[2];
+    if (kernel_.base_words) {
+      f.values[0] = in(t);
+      f.values[1] = in(t * 7u + 3u);
+      f.values[2] = in(t * 13u + 5u);
+      f.values[3] = t;
+      f.values[4] = (std::uint64_t(f.values[0]) << 32) | f.values[2];
+    }
     for (std::size_t i = 5; i < kernel_.vars.size(); ++i) {
       const Var& v = kernel_.vars[i];
       const std::uint32_t k = static_cast<std::uint32_t>(i);
-      f.values[i] = narrow(v.type, v.is_volatile ? in(t + 99u) : in(t * (2u * k + 17u) + k));
+      f.values[i] = !v.from_input ? 0 : narrow(v.type, v.is_volatile ? in(t + 99u) : in(t * (2u * k + 17u) + k));
     }
     for (std::uint32_t k = 0; k < kLocalWords; ++k) thread.loc[k] = in(t + k * 31u);
     for (std::uint32_t k = 0; k < kSharedWordsPerThread; ++k) thread.shared[k] = in(t * 3u + k);
@@ -299,6 +301,7 @@ private:
     if (kernel_.shared_words)
       for (std::uint32_t k = 0; k < kSharedWordsPerThread; ++k) h = (h ^ thread.shared[k]) * 1099511628211ull;
     std::uint64_t* out = &output_[std::size_t(thread.t) * kOutputWordsPerThread];
+    // Without the base words (a reduced kernel) v[0..4] stay 0 and so do their output words.
     out[0] = (v[0] << 32) | v[1];
     out[1] = (v[2] << 32) | v[3];
     out[2] = v[4];

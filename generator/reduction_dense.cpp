@@ -267,14 +267,17 @@ void statement_edits(const Kernel& kernel, std::vector<KernelEdit>& edits) {
 }
 
 /// An operation or call replaced by one of its operands of its width, or by zero; an input,
-/// local or shared read by zero.
+/// local, shared or base-word read by zero.
 void expression_edits(const Kernel& kernel, std::vector<KernelEdit>& edits) {
   std::size_t n = 0;
   walk_kernel_exprs(kernel, [&](const Expr& e) {
     const std::size_t at = n++;
+    // A read of a, b, c, d or w (which hold input words) may become 0, so that the base words
+    // and the input can go; other leaves stay.
+    const bool base_read = e.kind == Expr::Kind::Var && e.var < 5;
     const bool leaf = e.kind == Expr::Kind::Const || e.kind == Expr::Kind::Var || e.kind == Expr::Kind::LoopIndex ||
                       e.kind == Expr::Kind::ThreadId;
-    if (leaf) return false;
+    if (leaf && !base_read) return false;
     const std::string name = "expression " + std::to_string(at);
     if (e.kind == Expr::Kind::Operation || e.kind == Expr::Kind::Call)
       for (std::size_t a = 0; a < e.args.size(); ++a) {
@@ -325,7 +328,8 @@ Uses uses_of(const Kernel& kernel) {
 }
 
 /// A variable nothing reads or writes goes (its declaration and its word of the hash); the
-/// later ones are renumbered. The same for the local and the shared words.
+/// later ones are renumbered. A variable starts at 0 rather than an input word. The same for
+/// the base words, the local and the shared words.
 void storage_edits(const Kernel& kernel, std::vector<KernelEdit>& edits) {
   const Uses uses = uses_of(kernel);
   // vars[0..4] are a, b, c, d and w: the output words.
@@ -350,6 +354,17 @@ void storage_edits(const Kernel& kernel, std::vector<KernelEdit>& edits) {
                        return true;
                      }});
   }
+  // Then what still reads the input: a reproducer whose kernel reads none has no input at all.
+  for (std::size_t v = 5; v < kernel.vars.size(); ++v)
+    if (kernel.vars[v].from_input)
+      edits.push_back({kernel.vars[v].name + " starts at 0",
+                       [v](Kernel& k) { return v < k.vars.size() && std::exchange(k.vars[v].from_input, false); }});
+  auto uses_base = [](const Uses& u) { return !u.vars.empty() && *u.vars.begin() < 5; };
+  if (kernel.base_words && !uses_base(uses))
+    edits.push_back({"delete the words a, b, c, d and w", [uses_base](Kernel& k) {
+                       if (uses_base(uses_of(k))) return false;
+                       return std::exchange(k.base_words, false);
+                     }});
   if (kernel.local_words && !uses.local)
     edits.push_back({"delete the local words", [](Kernel& k) {
                        if (uses_of(k).local) return false;

@@ -123,8 +123,18 @@ BucketReduction reduce_bucket(triage::Database& db, const std::string& id, Reduc
   CheckRequest full = request.check;
   if (!full.mode) full.mode = gpus.gpus.empty() ? runners::Mode::binary : runners::Mode::run;
   TempDir check_dir("cudiff-triage-reduce");
-  const CheckRun run = SignatureTest(*reduction.outcome.target, full, toolchain, gpus, request)
-                           .check(reduced, check_dir.path());
+  CheckRun run = SignatureTest(*reduction.outcome.target, full, toolchain, gpus, request)
+                     .check(reduced, check_dir.path());
+  // Every kept candidate passed the sanitizer; the reproducer stored says so from its own run
+  // (its report's "sanitizer gate: clean" line), and one that fails now is not stored.
+  TestInput final_input;
+  final_input.name = name;
+  final_input.source = reduced;
+  const GateOutcome gate = gate_check(make_sanitizer_gate(true, toolchain, full.run_limits.wall_seconds), run,
+                                      final_input);
+  if (gate.result == GateResult::invalid)
+    throw_environment("the reduced reproducer of bucket " + std::to_string(bucket.id) + " did not pass the " +
+                      gate.note);
   const std::vector<triage::Signature> signatures = signatures_of(run);
   std::size_t index = signatures.size();
   for (std::size_t i = 0; i < signatures.size(); ++i)
@@ -136,8 +146,12 @@ BucketReduction reduce_bucket(triage::Database& db, const std::string& id, Reduc
         index = i;
         structural = true;
       }
-  if (index == signatures.size())
-    throw_environment("the reduced reproducer did not show bucket " + std::to_string(bucket.id) + "'s signature again");
+  if (index == signatures.size()) {
+    std::string shown;
+    for (const triage::Signature& other : signatures) shown += (shown.empty() ? "" : "; ") + other.title;
+    throw_environment("the reduced reproducer did not show bucket " + std::to_string(bucket.id) +
+                      "'s signature again (its final check showed " + (shown.empty() ? "no finding" : shown) + ")");
+  }
   // Filed under the bucket it reproduces; its own finding (a run mismatch) says how it matched.
   oracle::Finding finding_shown = run.verdict.findings[index];
   triage::Signature signature = signatures[index];

@@ -204,12 +204,30 @@ std::vector<Edit> unused_declaration_edits(std::string_view text) {
   return edits;
 }
 
+/// The tokens inside `__launch_bounds__(...)`: a bound is the launch's contract, and 0 there
+/// (what nvcc and clang take without a word) is no reduction a compiler team accepts.
+std::vector<bool> in_launch_bounds(std::string_view text, const std::vector<Token>& tokens) {
+  std::vector<bool> inside(tokens.size(), false);
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    if (spelling(text, tokens[i]) != "__launch_bounds__") continue;
+    int depth = 0;
+    for (std::size_t j = i + 1; j < tokens.size(); ++j) {
+      const std::string_view t = spelling(text, tokens[j]);
+      if (t == "(") ++depth;
+      else if (t == ")" && --depth == 0) break;
+      inside[j] = depth > 0;
+    }
+  }
+  return inside;
+}
+
 std::vector<Edit> constant_edits(std::string_view text) {
   const std::vector<Token> tokens = tokenize(text);
+  const std::vector<bool> bound = in_launch_bounds(text, tokens);
   std::vector<Edit> edits;
   // `2 * 16` -> `32` where nothing around binds tighter than the operator could.
   for (std::size_t i = 0; i < tokens.size(); ++i) {
-    if (tokens[i].kind != TokenKind::number) continue;
+    if (tokens[i].kind != TokenKind::number || bound[i]) continue;
     const auto op = next_code(tokens, i);
     const auto right = op ? next_code(tokens, *op) : std::nullopt;
     if (!right || tokens[*right].kind != TokenKind::number) continue;
@@ -227,8 +245,9 @@ std::vector<Edit> constant_edits(std::string_view text) {
       edits.push_back(replacing({{tokens[i].begin, tokens[*right].end, std::to_string(*value)}}));
   }
   // Every longer literal tried as 0, then as 1.
-  for (const Token& token : tokens) {
-    if (token.kind != TokenKind::number || token.end - token.begin < 2) continue;
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    const Token& token = tokens[i];
+    if (token.kind != TokenKind::number || token.end - token.begin < 2 || bound[i]) continue;
     edits.push_back(replacing({{token.begin, token.end, "0"}}));
     edits.push_back(replacing({{token.begin, token.end, "1"}}));
   }
@@ -236,7 +255,7 @@ std::vector<Edit> constant_edits(std::string_view text) {
   // statements (`int c = (a, f(c));` keeps its declaration only for the `c` in it), which no
   // removal can, as C-Reduce's replace-var-with-0 does.
   for (std::size_t i = 0; i < tokens.size(); ++i) {
-    if (tokens[i].kind != TokenKind::identifier || is_keyword(spelling(text, tokens[i]))) continue;
+    if (tokens[i].kind != TokenKind::identifier || is_keyword(spelling(text, tokens[i])) || bound[i]) continue;
     const auto before = previous_code(tokens, i);
     const auto after = next_code(tokens, i);
     if (!before || !after) continue;

@@ -80,6 +80,21 @@ std::vector<std::string> strings(const boost::json::value& object, std::string_v
   return out;
 }
 
+/// The sides of a run finding: its "matching" and "differing" configs where it names them
+/// (wrong code, and run mismatches of generated programs); else, for a run mismatch filed
+/// from a person's file (only "groups"), the first group against the others.
+std::pair<std::vector<std::string>, std::vector<std::string>> run_sides(const boost::json::value& details) {
+  std::vector<std::string> matching = strings(details, "matching"), differing = strings(details, "differing");
+  if (!matching.empty() || !differing.empty()) return {matching, differing};
+  const auto* map = details.if_object();
+  const auto* groups = map == nullptr ? nullptr : map->if_contains("groups");
+  if (groups == nullptr || !groups->is_array()) return {matching, differing};
+  for (std::size_t g = 0; g < groups->as_array().size(); ++g)
+    for (std::string& config : strings(groups->as_array()[g], "configs"))
+      (g == 0 ? matching : differing).push_back(std::move(config));
+  return {matching, differing};
+}
+
 /// One recorded config, as repro.sh rebuilds it.
 struct ScriptConfig {
   std::string name, compiler, outcome;  ///< outcome as recorded: accepted, rejected, crashed, hung
@@ -231,8 +246,7 @@ std::string render_repro_script(const Bucket& bucket, const StoredFinding& findi
   const std::string kind = bucket.kind;
   const bool run_kind = kind == "wrong_code" || kind == "common_wrong_code" || kind == "run_mismatch";
   if (run_kind) {
-    const std::vector<std::string> differing = strings(finding.details, "differing");
-    const std::vector<std::string> matching = strings(finding.details, "matching");
+    const auto [matching, differing] = run_sides(finding.details);
     const std::vector<std::string> kernels = strings(finding.details, "differing_kernels");
     const auto* expected = finding.details.is_object() ? finding.details.as_object().if_contains("expected") : nullptr;
     sh += "have nvidia-smi && nvidia-smi -L 2> /dev/null | grep -q '^GPU' || cannot_tell \"no GPU here\"\n";

@@ -1,6 +1,6 @@
 // compilers-labeled: programs along random walks of the IR reduction (generator::ProgramReduction)
 // build with nvcc -O3 and clang++-22 -O3 as a campaign builds them: every kind of edit, the
-// trims and the compact host side leave valid CUDA. (That they print their predictions needs a
+// trims, the compact host side and a kernel without input leave valid CUDA. (That they print their predictions needs a
 // GPU: tests/gpu/ir_reduction_gpu_test.cpp.)
 #include "runners/runners.h"
 #include "support/ir_walk.h"
@@ -20,6 +20,10 @@ TEST(IrReductionE2E, ProgramsAlongReductionsBuildWithBothCompilers) {
     programs.insert(programs.end(), walk.begin(), walk.end());
   }
   ASSERT_EQ(programs.size(), 6u);
+  // Two ends of a greedy reduction: one with the base words and the input, one with neither.
+  programs.push_back(test::reduced_keeping("__vmaxs2("));
+  programs.push_back(test::reduced_keeping("__popc(0x0u)"));
+  ASSERT_FALSE(test::contains(programs.back().source, "host_in"));
   TempDir dir("cudiff-ir-reduction-e2e");
   std::size_t compact = 0;
   for (std::size_t i = 0; i < programs.size(); ++i) {

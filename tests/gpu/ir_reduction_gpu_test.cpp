@@ -1,6 +1,7 @@
 // gpu-labeled: the IR reduction's programs print what their sidecars predict. Programs along
 // random walks of generator::ProgramReduction (every kind of edit, the trims of variables and
-// local and shared words, one block, one warp, the compact host side) are built with nvcc -O0
+// local and shared words, one block, one warp, the compact host side) and the ends of two
+// greedy reductions (one whose kernel reads no input) are built with nvcc -O0
 // (device code unoptimized: the reference a reduction trusts) and clang++-22 -O0 when
 // CUDIFF_CLANG is set, and run: each kernel's checksum line must be the prediction. A wrong
 // prediction would make the IR reduction keep or drop candidates for nothing. Skipped, with
@@ -66,6 +67,11 @@ TEST(GpuIrReduction, ProgramsAlongReductionsPrintTheirPredictions) {
       test.name += "_" + std::to_string(programs.size());
       programs.push_back(std::move(test));
     }
+  // Two ends of a greedy reduction: one with the base words and the input, one with neither.
+  for (const char* token : {"__vmaxs2(", "__popc(0x0u)"}) {
+    programs.push_back(test::reduced_keeping(token));
+    programs.back().name += "_" + std::to_string(programs.size());
+  }
   TempDir dir("cudiff-gpu-ir-reduction");
   std::size_t compact = 0;
   for (const auto& [name, compiler] : compilers) {
@@ -78,7 +84,7 @@ TEST(GpuIrReduction, ProgramsAlongReductionsPrintTheirPredictions) {
       EXPECT_EQ(problem, "") << name << " on " << programs[i].name << ":\n" << programs[i].source;
     }
     std::cout << "[ ir reduction ] " << name << ": " << programs.size()
-              << " programs along 3 reductions built and run\n";
+              << " programs along 3 reductions and 2 ends of greedy ones built and run\n";
   }
   for (const generator::TestCase& test : programs) compact += test::contains(test.source, "int main() {\n") ? 1 : 0;
   std::cout << "[ ir reduction ] " << compact << " of them with the compact host side\n";

@@ -8,7 +8,9 @@
 #include "support/test_support.h"
 
 #include <cstdint>
+#include <functional>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace cudiff::test {
@@ -34,6 +36,39 @@ inline std::vector<generator::TestCase> ir_walk(std::uint64_t seed, int steps, i
     if (step % every == 0 || step == steps) programs.push_back(reduction.current());
   }
   return programs;
+}
+
+/// Greedy: the first edit whose candidate keeps `keep`, again from the same edit number, until
+/// a whole pass over the edits accepts nothing. Returns how many edits were accepted.
+inline int reduce_greedily(generator::ProgramReduction& reduction,
+                           const std::function<bool(const generator::TestCase&)>& keep) {
+  int accepted = 0;
+  for (bool progress = true; progress;) {
+    progress = false;
+    for (std::size_t i = 0; i < reduction.edits(); ++i) {
+      const std::optional<generator::TestCase> candidate = reduction.candidate(i);
+      if (!candidate || !keep(*candidate)) continue;
+      reduction.accept(i);
+      ++accepted;
+      progress = true;
+      --i;  // the same number names the next edit now
+    }
+  }
+  return accepted;
+}
+
+/// The known ptxas bug's seed (corpus/known-bugs/ptxas-dense-nvcc-s1026020699234).
+constexpr std::uint64_t kReductionSeed = 1026020699234ull;
+
+/// kReductionSeed's program reduced greedily while its text holds `token` and it predicts a
+/// checksum: what a reduction ends at. "__popc(0x0u)" (a statement of constants) ends without
+/// the base words and the input; "__vmaxs2(" keeps them.
+inline generator::TestCase reduced_keeping(const std::string& token) {
+  generator::ProgramReduction reduction(generator::Policy::defaults(), kReductionSeed, generator::Size::small);
+  reduce_greedily(reduction, [&](const generator::TestCase& test) {
+    return test.source.find(token) != std::string::npos && test.sidecar.kernels && !test.sidecar.kernels->empty();
+  });
+  return reduction.current();
 }
 
 } // namespace cudiff::test

@@ -1,8 +1,10 @@
 // The IR reduction (ProgramReduction, generator/reduction*.cpp): its start is the generated
 // program with the same predictions, every candidate is a program with a fresh prediction,
 // edits are deterministic, and a greedy reduction against a simple property ends at a small
-// program with the compact host side that keeps the property.
+// program with the compact host side that keeps the property (and no input once nothing
+// reads one).
 #include "generator/generator.h"
+#include "support/ir_walk.h"
 
 #include <gtest/gtest.h>
 
@@ -12,29 +14,12 @@
 namespace {
 
 using namespace cudiff::generator;
+namespace test = cudiff::test;
+using test::reduce_greedily;
 
-/// The known ptxas bug's seed (corpus/known-bugs/ptxas-dense-nvcc-s1026020699234).
-constexpr std::uint64_t kSeed = 1026020699234ull;
+constexpr std::uint64_t kSeed = test::kReductionSeed;
 
 std::size_t lines(const std::string& text) { return static_cast<std::size_t>(std::ranges::count(text, '\n')); }
-
-/// Greedy: the first edit whose candidate keeps `keep`, again from the same edit number, until
-/// a whole pass over the edits accepts nothing. Returns how many edits were accepted.
-int reduce_greedily(ProgramReduction& reduction, const std::function<bool(const TestCase&)>& keep) {
-  int accepted = 0;
-  for (bool progress = true; progress;) {
-    progress = false;
-    for (std::size_t i = 0; i < reduction.edits(); ++i) {
-      const std::optional<TestCase> candidate = reduction.candidate(i);
-      if (!candidate || !keep(*candidate)) continue;
-      reduction.accept(i);
-      ++accepted;
-      progress = true;
-      --i;  // the same number names the next edit now
-    }
-  }
-  return accepted;
-}
 
 TEST(ProgramReduction, StartsFromTheGeneratedProgramAndItsPredictions) {
   const Policy policy = Policy::defaults();
@@ -83,6 +68,19 @@ TEST(ProgramReduction, AGreedyReductionEndsSmallAndKeepsWhatItWasAskedToKeep) {
   EXPECT_EQ(result.sidecar.kernels->front().name, "dense_0");
   EXPECT_EQ(result.sidecar.kernels->front().grid[0], 1u);
   EXPECT_EQ(result.sidecar.kernels->front().block[0], 32u);
+}
+
+TEST(ProgramReduction, AKernelThatNoLongerReadsItsInputEndsWithoutOne) {
+  // The property: a statement of constants only (`v4 = (signed char)((unsigned)__popc(0x0u));`).
+  const std::string text = test::reduced_keeping("__popc(0x0u)").source;
+  EXPECT_NE(text.find("__popc(0x0u)"), std::string::npos);
+  // The base words, the variable's input word and then the input itself went.
+  EXPECT_EQ(text.find("unsigned a = "), std::string::npos) << text;
+  EXPECT_EQ(text.find("in["), std::string::npos) << text;
+  EXPECT_EQ(text.find("host_in"), std::string::npos) << text;
+  EXPECT_NE(text.find("(unsigned long long* __restrict__ out)"), std::string::npos) << text;
+  EXPECT_NE(text.find(">>>(out);"), std::string::npos) << text;
+  EXPECT_LE(lines(text), 27u) << text;
 }
 
 } // namespace

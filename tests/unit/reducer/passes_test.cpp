@@ -136,6 +136,9 @@ TEST(ReducerPasses, ConstantsFoldAndShrink) {
             "long bins;\nvoid b() { int count = (bins, static_cast<long>(0)); }\n");
   EXPECT_EQ(run("constants", "int a[2 * 16];\n", [](const std::string& t) { return !has(t, "[0]") && !has(t, "[1]"); }),
             "int a[32];\n");
+  // A launch bound stays: 0 there is no reduction.
+  EXPECT_EQ(run("constants", "__global__ void __launch_bounds__(32, 2 * 2) k() { int x = 77; }\n", always),
+            "__global__ void __launch_bounds__(32, 2 * 2) k() { int x = 0; }\n");
 }
 
 TEST(ReducerPasses, RenameGivesTheFilesOwnNamesShortOnes) {

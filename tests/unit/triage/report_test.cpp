@@ -186,6 +186,17 @@ triage::StoredFinding finding_of(const std::string& kind, const std::string& det
   return finding;
 }
 
+TEST(TriageReproScript, ARunMismatchWithOnlyItsGroupsIsTheFirstGroupAgainstTheOthers) {
+  // A run mismatch `cudiff check` filed from a person's file names no sides, only groups.
+  triage::Bucket bucket;
+  bucket.key = "0123456789abcdef0123456789abcdef";
+  bucket.kind = "run_mismatch";
+  const std::string script = triage::render_repro_script(
+      bucket, finding_of("run_mismatch", R"({"groups": [{"configs": ["nvcc-O3"]}, {"configs": ["clang-O3"]}]})"),
+      "repro.cu");
+  EXPECT_TRUE(contains(script, "present \"clang-O3 print other output than nvcc-O3\"")) << script;
+}
+
 TEST(TriageReproScript, EveryKindGivesAScriptBashCanParseWithTheRecordedCommandsMadePortable) {
   TempDir dir;
   const std::vector<std::pair<std::string, std::string>> kinds = {
