@@ -17,11 +17,11 @@ namespace {
 using namespace cudiff;
 using test::contains;
 
-/// The programs each template is planted into: three of six seeds, a different three for
-/// neighbouring rules, so six plain programs cover every plant.
-std::vector<std::uint64_t> seeds_for(std::size_t rule_index) {
-  return {1 + rule_index % 6, 1 + (rule_index + 2) % 6, 1 + (rule_index + 4) % 6};
-}
+/// The programs each template is planted into: two of six seeds, another two for neighbouring
+/// rules, so six plain programs cover every plant. (Three each cost CI about 4 minutes more for
+/// 118 templates: whether a compiler rejects a plant depends on the template, and the host
+/// program around it varies across neighbours.)
+std::vector<std::uint64_t> seeds_for(std::size_t rule_index) { return {1 + rule_index % 6, 1 + (rule_index + 3) % 6}; }
 
 pipeline::CheckRun check_source(const std::string& name, const std::string& source, const generator::Sidecar& sidecar,
                                 const std::filesystem::path& dir) {
