@@ -187,8 +187,8 @@ std::string emit_device_code(const Kernel& kernel, bool one_word = false);
 std::vector<std::uint64_t> compact_words(const std::vector<std::uint64_t>& words);
 /// A whole program of these kernels with the smallest host side that still checks the launch:
 /// what a reduced reproducer ends as (generator/reduction.cpp). The input copied to device
-/// memory (none when no kernel reads it), the output copied back from device memory, one word per thread;
-/// prints "checksum <name> <hex>" per kernel, in order, the fold of compact_words.
+/// memory (none when no kernel reads it), the output copied back from device memory, one word
+/// per thread; prints "checksum <name> <hex>" per kernel, in order, the fold of compact_words.
 std::string emit_compact_program(const std::vector<Kernel>& kernels);
 /// The headers the family's text needs beyond the preamble's (none today).
 std::string includes();

@@ -269,12 +269,23 @@ void statement_edits(const Kernel& kernel, std::vector<KernelEdit>& edits) {
 /// An operation or call replaced by one of its operands of its width, or by zero; an input,
 /// local, shared or base-word read by zero.
 void expression_edits(const Kernel& kernel, std::vector<KernelEdit>& edits) {
+  // The walk's first `in_kernel` nodes are the kernel body's; a function's variables 0..4 are
+  // its own, not the base words.
+  std::size_t in_kernel = 0;
+  walk_statements(kernel.body, [&](const Body& body, std::size_t i) {
+    for (const Expr& root : body[i].exprs)
+      walk_expr(root, [&](const Expr&) {
+        ++in_kernel;
+        return false;
+      });
+    return false;
+  });
   std::size_t n = 0;
   walk_kernel_exprs(kernel, [&](const Expr& e) {
     const std::size_t at = n++;
     // A read of a, b, c, d or w (which hold input words) may become 0, so that the base words
     // and the input can go; other leaves stay.
-    const bool base_read = e.kind == Expr::Kind::Var && e.var < 5;
+    const bool base_read = at < in_kernel && e.kind == Expr::Kind::Var && e.var < 5;
     const bool leaf = e.kind == Expr::Kind::Const || e.kind == Expr::Kind::Var || e.kind == Expr::Kind::LoopIndex ||
                       e.kind == Expr::Kind::ThreadId;
     if (leaf && !base_read) return false;
