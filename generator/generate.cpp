@@ -1,18 +1,18 @@
 // generate: generate_program and generate_batch — the swarm, the layout plan, the kernels
 // (skeleton, then expressions with value tracking), validation, emission and the sidecar.
-#include "generator/abi_params.h"
-#include "generator/dense.h"
-#include "generator/emit.h"
-#include "generator/gen_context.h"
+#include "generator/abi/abi.h"
+#include "generator/core/emit.h"
+#include "generator/core/gen_context.h"
+#include "generator/core/interpreter.h"
+#include "generator/core/kernels.h"
+#include "generator/core/stack.h"
+#include "generator/dense/dense.h"
 #include "generator/generate_parts.h"
 #include "generator/generator.h"
-#include "generator/interpreter.h"
-#include "generator/kernels.h"
-#include "generator/layout.h"
-#include "generator/probes.h"
-#include "generator/stack.h"
+#include "generator/layout/layout.h"
+#include "generator/probes/probes.h"
 #include "generator/validate.h"
-#include "generator/variants_parts.h"
+#include "generator/variants/variants.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -152,26 +152,6 @@ std::string variant_test_label(std::uint64_t seed, int index) {
 Program built_program(const Policy& policy, std::uint64_t seed, Size size) {
   SeededRng rng(seed);
   return build(policy, rng, seed, size, "", "").program;
-}
-
-std::vector<TestCase> generate_variants(const Policy& policy, std::uint64_t seed, Size size, int count) {
-  std::vector<TestCase> variants;
-  for (int index = 1; index <= count; ++index) {
-    SeededRng rng(seed);
-    Built built = build(policy, rng, seed, size, "", "");
-    const std::vector<std::string> transforms = make_variant(built, seed, index);
-    std::string applied;
-    for (const std::string& name : transforms) applied += (applied.empty() ? "" : " ") + name;
-    built.options.header = header_comment(seed, policy, size, built.swarm) + "// variant " + std::to_string(index) +
-                           " of seed " + std::to_string(seed) + ": " + applied + "\n";
-    TestCase test;
-    test.name = "cudiff_" + padded_seed(seed) + "_v" + std::to_string(index);
-    test.source = emit_program(built.program, built.layout, built.options);
-    test.sidecar = sidecar_of(built, policy, seed, size, "", "");
-    test.sidecar.variant_of = Sidecar::VariantOf{seed, index, transforms};
-    variants.push_back(std::move(test));
-  }
-  return variants;
 }
 
 TestCase generate_program(const Policy& policy, std::uint64_t seed, Size size) {

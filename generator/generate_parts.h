@@ -3,10 +3,10 @@
 // generator/.
 #pragma once
 
-#include "generator/emit.h"
+#include "generator/core/emit.h"
 #include "generator/generator.h"
 #include "generator/ir.h"
-#include "generator/layout.h"
+#include "generator/layout/layout.h"
 
 #include <cstdint>
 #include <set>

@@ -55,7 +55,7 @@ inline constexpr std::array<RejectedConstruct, 1> kConstructsRejectedByACompiler
      "variable"},
 }};
 
-/// Every construct, from the generator/constructs_*.def tables.
+/// Every construct, from the generator/core/constructs_core.def and generator/layout/constructs_layout.def tables.
 std::vector<ConstructInfo> construct_catalog();
 
 /// For each rule id some construct names (ids of rules::rule_catalog()), the constructs
@@ -90,7 +90,7 @@ struct Knob {
 };
 
 /// Every random choice of the generator as a named knob (YARPGen's gen_policy, with Csmith's
-/// dump/load). Knobs come from generator/knobs_*.def; each construct also has a knob
+/// dump/load). Knobs come from the families' knobs_*.def (generator/core/knobs_core.def, ...); each construct also has a knob
 /// "construct.<name>": the probability that a program enables it (swarm testing).
 class Policy {
 public:
@@ -147,12 +147,12 @@ struct Sidecar {
     std::string expected_checksum;
     bool operator==(const Kernel&) const = default;
   };
-  /// One probed type (the probe protocol in generator/layout.h): its device array holds the
+  /// One probed type (the probe protocol in generator/layout/layout.h): its device array holds the
   /// properties' values in this order, and the host prints `layout <type> <property> <value>`.
   struct LayoutProbe {
-    std::string type;   ///< in a batch "s<seed>_<type>"
+    std::string type;  ///< in a batch "s<seed>_<type>"
     std::string array;  ///< "cudiff_layout_<type>"
-    std::vector<std::string> properties;              ///< "sizeof", "alignof", "offsetof.<member>", ...
+    std::vector<std::string> properties;  ///< "sizeof", "alignof", "offsetof.<member>", ...
     /// Each named data member's kind ("integer", "bitfield", "long double", ...), in declaration order.
     std::vector<std::pair<std::string, std::string>> member_kinds;
     bool operator==(const LayoutProbe&) const = default;
@@ -161,14 +161,14 @@ struct Sidecar {
   struct Probe {
     std::string rule;
     std::string function;  ///< "cudiff_vp_<rule id>"
-    bool host = false;     ///< "space": "host" (called once from host code) or "device"
-    int sites = 0;         ///< device probes: the expressions wrapped in a call
+    bool host = false;  ///< "space": "host" (called once from host code) or "device"
+    int sites = 0;  ///< device probes: the expressions wrapped in a call
     bool operator==(const Probe&) const = default;
   };
   /// The planted violation of an edge program: why it must be rejected.
   struct Edge {
     std::string rule;
-    int line = 0;        ///< the offending line, 1-based (0: not known)
+    int line = 0;  ///< the offending line, 1-based (0: not known)
     std::string marker;  ///< text on that line
     bool operator==(const Edge&) const = default;
   };
@@ -180,16 +180,16 @@ struct Sidecar {
     std::uint64_t tail_decisions = 0;  ///< and from the seeded tail once they ran out
     bool operator==(const Input&) const = default;
   };
-  /// A function of the ABI family (generator/abi_params.cpp; "abi_functions"): what the
+  /// A function of the ABI family (generator/abi/abi_params.cpp; "abi_functions"): what the
   /// parameter-ABI oracle names a differing declaration by.
   struct AbiFunction {
-    std::string name;     ///< qualified: "t0::cudiff_abi_0"; in a batch "cudiff_s<seed>::t0::..."
+    std::string name;  ///< qualified: "t0::cudiff_abi_0"; in a batch "cudiff_s<seed>::t0::..."
     bool kernel = false;  ///< "function_kind": "kernel" or "device function"
     std::vector<std::string> params;  ///< each parameter's kind ("alignas struct", "vector"...)
-    std::string result;               ///< the result's kind; "" for void
+    std::string result;  ///< the result's kind; "" for void
     bool operator==(const AbiFunction&) const = default;
   };
-  /// What a variant (generate_variants; docs/generator.md, "Variants") derives from: the
+  /// What a variant (generate_batch; docs/generator.md, "Variants") derives from: the
   /// original's seed, the variant's index (1-based) and the transforms applied, in order.
   struct VariantOf {
     std::uint64_t seed = 0;
@@ -208,13 +208,13 @@ struct Sidecar {
 
   std::optional<std::string> generator_version;
   std::optional<std::uint64_t> seed;  ///< a single program's
-  std::optional<Batch> batch;         ///< "batch" and "tests": a batch's
+  std::optional<Batch> batch;  ///< "batch" and "tests": a batch's
   std::optional<std::string> policy_hash;
   std::optional<Size> size;
   std::optional<std::vector<std::string>> constructs_enabled;
   std::optional<std::vector<Construct>> constructs_used;
-  std::optional<std::vector<Kernel>> kernels;               ///< a batch: all of its tests' kernels
-  std::optional<std::vector<LayoutProbe>> layout_probes;    ///< a batch: all of its tests' probes
+  std::optional<std::vector<Kernel>> kernels;  ///< a batch: all of its tests' kernels
+  std::optional<std::vector<LayoutProbe>> layout_probes;  ///< a batch: all of its tests' probes
   std::optional<std::vector<Probe>> probes;
   std::optional<std::vector<AbiFunction>> abi_functions = {};  ///< a batch: all of its tests'
   std::optional<Verdict> expected_verdict;
@@ -296,24 +296,21 @@ DeviceStack device_stack_of(const Policy& policy, std::uint64_t seed, Size size)
 /// Named "cudiff_batch_<first seed>_<count>"; the sidecar has "batch": the seeds, "tests":
 /// each seed's own sidecar, and "kernels" and "layout_probes" of all of them (so `cudiff
 /// check` reads a batch like a single program).
-/// With `variants` K > 0, each seed's K variants (generate_variants) follow its program in the
-/// same translation unit, in `namespace cudiff_s<seed>v<j>`, their lines and probes labelled
-/// "s<seed>v<j>" (variant_test_label), their sidecars after the seed's under "tests".
+/// With `variants` K > 0, each seed's K variants follow its program in the same translation
+/// unit, in `namespace cudiff_s<seed>v<j>`, their lines and probes labelled "s<seed>v<j>"
+/// (variant_test_label), their sidecars after the seed's under "tests". A variant is the
+/// seed's program rewritten so that it must print the same checksums (EMI and metamorphic
+/// variants: dead code under conditions false on every thread, live-code rewrites;
+/// docs/generator.md, "Variants"). Variant j draws its transforms from a stream of the seed and
+/// j, so it is the same for the same seed, policy, size and version; its sidecar is the
+/// original's (the same expected checksums) with "variant_of": {seed, index, transforms}. The
+/// interpreter re-runs every variant: a checksum other than the original's is Error(internal)
+/// naming the seed, the variant and its transforms.
 TestCase generate_batch(const Policy& policy, const std::vector<std::uint64_t>& seeds, Size size, int variants = 0);
 /// The name of a batch test's checksum lines and probes: "s<seed>".
 std::string batch_test_label(std::uint64_t seed);
 /// The label of a seed's variant `index` (1-based) in a batch: "s<seed>v<index>".
 std::string variant_test_label(std::uint64_t seed, int index);
-
-/// The program of `seed` rewritten `count` ways that must print the same checksums (EMI and
-/// metamorphic variants: dead code under conditions false on every thread, live-code rewrites;
-/// docs/generator.md, "Variants"). Variant j (1..count) draws its transforms from a stream of
-/// the seed and j, so it is the same for the same seed, policy, size and version. Each is a
-/// program in its own right named "cudiff_<seed>_v<j>", whose sidecar is the original's (the
-/// same expected checksums) with "variant_of": {seed, index, transforms}. The interpreter
-/// re-runs every variant: a checksum other than the original's is Error(internal) naming the
-/// seed, the variant and its transforms.
-std::vector<TestCase> generate_variants(const Policy& policy, std::uint64_t seed, Size size, int count);
 
 /// A generated program shrunk as the generator sees it, before any text pass (docs/reducer.md,
 /// "Reducing a generated program"): whole kernels, the layout probes, the V-rule probes and the
@@ -329,8 +326,8 @@ std::vector<TestCase> generate_variants(const Policy& policy, std::uint64_t seed
 /// before it were tried on a program that only differs after them).
 class ProgramReduction {
 public:
-  /// The program generate_program makes for `seed`, or its variant `variant` (1-based) as
-  /// generate_variants makes it. Throws what generation throws.
+  /// The program generate_program makes for `seed`, or its variant `variant` (1-based), the
+  /// program of generate_batch's variant of that index alone. Throws what generation throws.
   ProgramReduction(const Policy& policy, std::uint64_t seed, Size size, int variant = 0);
   ~ProgramReduction();
   ProgramReduction(ProgramReduction&&) noexcept;
@@ -347,10 +344,10 @@ public:
   /// Makes candidate(index) the current program. Throws Error(internal) when it is none.
   void accept(std::size_t index);
 
-  struct State;  ///< the program's IR and the edits it offers (generator/reduction.cpp)
+  struct State;  ///< the program's IR and the edits it offers (generator/reduction/reduction.cpp)
 
 private:
   std::unique_ptr<State> state_;
 };
 
-} // namespace cudiff::generator
+}  // namespace cudiff::generator

@@ -2,10 +2,10 @@
 // kernels, arrays and the launch of each kernel. Internal to generator/.
 #pragma once
 
-#include "generator/abi_types.h"
-#include "generator/dense.h"
+#include "generator/abi/abi_types.h"
+#include "generator/dense/dense.h"
 #include "generator/generator.h"
-#include "generator/values.h"
+#include "generator/semantics/warp.h"
 
 #include <cstdint>
 #include <memory>
@@ -90,7 +90,7 @@ enum class StmtKind : std::uint8_t {
   Vote,
   SyncCount,
   Atomic,
-  // generator/collectives_gen.cpp: match, __reduce_*_sync, cooperative-groups tiles, atomics
+  // generator/collectives/collectives_gen.cpp: match, __reduce_*_sync, cooperative-groups tiles, atomics
   // in loops (built-in, atomicCAS loops, cuda::atomic_ref).
   WarpMatch,
   WarpReduce,
@@ -104,13 +104,10 @@ struct AssignOp {
   BinaryOp op = BinaryOp::Add;
 };
 
-enum class ShuffleKind : std::uint8_t { Idx, Xor, Up, Down };
 enum class VoteKind : std::uint8_t { All, Any, Ballot };
 enum class SyncCountKind : std::uint8_t { Count, And, Or };
 enum class AtomicKind : std::uint8_t { Add, And, Or, Xor, Min, Max };
 enum class MatchKind : std::uint8_t { Any, All };
-/// The operation of __reduce_<op>_sync and of cg::reduce (plus, less, greater, bit_and...).
-enum class ReduceOp : std::uint8_t { Add, Min, Max, And, Or, Xor };
 /// What a cooperative-groups tile statement calls on `cg::tiled_partition<N>(block)`.
 enum class TileOp : std::uint8_t { Shfl, ShflXor, Any, All, Ballot, Reduce };
 /// How each update of an AtomicLoop is spelled: atomicAdd..., an atomicCAS loop computing the
@@ -149,7 +146,7 @@ struct Stmt {
   /// partial per block in global memory, __threadfence, atomicInc on a ticket; the last block
   /// adds the partials into the reduction word. Same result as a plain atomicAdd.
   bool last_block = false;
-  // ---- the collectives of generator/collectives_gen.cpp (defaults keep the older kinds) ----
+  // ---- the collectives of generator/collectives/collectives_gen.cpp (defaults keep the older kinds) ----
   /// Shuffle, Tile: the segment (tile) width, a power of two from 2 to 32.
   std::uint32_t width = 32;
   /// Shuffle Idx, Tile Shfl: the source lane as a computed value (any tracked value; the
@@ -211,7 +208,7 @@ struct Function {
   bool recursive = false;
   Value recursion_xor;
   /// The deepest depth argument its one call site passes (0..4): the call stacks this many
-  /// frames of the function on top of its first (generator/stack.cpp).
+  /// frames of the function on top of its first (generator/core/stack.cpp).
   int recursion_depth_max = 0;
   int arg_count() const { return param_count + (recursive ? 1 : 0); }
 };
@@ -273,7 +270,7 @@ struct NamedConstant {
   Value value;
 };
 
-/// A V-rule probe planted in the program (generator/probes.cpp); host probes are checked
+/// A V-rule probe planted in the program (generator/probes/probes.cpp); host probes are checked
 /// once before the kernels run, with `host_check` as the argument.
 struct PlantedProbe {
   std::string rule_id;
@@ -287,12 +284,12 @@ struct Program {
   std::vector<Array> arrays;
   std::vector<Function> functions;  ///< a callee always comes after its callers
   std::vector<Kernel> kernels;
-  std::vector<dense::Kernel> dense;  ///< the compute-dense kernels (generator/dense.h), after the core ones
+  std::vector<dense::Kernel> dense;  ///< the compute-dense kernels (generator/dense/dense.h), after the core ones
   std::vector<NamedConstant> constants;
   std::vector<std::string> function_ns;  ///< namespace of each function
   std::vector<std::string> array_ns;     ///< namespace of each array
   std::set<std::string> helpers;         ///< global helper templates the emitted code calls
-  std::vector<AbiFunction> abi = {};     ///< the ABI family's functions (generator/abi_params.cpp)
+  std::vector<AbiFunction> abi = {};     ///< the ABI family's functions (generator/abi/abi_params.cpp)
 };
 
 /// Initial value of an output reduction word for this atomic (the identity of the operation).

@@ -10,16 +10,16 @@ namespace {
 std::vector<Knob> default_knobs() {
   std::vector<Knob> knobs;
 #define KNOB(name, value, min, max, help) knobs.push_back(Knob{name, value, min, max, help});
-#include "generator/knobs_abi.def"
-#include "generator/knobs_core.def"
-#include "generator/knobs_dense.def"
-#include "generator/knobs_layout.def"
-#include "generator/knobs_ptx.def"
+#include "generator/abi/knobs_abi.def"
+#include "generator/core/knobs_core.def"
+#include "generator/dense/knobs_dense.def"
+#include "generator/inline_ptx/knobs_ptx.def"
+#include "generator/layout/knobs_layout.def"
 #undef KNOB
 #define CONSTRUCT(name, probability, rules, help)                                                                      \
   knobs.push_back(Knob{std::string("construct.") + name, probability, 0, 1, "probability a program enables: " help});
-#include "generator/constructs_core.def"
-#include "generator/constructs_layout.def"
+#include "generator/core/constructs_core.def"
+#include "generator/layout/constructs_layout.def"
 #undef CONSTRUCT
   std::sort(knobs.begin(), knobs.end(), [](const Knob& a, const Knob& b) { return a.name < b.name; });
   return knobs;
@@ -45,8 +45,8 @@ Size parse_size(std::string_view text) {
 std::vector<ConstructInfo> construct_catalog() {
   std::vector<ConstructInfo> catalog;
 #define CONSTRUCT(name, probability, rules, help) catalog.push_back(ConstructInfo{name, split(rules, ';'), help});
-#include "generator/constructs_core.def"
-#include "generator/constructs_layout.def"
+#include "generator/core/constructs_core.def"
+#include "generator/layout/constructs_layout.def"
 #undef CONSTRUCT
   for (auto& construct : catalog) {
     std::erase_if(construct.rule_ids, [](const std::string& id) { return trim(id).empty(); });

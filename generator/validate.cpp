@@ -2,7 +2,7 @@
 #include "generator/validate.h"
 
 #include "common/common.h"
-#include "generator/interpreter.h"
+#include "generator/core/interpreter.h"
 
 #include <set>
 #include <string>

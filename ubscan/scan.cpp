@@ -4,7 +4,7 @@
 // parameters whose copies run user code, device addresses used on the host, calls across
 // execution spaces, misaligned carves of dynamic shared memory... The scan is a lexer plus a
 // light parse (namespaces, classes, functions, lambdas, declarations), never a compile: each
-// check is exact on what generator/emit*.cpp writes and on valid probe fragments, and says
+// check is exact on what generator/core/emit*.cpp writes and on valid probe fragments, and says
 // nothing where the text cannot tell.
 //
 // U rules not scanned, and why (undefined_rules_scanned() leaves them out):

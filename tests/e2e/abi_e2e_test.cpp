@@ -2,7 +2,7 @@
 // compiled, exactly what the generator predicts; generated programs of the family checked with
 // nvcc and clang in ptx and object mode, whole-program and with separate compilation, and the
 // oracle's verdict on them.
-#include "generator/abi_params.h"
+#include "generator/abi/abi.h"
 #include "pipeline/pipeline.h"
 #include "support/test_support.h"
 

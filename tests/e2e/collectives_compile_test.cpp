@@ -1,4 +1,4 @@
-// The collectives of generator/collectives_gen.cpp build with the real compilers (label
+// The collectives of generator/collectives/collectives_gen.cpp build with the real compilers (label
 // compilers; no GPU needed): a batch of programs with every new construct forced on, each
 // construct used by at least two of them, goes through `cudiff check --mode object` under
 // nvcc -O3 and clang -O3, which must both accept it. This is also what shows that clang-22 finds

@@ -1,4 +1,4 @@
-// Inline-PTX blocks (generator/inline_ptx.h) reach ptxas and pass it: a .cu file of 200 random
+// Inline-PTX blocks (generator/inline_ptx/inline_ptx.h) reach ptxas and pass it: a .cu file of 200 random
 // blocks, one __device__ function each, some called twice so that one kernel inlines them
 // twice (their labels and registers must stay local to their braces), builds to a cubin with
 // nvcc -O3 and nvcc -O0 -Xptxas -O0, and to an object with clang++-22 -O3 (label compilers).

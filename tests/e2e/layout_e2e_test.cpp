@@ -1,7 +1,7 @@
 // End-to-end layout oracle: `cudiff check` with a sidecar reads four layout views (host and
 // device, nvcc and clang) of hand-written and generated types, and reports real differences.
 #include "generator/generator.h"
-#include "generator/layout.h"
+#include "generator/layout/layout.h"
 #include "support/test_support.h"
 
 #include <gtest/gtest.h>

@@ -36,8 +36,13 @@ TEST(VariantsE2E, ProgramsWithTheirVariantsBuildWithBothCompilers) {
 
 TEST(VariantsE2E, ALoneVariantIsAProgramInItsOwnRight) {
   cudiff::TempDir dir("cudiff-variants-lone");
-  const std::vector<cudiff::generator::TestCase> variants = cudiff::generator::generate_variants(
-      cudiff::test::accepted_by_both(cudiff::generator::Policy::defaults()), 44, cudiff::generator::Size::small, 2);
+  // A variant alone is what the IR reduction starts from (ProgramReduction with a variant).
+  std::vector<cudiff::generator::TestCase> variants;
+  for (int index = 1; index <= 2; ++index)
+    variants.push_back(
+        cudiff::generator::ProgramReduction(cudiff::test::accepted_by_both(cudiff::generator::Policy::defaults()), 44,
+                                            cudiff::generator::Size::small, index)
+            .current());
   for (const cudiff::generator::TestCase& variant : variants) {
     const auto source = dir.path() / (variant.name + ".cu");
     cudiff::write_file(source, variant.source);

@@ -12,7 +12,7 @@
 
 namespace {
 
-/// Probes as the generator writes them (generator/layout.h), naming arrays the seed corpus
+/// Probes as the generator writes them (generator/layout/layout.h), naming arrays the seed corpus
 /// defines, so that device_layout_view matches arrays and not only reports them missing.
 std::vector<cudiff::oracle::LayoutProbe> probes() {
   return {

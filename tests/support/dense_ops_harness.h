@@ -1,10 +1,10 @@
-// A program that computes every operation of the compute-dense family (generator/dense_ops.def)
+// A program that computes every operation of the compute-dense family (generator/dense/dense_ops.def)
 // on fixed operand vectors and prints each value, so a test can compare the real operation —
 // the host compiler's operators, or the GPU's intrinsics under nvcc and clang — with the
 // generator's semantics (dense::apply), which predict every generated checksum.
 #pragma once
 
-#include "generator/dense.h"
+#include "generator/dense/dense.h"
 
 #include <cstdint>
 #include <cstdio>

@@ -1,4 +1,4 @@
-// A CUDA program made of inline-PTX blocks (generator/inline_ptx.h), for the compile and GPU
+// A CUDA program made of inline-PTX blocks (generator/inline_ptx/inline_ptx.h), for the compile and GPU
 // tests of the blocks: one __device__ function per block, a kernel that runs every block on 64
 // input vectors (thread t takes vector t), and a main that prints each block's inputs and
 // outputs, so the test compares them with run() without mirroring the input hash.
@@ -6,7 +6,7 @@
 
 #include "common/rng.h"
 #include "generator/generator.h"
-#include "generator/inline_ptx_parts.h"
+#include "generator/inline_ptx/inline_ptx_parts.h"
 
 #include <sstream>
 #include <string>

@@ -1,10 +1,10 @@
-// The ABI family (generator/abi_params.cpp): programs that carry it are valid, their checksums
+// The ABI family (generator/abi/abi_params.cpp): programs that carry it are valid, their checksums
 // are the interpreter's, their sidecars name every parameter's kind, and a program without it
 // is the one the seed gave before. tests/e2e/abi_e2e_test.cpp compiles the emitted functions
 // and compares what they compute with the generator's values.
-#include "generator/abi_params.h"
+#include "generator/abi/abi.h"
+#include "generator/core/interpreter.h"
 #include "generator/generator.h"
-#include "generator/interpreter.h"
 #include "support/test_support.h"
 
 #include <gtest/gtest.h>

@@ -1,8 +1,8 @@
-// The collectives of generator/collectives_gen.cpp: each semantic of the interpreter on
+// The collectives of generator/collectives/collectives_gen.cpp: each semantic of the interpreter on
 // hand-worked inputs (shuffle lanes with a width, match, __reduce_*_sync, tiles, cg::reduce,
 // atomics in loops), and generated programs with every new construct forced on: they validate
 // (the interpreter reruns every kernel), stay deterministic and include the headers they need.
-#include "generator/collectives_parts.h"
+#include "generator/collectives/collectives.h"
 #include "generator/generator.h"
 
 #include <gtest/gtest.h>

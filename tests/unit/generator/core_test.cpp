@@ -1,6 +1,6 @@
 // Generator core: determinism, IR validation over many seeds, construct knobs honoured, and
 // the UB guard (expressions rebuilt so no simulated thread hits UB).
-#include "generator/body_gen.h"
+#include "generator/core/body_gen.h"
 #include "generator/generator.h"
 
 #include <gtest/gtest.h>
@@ -77,7 +77,7 @@ const std::map<std::string, std::vector<std::string>>& same_spelling() {
 std::vector<std::string> core_constructs() {
   std::vector<std::string> names;
 #define CONSTRUCT(name, probability, rules, help) names.push_back(name);
-#include "generator/constructs_core.def"
+#include "generator/core/constructs_core.def"
 #undef CONSTRUCT
   return names;
 }
@@ -140,10 +140,10 @@ TEST(GeneratorCore, EveryConstructKnobIsHonoured) {
     // V-rule probes are hand-written fragments that may use the same syntax (a probe's own
     // `for` loop or `__constant__` table): the markers are about the generator's constructs.
     off.set("probe.share", 0);
-    // So is the ABI family (generator/abi_params.cpp): its functions are __noinline__, its
+    // So is the ABI family (generator/abi/abi_params.cpp): its functions are __noinline__, its
     // kernel parameters may be __grid_constant__ and its large structs are folded in loops.
     off.set("abi.share", 0);
-    // And the compute-dense kernels (generator/dense*.cpp), whose families have knobs of their
+    // And the compute-dense kernels (generator/dense/dense*.cpp), whose families have knobs of their
     // own (dense_test.cpp, FamiliesSwitchOffWithTheirKnobs).
     off.set("dense.share", 0);
     if (auto alike = same_spelling().find(construct); alike != same_spelling().end())

@@ -1,8 +1,8 @@
-// The compute-dense family (generator/dense*.cpp): the operations' values on hand-worked
+// The compute-dense family (generator/dense/dense*.cpp): the operations' values on hand-worked
 // operands (from the CUDA Math API's and PTX ISA's descriptions), generation over many seeds
 // (total, deterministic, every family reachable, the large size class has hundreds of
 // statements), and the text each construct shows.
-#include "generator/dense.h"
+#include "generator/dense/dense.h"
 #include "generator/generator.h"
 
 #include <gtest/gtest.h>

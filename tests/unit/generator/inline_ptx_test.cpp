@@ -1,10 +1,10 @@
-// The inline-PTX blocks of the compute-dense family (generator/inline_ptx.h): each
+// The inline-PTX blocks of the compute-dense family (generator/inline_ptx/inline_ptx.h): each
 // instruction's semantics against values worked by hand from the PTX ISA's text (the prmt
 // modes also against LLVM 22's constant folding of llvm.nvvm.prmt.*), run() on hand-built
 // blocks, and make_block over many seeds: run() is total, the text has the expected shape.
 // tests/e2e/inline_ptx_compile_test.cpp builds the blocks with ptxas; tests/gpu/
 // inline_ptx_gpu_test.cpp compares run() with the GPU.
-#include "generator/inline_ptx_parts.h"
+#include "generator/inline_ptx/inline_ptx_parts.h"
 
 #include "common/common.h"
 #include "common/rng.h"

@@ -1,6 +1,6 @@
 // The layout generator: determinism, knobs honoured (a construct off is absent), and the
 // sidecar's probes matching the emitted device arrays and host rows.
-#include "generator/layout.h"
+#include "generator/layout/layout.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // No probe result depends on an unspecified value: every probe of the rules catalog passes the
-// check (generator/probe_check.cpp), the check catches each kind of use it claims to, and every
+// check (generator/probes/probe_check.cpp), the check catches each kind of use it claims to, and every
 // waiver still waives something.
 #include "generator/generator.h"
 #include "rules/rules.h"

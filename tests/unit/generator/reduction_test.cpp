@@ -1,4 +1,4 @@
-// The IR reduction (ProgramReduction, generator/reduction*.cpp): its start is the generated
+// The IR reduction (ProgramReduction, generator/reduction/reduction*.cpp): its start is the generated
 // program with the same predictions, every candidate is a program with a fresh prediction,
 // edits are deterministic, and a greedy reduction against a simple property ends at a small
 // program with the compact host side that keeps the property (and no input once nothing

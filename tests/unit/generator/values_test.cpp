@@ -1,6 +1,6 @@
 // Generator value layer: C++ promotions, usual arithmetic conversions and operators checked
 // against the real operators of this machine; every UB case flagged.
-#include "generator/values.h"
+#include "generator/semantics/values.h"
 
 #include "common/rng.h"
 

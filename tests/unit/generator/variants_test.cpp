@@ -1,11 +1,11 @@
 // Variants (EMI and metamorphic): every transform keeps each kernel's checksum — the
 // interpreter on the rewritten IR gives the original's — over many seeds, and really changes the
 // emitted text; whole variants are deterministic, named after their original and batched with it.
-#include "generator/emit.h"
+#include "generator/core/emit.h"
+#include "generator/core/interpreter.h"
 #include "generator/generator.h"
-#include "generator/interpreter.h"
 #include "generator/validate.h"
-#include "generator/variants_parts.h"
+#include "generator/variants/variants.h"
 #include "support/test_support.h"
 
 #include <gtest/gtest.h>
@@ -14,6 +14,18 @@ using namespace cudiff::generator;
 using cudiff::test::contains;
 
 namespace {
+
+/// A batch test's own text: from its namespace to the next test's marker, its label replaced
+/// by "LABEL" (so two tests' texts compare by their code, not their names).
+std::string section_of(const std::string& source, const std::string& label) {
+  const std::size_t start = source.find("namespace cudiff_" + label + " {");
+  if (start == std::string::npos) return {};
+  const std::size_t end = source.find("\n// ---- seed ", start);
+  std::string text = source.substr(start, end == std::string::npos ? std::string::npos : end - start);
+  for (std::size_t at = text.find(label); at != std::string::npos; at = text.find(label, at + 5))
+    text.replace(at, label.size(), "LABEL");
+  return text;
+}
 
 constexpr std::uint64_t kSeeds = 60;
 
@@ -77,7 +89,7 @@ TEST(GeneratorVariants, ReorderKeepsChecksums) {
 
 TEST(GeneratorVariants, LargeProgramsKeepChecksumsUnderWholeVariants) {
   for (std::uint64_t seed = 1; seed <= 3; ++seed)
-    EXPECT_NO_THROW(generate_variants(Policy::defaults(), seed, Size::large, 1)) << seed;
+    EXPECT_NO_THROW(generate_batch(Policy::defaults(), {seed}, Size::large, 1)) << seed;
 }
 
 TEST(GeneratorVariants, UnknownTransformIsAnInternalError) {
@@ -89,23 +101,29 @@ TEST(GeneratorVariants, UnknownTransformIsAnInternalError) {
 
 TEST(GeneratorVariants, VariantsNameTheirOriginalAndKeepItsChecksums) {
   const Policy policy = Policy::defaults();
-  const TestCase original = generate_program(policy, 9, Size::small);
-  const std::vector<TestCase> variants = generate_variants(policy, 9, Size::small, 3);
-  ASSERT_EQ(variants.size(), 3u);
+  const TestCase batch = generate_batch(policy, {9}, Size::small, 3);
+  const std::vector<Sidecar>& tests = batch.sidecar.batch.value().tests;
+  ASSERT_EQ(tests.size(), 4u);
+  const std::string original = section_of(batch.source, batch_test_label(9));
+  ASSERT_FALSE(original.empty());
+  std::vector<std::string> sections;
   for (int j = 1; j <= 3; ++j) {
-    const TestCase& variant = variants[static_cast<std::size_t>(j - 1)];
-    EXPECT_EQ(variant.name, "cudiff_000000000009_v" + std::to_string(j));
-    ASSERT_TRUE(variant.sidecar.variant_of);
-    EXPECT_EQ(variant.sidecar.variant_of->seed, 9u);
-    EXPECT_EQ(variant.sidecar.variant_of->index, j);
-    EXPECT_FALSE(variant.sidecar.variant_of->transforms.empty());
-    EXPECT_EQ(variant.sidecar.kernels, original.sidecar.kernels);
-    EXPECT_NE(variant.source, original.source);
-    EXPECT_TRUE(contains(variant.source, "// variant " + std::to_string(j) + " of seed 9: "));
+    const Sidecar& variant = tests[static_cast<std::size_t>(j)];
+    ASSERT_TRUE(variant.variant_of);
+    EXPECT_EQ(variant.variant_of->seed, 9u);
+    EXPECT_EQ(variant.variant_of->index, j);
+    EXPECT_FALSE(variant.variant_of->transforms.empty());
+    const std::vector<Sidecar::Kernel>& kernels = variant.kernels.value();
+    ASSERT_EQ(kernels.size(), tests[0].kernels.value().size());
+    for (std::size_t k = 0; k < kernels.size(); ++k)
+      EXPECT_EQ(kernels[k].expected_checksum, tests[0].kernels.value()[k].expected_checksum);
+    sections.push_back(section_of(batch.source, variant_test_label(9, j)));
+    EXPECT_NE(sections.back(), original);
+    EXPECT_TRUE(contains(batch.source, "// ---- seed 9 variant " + std::to_string(j))) << j;
   }
   // Deterministic, and the variants differ from one another.
-  EXPECT_EQ(generate_variants(policy, 9, Size::small, 3)[2].source, variants[2].source);
-  EXPECT_NE(variants[0].source, variants[1].source);
+  EXPECT_EQ(generate_batch(policy, {9}, Size::small, 3).source, batch.source);
+  EXPECT_NE(sections[0], sections[1]);
 }
 
 TEST(GeneratorVariants, BatchPutsVariantsAfterTheirOriginal) {
@@ -130,20 +148,23 @@ TEST(GeneratorVariants, BatchPutsVariantsAfterTheirOriginal) {
       EXPECT_EQ(kernels[k].expected_checksum, originals[k].expected_checksum);
     }
   }
-  // A variant in a batch is the lone variant's program: the same transforms.
-  EXPECT_EQ(tests[2].variant_of->transforms,
-            generate_variants(policy, 21, Size::small, 2)[1].sidecar.variant_of->transforms);
+  // A variant alone (the IR reduction's start) is the batch's variant: the same predictions.
+  const std::vector<Sidecar::Kernel> alone =
+      ProgramReduction(policy, 21, Size::small, 2).current().sidecar.kernels.value();
+  ASSERT_EQ(alone.size(), tests[2].kernels.value().size());
+  for (std::size_t k = 0; k < alone.size(); ++k)
+    EXPECT_EQ(alone[k].expected_checksum, tests[2].kernels.value()[k].expected_checksum);
   // Without variants a batch is what it always was.
   EXPECT_EQ(generate_batch(policy, {21, 22}, Size::small, 0).source,
             generate_batch(policy, {21, 22}, Size::small).source);
 }
 
 TEST(GeneratorVariants, SidecarRoundTripsTheVariantKey) {
-  const TestCase variant = generate_variants(Policy::defaults(), 5, Size::small, 1).front();
-  const boost::json::object json = to_json(variant.sidecar);
+  const Sidecar variant = generate_batch(Policy::defaults(), {5}, Size::small, 1).sidecar.batch.value().tests.at(1);
+  const boost::json::object json = to_json(variant);
   ASSERT_TRUE(json.contains("variant_of"));
   EXPECT_EQ(json.at("variant_of").at("seed").as_uint64(), 5u);
-  EXPECT_EQ(sidecar_from_json(json), variant.sidecar);
+  EXPECT_EQ(sidecar_from_json(json), variant);
   EXPECT_THROW(sidecar_from_json(boost::json::object{{"variant_of", boost::json::object{{"index", "one"}}}}),
                cudiff::Error);
 }

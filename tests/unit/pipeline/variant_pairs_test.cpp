@@ -32,8 +32,9 @@ TEST(PipelineVariantPairs, NoneWithoutAnOriginalBeside) {
   EXPECT_TRUE(variant_kernels_of(
                   generator::generate_batch(generator::Policy::defaults(), {3, 4}, generator::Size::small).sidecar)
                   .empty());
+  // A variant alone, as the IR reduction starts from it.
   const generator::TestCase lone =
-      generator::generate_variants(generator::Policy::defaults(), 3, generator::Size::small, 1).front();
+      generator::ProgramReduction(generator::Policy::defaults(), 3, generator::Size::small, 1).current();
   EXPECT_TRUE(variant_kernels_of(lone.sidecar).empty());
 }
 

@@ -1,0 +1,196 @@
+// dense: the compute-dense kernel family — integer kernels built to reach the optimizers and
+// ptxas (integer intrinsics, 8/16/64-bit chains, carries, selects, bit-fields, data-dependent
+// loops with break and continue, switch fallthrough, goto, local and shared arrays, vector
+// loads, __noinline__ functions, inline PTX, warp collectives). Undefined behaviour is
+// impossible by construction (arithmetic in unsigned types, masked shift amounts and indexes,
+// divisors forced non-zero and positive), so expressions need no value tracking; the
+// interpreter (dense_run.cpp) runs every thread to predict the checksum. Drawn from a random
+// stream of their own after the core program is built, so the core program of a seed is the
+// same with or without them. Internal to generator/ (docs/generator.md, "Compute-dense
+// kernels").
+#pragma once
+
+#include "common/rng.h"
+#include "generator/generator.h"
+#include "generator/inline_ptx/inline_ptx.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace cudiff::generator::dense {
+
+/// The declared type of a variable; expressions are all 32- or 64-bit unsigned.
+enum class VarType : std::uint8_t { u8, s8, u16, s16, u32, s32, u64, s64 };
+const char* type_name(VarType type);
+int bits_of(VarType type);
+bool is_signed(VarType type);
+/// The bit pattern of `value` converted to `type` (modular), zero-extended to 64 bits.
+std::uint64_t narrow(VarType type, std::uint64_t value);
+/// The value of a `type` variable holding `bits` read as unsigned int (32) or unsigned long
+/// long (64): signed types sign-extend.
+std::uint64_t widen(VarType type, std::uint64_t bits, bool wide);
+
+/// Every operation an expression node can be. The table in dense_ops.cpp gives each its
+/// spelling, its operand and result widths, its family and its exact semantics.
+enum class Op : std::uint16_t {
+#define DENSE_OP(name, family, result64, args, text) name,
+#include "generator/dense/dense_ops.def"
+#undef DENSE_OP
+};
+
+struct OpInfo {
+  Op op;
+  const char* name;
+  const char* family;  ///< the construct that enables it: "dense_intrinsics", "dense_simd"...
+  bool result64 = false;
+  std::string args;    ///< one char per operand: '4' = 32-bit, '8' = 64-bit
+  const char* text;    ///< %0, %1... stand for the operands' text
+};
+const std::vector<OpInfo>& op_table();
+const OpInfo& info(Op op);
+/// The exact value (zero-extended) for the operands' values (each 32- or 64-bit as the op says).
+std::uint64_t apply(Op op, const std::uint64_t* args);
+
+struct Expr {
+  enum class Kind : std::uint8_t { Const, Var, LoopIndex, ThreadId, Input, Local, Shared, Operation, Call };
+  Kind kind = Kind::Const;
+  bool wide = false;       ///< 64-bit (unsigned long long) rather than 32-bit (unsigned int)
+  std::uint64_t value = 0; ///< Const: the value; LoopIndex: the loop's depth
+  int var = -1;            ///< Var: the variable; Call: the function
+  Op op = Op::Add;
+  bool ldg = false;        ///< Input: read through __ldg
+  std::vector<Expr> args;  ///< Operation/Call operands; Input/Local/Shared: the index
+};
+
+struct Stmt;
+using Body = std::vector<Stmt>;
+
+enum class StmtKind : std::uint8_t {
+  Assign,      ///< var = (T)(expr), or var op= expr for 32/64-bit unsigned variables
+  StoreLocal,  ///< loc[a & 7] = b
+  StoreShared, ///< the thread's own 8 shared words: sh[base + (a & 7)] = b
+  VectorLoad,  ///< uint2/uint4/ulonglong2 from the input: fields xor-ed into variables
+  VectorStore, ///< uint4 into the thread's shared words
+  If,
+  For,         ///< for (i = 0; i < (a & mask) + lo; ++i), or a constant trip count lo
+  Break,       ///< if (a) break; (in a loop, never directly in a switch)
+  Continue,    ///< if (a) continue;
+  Switch,      ///< switch ((a) & 7u) with fallthrough between cases
+  Goto,        ///< if (a) goto skip; body; skip:;
+  Return,      ///< if (a) { write the outputs; return; } (kernel top level)
+  Asm,         ///< an inline-PTX block: outputs are variables, inputs expressions
+  Shuffle,     ///< var = __shfl*_sync(full, a, lane/delta b, width) (kernel top level)
+  WarpReduce,  ///< var = __reduce_add/min/max/and/or/xor_sync or __ballot_sync (kernel top level)
+};
+
+enum class CompoundOp : std::uint8_t { None, Add, Sub, Xor, Or, And, Mul };
+enum class ShuffleKind : std::uint8_t { Idx, Up, Down, Xor };
+enum class WarpReduceKind : std::uint8_t { Add, Min, Max, And, Or, Xor, Ballot };
+
+struct SwitchCase {
+  std::uint32_t label = 0;
+  bool fallthrough = false;  ///< no break at its end
+  Body body;
+};
+
+struct Stmt {
+  StmtKind kind = StmtKind::Assign;
+  int var = -1;                   ///< Assign/Shuffle/WarpReduce target; VectorLoad: the first target
+  CompoundOp compound = CompoundOp::None;
+  std::vector<Expr> exprs;        ///< the statement's expressions, in the order its text reads them
+  Body body, else_body;           ///< If; For/Goto: body
+  std::vector<SwitchCase> cases;  ///< Switch; a default is cases.back() when has_default
+  bool has_default = false;
+  // For: trip count (exprs[0] & mask) + lo, or lo when exprs is empty; unroll 0 = no
+  // pragma, 1 = `#pragma unroll 1`, N = `#pragma unroll N`, kFullUnroll = `#pragma unroll`.
+  std::uint32_t mask = 0, lo = 0, unroll = 0;
+  int depth = 0;                  ///< For: the loop's nesting depth (its index is i<depth>)
+  int vector_kind = 0;            ///< VectorLoad/VectorStore: 0 uint2, 1 uint4, 2 ulonglong2
+  std::vector<int> targets;       ///< VectorLoad/Asm: the variables written
+  ShuffleKind shuffle = ShuffleKind::Idx;
+  WarpReduceKind reduce = WarpReduceKind::Add;
+  std::uint32_t width = 32;       ///< Shuffle
+  int label = 0;                  ///< Goto: its label's number
+  std::shared_ptr<const ptx::Block> ptx;  ///< Asm
+};
+
+struct Var {
+  std::string name;
+  VarType type = VarType::u32;
+  bool is_volatile = false;
+  /// A kernel variable after the first 5 starts as an input word; only the IR reduction makes
+  /// one start at 0, so that a reproducer need not read its input.
+  bool from_input = true;
+};
+
+/// A device function of the family: parameters are its first variables, all 32- or 64-bit
+/// unsigned; the body may loop; it returns `result`.
+struct Function {
+  std::string name;
+  bool noinline = true;  ///< __noinline__, else __forceinline__
+  bool result64 = false;
+  int params = 0;
+  std::vector<Var> vars;
+  Body body;
+  Expr result;
+};
+
+/// The launch is 1-D: `blocks` blocks of `threads` threads. Each thread writes 4 output words.
+struct Kernel {
+  std::string name;
+  std::uint32_t blocks = 2, threads = 128;
+  std::uint32_t input_salt = 0;
+  bool dynamic_shared = false;  ///< the shared words are extern __shared__
+  std::vector<Var> vars;        ///< vars[0..3] = a, b, c, d (u32), vars[4] = w (u64), then more
+  std::vector<Function> functions;  ///< callable from this kernel (a callee after its caller)
+  Body body;
+  std::uint64_t expected_checksum = 0;
+  std::vector<std::string> families;  ///< constructs it uses, for the sidecar and measurement
+  /// On in every generated kernel: the thread's 8 local words (`loc`) and its 8 shared words
+  /// (`sh`) exist, are filled from the input and hashed into its 4th output word. Only the IR
+  /// reduction turns one off, once nothing reads or writes it (generator/reduction/reduction_dense.cpp).
+  bool local_words = true, shared_words = true;
+  /// On in every generated kernel: a, b, c, d and w (vars[0..4]) are declared and are the
+  /// thread's first 3 output words. Off (the IR reduction, once nothing uses them), those
+  /// words are 0.
+  bool base_words = true;
+};
+
+/// Whether the kernel's text reads its input at all; a kernel that does not takes no `in`.
+bool reads_input(const Kernel& kernel);
+
+constexpr std::uint32_t kFullUnroll = 0xffffffffu;
+constexpr std::uint32_t kInputWords = 256;
+constexpr std::uint32_t kLocalWords = 8;
+constexpr std::uint32_t kSharedWordsPerThread = 8;
+constexpr std::uint32_t kOutputWordsPerThread = 4;
+
+/// The input word i of a kernel with this salt (cudiff_input(i, salt, 0) truncated to 32 bits).
+std::uint32_t input_word(std::uint32_t salt, std::uint32_t index);
+
+/// The kernels of one program, from `seed`'s own stream (knobs "dense.*", constructs
+/// "dense_*" of the swarm).
+std::vector<Kernel> make_kernels(const Policy& policy, const Swarm& swarm, Size size, std::uint64_t seed);
+
+/// Every thread's output words, in the order the host folds them.
+std::vector<std::uint64_t> run_kernel(const Kernel& kernel);
+
+/// The kernel's globals, __device__ functions, __global__ function and `static void
+/// run_<name>()` host runner printing "checksum <label><name> <hex>".
+std::string emit_kernel(const Kernel& kernel, const std::string& checksum_label);
+/// The device code alone: the __device__ functions and the __global__ function. `one_word`:
+/// each thread writes one output word, out[t], the xor of its 4 (compact_words).
+std::string emit_device_code(const Kernel& kernel, bool one_word = false);
+/// Each thread's 4 output words (run_kernel's order) folded into one by xor.
+std::vector<std::uint64_t> compact_words(const std::vector<std::uint64_t>& words);
+/// A whole program of these kernels with the smallest host side that still checks the launch:
+/// what a reduced reproducer ends as (generator/reduction/reduction.cpp). The input copied to device
+/// memory (none when no kernel reads it), the output copied back from device memory, one word
+/// per thread; prints "checksum <name> <hex>" per kernel, in order, the fold of compact_words.
+std::string emit_compact_program(const std::vector<Kernel>& kernels);
+/// The headers the family's text needs beyond the preamble's (none today).
+std::string includes();
+
+}  // namespace cudiff::generator::dense

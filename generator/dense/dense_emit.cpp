@@ -1,0 +1,471 @@
+// dense_emit: the text of a compute-dense kernel — its device functions, the __global__
+// function and its host runner. The prologue and the output words mirror dense_run.cpp
+// exactly; the two change together.
+#include "generator/core/emit_parts.h"
+#include "generator/dense/dense.h"
+
+#include "common/common.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace cudiff::generator::dense {
+namespace {
+
+std::string hex(std::uint64_t value, bool wide) {
+  char text[32];
+  if (wide) std::snprintf(text, sizeof text, "0x%llxull", static_cast<unsigned long long>(value));
+  else std::snprintf(text, sizeof text, "0x%xu", static_cast<unsigned>(value));
+  return text;
+}
+
+class Emitter {
+public:
+  /// `one_word`: each thread writes the xor of its 4 output words to out[t] (compact_words).
+  Emitter(const Kernel& kernel, const std::vector<Var>& vars, bool one_word = false)
+      : kernel_(kernel), vars_(vars), one_word_(one_word) {}
+
+  std::string expr(const Expr& e) const {
+    switch (e.kind) {
+    case Expr::Kind::Const: return hex(e.value, e.wide);
+    case Expr::Kind::Var: {
+      const Var& v = vars_[e.var];
+      const bool own = e.wide ? v.type == VarType::u64 : v.type == VarType::u32;
+      if (own && !v.is_volatile) return v.name;
+      return std::string(e.wide ? "(unsigned long long)" : "(unsigned)") + v.name;
+    }
+    case Expr::Kind::LoopIndex: return widen_text("i" + std::to_string(e.value), e.wide);
+    case Expr::Kind::ThreadId: return widen_text("t", e.wide);
+    case Expr::Kind::Input: {
+      const std::string at = "(" + expr(e.args[0]) + ") & 255u";
+      return widen_text(e.ldg ? "__ldg(&in[" + at + "])" : "in[" + at + "]", e.wide);
+    }
+    case Expr::Kind::Local: return widen_text("loc[(" + expr(e.args[0]) + ") & 7u]", e.wide);
+    case Expr::Kind::Shared: return widen_text("sh[sb + ((" + expr(e.args[0]) + ") & 7u)]", e.wide);
+    case Expr::Kind::Operation: {
+      const std::string pattern = info(e.op).text;
+      std::string out;
+      for (std::size_t i = 0; i < pattern.size(); ++i) {
+        if (pattern[i] == '%' && i + 1 < pattern.size() && pattern[i + 1] >= '0' && pattern[i + 1] <= '9') {
+          out += expr(e.args[pattern[i + 1] - '0']);
+          ++i;
+        } else {
+          out += pattern[i];
+        }
+      }
+      return out;
+    }
+    case Expr::Kind::Call: {
+      const Function& fn = kernel_.functions[e.var];
+      std::string out = fn.name + "(in, t";
+      for (const Expr& arg : e.args) out += ", " + expr(arg);
+      return out + ")";
+    }
+    }
+    return "0u";
+  }
+
+  void block(const Body& body, Writer& w) const {
+    for (const Stmt& s : body) statement(s, w);
+  }
+
+  /// The thread's output words (the same text at an early return and at the end).
+  void write_output(Writer& w) const {
+    if (vars_.size() == 5 && !kernel_.local_words && !kernel_.shared_words) {
+      // Nothing to hash (only a reduced kernel): the hash's start value.
+      write_words(w, "1469598103934665603ull");
+      return;
+    }
+    w.line("{");
+    w.indent++;
+    w.line("unsigned long long h = 1469598103934665603ull;");
+    for (std::size_t i = 5; i < vars_.size(); ++i)
+      w.line("h = (h ^ (unsigned long long)" + vars_[i].name + ") * 1099511628211ull;");
+    if (kernel_.local_words) w.line("for (unsigned k = 0; k < 8u; ++k) h = (h ^ loc[k]) * 1099511628211ull;");
+    if (kernel_.shared_words) w.line("for (unsigned k = 0; k < 8u; ++k) h = (h ^ sh[sb + k]) * 1099511628211ull;");
+    write_words(w, "h");
+    w.indent--;
+    w.line("}");
+  }
+
+private:
+  void write_words(Writer& w, const std::string& hash) const {
+    const bool base = kernel_.base_words;
+    if (one_word_) {
+      w.line(
+          "out[t] = " +
+          std::string(base ? "(((unsigned long long)a << 32) | b) ^ (((unsigned long long)c << 32) | d) ^ w ^ " : "") +
+          hash + ";");
+      return;
+    }
+    w.line(std::string("out[t * 4u + 0u] = ") + (base ? "((unsigned long long)a << 32) | b;" : "0ull;"));
+    w.line(std::string("out[t * 4u + 1u] = ") + (base ? "((unsigned long long)c << 32) | d;" : "0ull;"));
+    w.line(std::string("out[t * 4u + 2u] = ") + (base ? "w;" : "0ull;"));
+    w.line("out[t * 4u + 3u] = " + hash + ";");
+  }
+
+  static std::string widen_text(const std::string& text, bool wide) {
+    return wide ? "(unsigned long long)" + text : text;
+  }
+
+  void nested(const Body& body, Writer& w) const {
+    w.line("{");
+    w.indent++;
+    block(body, w);
+    w.indent--;
+    w.line("}");
+  }
+
+  void statement(const Stmt& s, Writer& w) const {
+    switch (s.kind) {
+    case StmtKind::Assign: {
+      const Var& v = vars_[s.var];
+      static const char* const ops[] = {"=", "+=", "-=", "^=", "|=", "&=", "*="};
+      const std::string value = expr(s.exprs[0]);
+      if (s.compound != CompoundOp::None) w.line(v.name + " " + ops[static_cast<int>(s.compound)] + " " + value + ";");
+      else if (v.type == VarType::u32 || v.type == VarType::u64) w.line(v.name + " = " + value + ";");
+      else w.line(v.name + " = (" + type_name(v.type) + ")(" + value + ");");
+      return;
+    }
+    case StmtKind::StoreLocal: w.line("loc[(" + expr(s.exprs[0]) + ") & 7u] = " + expr(s.exprs[1]) + ";"); return;
+    case StmtKind::StoreShared:
+      w.line("sh[sb + ((" + expr(s.exprs[0]) + ") & 7u)] = " + expr(s.exprs[1]) + ";");
+      return;
+    case StmtKind::VectorLoad: {
+      static const char* const types[] = {"uint2", "uint4", "ulonglong2"};
+      static const char* const masks[] = {"127u", "63u", "63u"};
+      const std::string type = types[s.vector_kind];
+      const std::string at = "(" + expr(s.exprs[0]) + ") & " + masks[s.vector_kind];
+      const std::string base = "reinterpret_cast<const " + type + "*>(in)";
+      const bool ldg = s.compound == CompoundOp::Add;
+      w.line("{");
+      w.indent++;
+      w.line("const " + type + " q = " + (ldg ? "__ldg(" + base + " + (" + at + "))" : base + "[" + at + "]") + ";");
+      if (s.vector_kind == 0) w.line("a ^= q.x; b += q.y;");
+      else if (s.vector_kind == 1) w.line("a ^= q.x; b += q.y; c ^= q.z; d += q.w;");
+      else w.line("w ^= q.x; w += q.y;");
+      w.indent--;
+      w.line("}");
+      return;
+    }
+    case StmtKind::VectorStore:
+      w.line("reinterpret_cast<uint4*>(sh + sb)[(" + expr(s.exprs[0]) + ") & 1u] = make_uint4(" + expr(s.exprs[1]) +
+             ", " + expr(s.exprs[2]) + ", " + expr(s.exprs[3]) + ", " + expr(s.exprs[4]) + ");");
+      return;
+    case StmtKind::If:
+      w.line("if (" + expr(s.exprs[0]) + ") {");
+      w.indent++;
+      block(s.body, w);
+      w.indent--;
+      if (s.else_body.empty()) {
+        w.line("}");
+        return;
+      }
+      w.line("} else {");
+      w.indent++;
+      block(s.else_body, w);
+      w.indent--;
+      w.line("}");
+      return;
+    case StmtKind::For: {
+      if (s.unroll == kFullUnroll) w.line("#pragma unroll");
+      else if (s.unroll != 0) w.line("#pragma unroll " + std::to_string(s.unroll));
+      const std::string i = "i" + std::to_string(s.depth);
+      const std::string bound = s.exprs.empty() ? std::to_string(s.lo) + "u"
+                                                : "((" + expr(s.exprs[0]) + ") & " + std::to_string(s.mask) + "u) + " +
+                                                      std::to_string(s.lo) + "u";
+      w.line("for (unsigned " + i + " = 0; " + i + " < " + bound + "; ++" + i + ") {");
+      w.indent++;
+      block(s.body, w);
+      w.indent--;
+      w.line("}");
+      return;
+    }
+    case StmtKind::Break: w.line("if (" + expr(s.exprs[0]) + ") break;"); return;
+    case StmtKind::Continue: w.line("if (" + expr(s.exprs[0]) + ") continue;"); return;
+    case StmtKind::Switch: {
+      w.line("switch ((" + expr(s.exprs[0]) + ") & 7u) {");
+      for (std::size_t c = 0; c < s.cases.size(); ++c) {
+        const SwitchCase& sc = s.cases[c];
+        const bool is_default = s.has_default && c + 1 == s.cases.size();
+        w.line(is_default ? "default:" : "case " + std::to_string(sc.label) + "u:");
+        w.indent++;
+        nested(sc.body, w);
+        if (sc.fallthrough && c + 1 < s.cases.size()) w.line("[[fallthrough]];");
+        else w.line("break;");
+        w.indent--;
+      }
+      w.line("}");
+      return;
+    }
+    case StmtKind::Goto: {
+      const std::string label = "skip_" + std::to_string(s.label);
+      w.line("if (" + expr(s.exprs[0]) + ") goto " + label + ";");
+      nested(s.body, w);
+      w.line(label + ":;");
+      return;
+    }
+    case StmtKind::Return:
+      w.line("if (" + expr(s.exprs[0]) + ") {");
+      w.indent++;
+      write_output(w);
+      w.line("return;");
+      w.indent--;
+      w.line("}");
+      return;
+    case StmtKind::Asm: {
+      std::vector<std::string> outputs, inputs;
+      for (int target : s.targets) outputs.push_back(vars_[target].name);
+      for (const Expr& e : s.exprs) inputs.push_back(expr(e));
+      w.line(ptx::asm_statement(*s.ptx, outputs, inputs));
+      return;
+    }
+    case StmtKind::Shuffle: {
+      const std::string width = std::to_string(s.width);
+      const std::string value = expr(s.exprs[0]), operand = "(" + expr(s.exprs[1]) + ")";
+      const std::string masked = "(" + operand + " & " + std::to_string(s.width - 1) + "u)";
+      std::string call;
+      switch (s.shuffle) {
+      case ShuffleKind::Idx:
+        call = "__shfl_sync(0xffffffffu, " + value + ", (int)" + operand + ", " + width + ")";
+        break;
+      case ShuffleKind::Up: call = "__shfl_up_sync(0xffffffffu, " + value + ", " + masked + ", " + width + ")"; break;
+      case ShuffleKind::Down:
+        call = "__shfl_down_sync(0xffffffffu, " + value + ", " + masked + ", " + width + ")";
+        break;
+      case ShuffleKind::Xor:
+        call = "__shfl_xor_sync(0xffffffffu, " + value + ", (int)" + masked + ", " + width + ")";
+        break;
+      }
+      w.line(vars_[s.var].name + " = " + call + ";");
+      return;
+    }
+    case StmtKind::WarpReduce: {
+      static const char* const names[] = {"add", "min", "max", "and", "or", "xor"};
+      const std::string value = expr(s.exprs[0]);
+      if (s.reduce == WarpReduceKind::Ballot)
+        w.line(vars_[s.var].name + " = __ballot_sync(0xffffffffu, (int)((" + value + ") & 1u));");
+      else
+        w.line(vars_[s.var].name + " = __reduce_" + names[static_cast<int>(s.reduce)] + "_sync(0xffffffffu, " + value +
+               ");");
+      return;
+    }
+    }
+  }
+
+  const Kernel& kernel_;
+  const std::vector<Var>& vars_;
+  bool one_word_ = false;
+};
+
+void emit_function(const Kernel& kernel, const Function& fn, std::string& text) {
+  Writer w;
+  std::string params = "const unsigned* __restrict__ in, unsigned t";
+  for (int p = 0; p < fn.params; ++p) params += std::string(", ") + type_name(fn.vars[p].type) + " " + fn.vars[p].name;
+  w.line(std::string("__device__ ") + (fn.noinline ? "__noinline__ " : "__forceinline__ ") +
+         (fn.result64 ? "unsigned long long " : "unsigned ") + fn.name + "(" + params + ") {");
+  w.indent++;
+  w.line("unsigned x = (unsigned)p0;");
+  w.line("unsigned long long y = (unsigned long long)p0;");
+  Emitter emitter(kernel, fn.vars);
+  emitter.block(fn.body, w);
+  w.line("return " + emitter.expr(fn.result) + ";");
+  w.indent--;
+  w.line("}");
+  text += w.text;
+}
+
+std::uint32_t output_words(const Kernel& kernel) { return kernel.blocks * kernel.threads * kOutputWordsPerThread; }
+
+/// The dynamic shared memory its launch asks for.
+std::uint32_t dynamic_shared_bytes(const Kernel& kernel) {
+  return kernel.dynamic_shared && kernel.shared_words ? kernel.threads * kSharedWordsPerThread * 4u : 0u;
+}
+
+/// `name<<<blocks, threads, shared>>>(in, out);` (no `in` for a kernel that does not read it)
+std::string launch(const Kernel& kernel) {
+  return kernel.name + "<<<" + std::to_string(kernel.blocks) + ", " + std::to_string(kernel.threads) + ", " +
+         std::to_string(dynamic_shared_bytes(kernel)) + ">>>(" + (reads_input(kernel) ? "in, " : "") + "out);";
+}
+
+bool reads_input(const Expr& e) {
+  if (e.kind == Expr::Kind::Input) return true;
+  for (const Expr& arg : e.args)
+    if (reads_input(arg)) return true;
+  return false;
+}
+
+bool reads_input(const Body& body) {
+  for (const Stmt& s : body) {
+    if (s.kind == StmtKind::VectorLoad) return true;
+    for (const Expr& e : s.exprs)
+      if (reads_input(e)) return true;
+    if (reads_input(s.body) || reads_input(s.else_body)) return true;
+    for (const SwitchCase& c : s.cases)
+      if (reads_input(c.body)) return true;
+  }
+  return false;
+}
+
+} // namespace
+
+bool reads_input(const Kernel& kernel) {
+  // A function takes `in` whether or not it reads it.
+  if (kernel.base_words || kernel.local_words || kernel.shared_words || !kernel.functions.empty()) return true;
+  for (std::size_t i = 5; i < kernel.vars.size(); ++i)
+    if (kernel.vars[i].from_input) return true;
+  return reads_input(kernel.body);
+}
+
+std::string includes() { return ""; }
+
+std::vector<std::uint64_t> compact_words(const std::vector<std::uint64_t>& words) {
+  std::vector<std::uint64_t> compact(words.size() / kOutputWordsPerThread);
+  for (std::size_t t = 0; t < compact.size(); ++t)
+    for (std::uint32_t k = 0; k < kOutputWordsPerThread; ++k) compact[t] ^= words[t * kOutputWordsPerThread + k];
+  return compact;
+}
+
+std::string emit_device_code(const Kernel& kernel, bool one_word) {
+  std::string text = "// compute-dense kernel " + kernel.name + ": ";
+  for (std::size_t i = 0; i < kernel.families.size(); ++i) text += (i ? " " : "") + kernel.families[i];
+  text += "\n";
+  // A callee may call a later function: define them last to first.
+  for (std::size_t f = kernel.functions.size(); f-- > 0;) emit_function(kernel, kernel.functions[f], text);
+  const std::uint32_t threads = kernel.threads;
+  Writer w;
+  w.line("__global__ void __launch_bounds__(" + std::to_string(threads) + ") " + kernel.name + "(" +
+         (reads_input(kernel) ? "const unsigned* __restrict__ in, " : "") + "unsigned long long* __restrict__ out) {");
+  w.indent++;
+  w.line("const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;");
+  if (!kernel.shared_words) {
+  } else if (kernel.dynamic_shared) {
+    w.line("const unsigned sb = threadIdx.x * 8u;");
+    // uint4 elements: 16-byte alignment for the vector stores.
+    w.line("extern __shared__ uint4 cudiff_dense_dynamic[];");
+    w.line("unsigned* const sh = reinterpret_cast<unsigned*>(cudiff_dense_dynamic);");
+  } else {
+    w.line("const unsigned sb = threadIdx.x * 8u;");
+    w.line("__shared__ uint4 store[" + std::to_string(threads * 2) + "];");
+    w.line("unsigned* const sh = reinterpret_cast<unsigned*>(store);");
+  }
+  if (kernel.base_words) {
+    w.line("unsigned a = in[t & 255u], b = in[(t * 7u + 3u) & 255u], c = in[(t * 13u + 5u) & 255u], d = t;");
+    w.line("unsigned long long w = ((unsigned long long)a << 32) | c;");
+  }
+  for (std::size_t i = 5; i < kernel.vars.size(); ++i) {
+    const Var& v = kernel.vars[i];
+    const std::uint32_t k = static_cast<std::uint32_t>(i);
+    const std::string source = !v.from_input   ? "0u"
+                               : v.is_volatile ? "in[(t + 99u) & 255u]"
+                                               : "in[(t * " + std::to_string(2 * k + 17) + "u + " + std::to_string(k) +
+                                                     "u) & 255u]";
+    w.line(std::string(v.is_volatile ? "volatile " : "") + type_name(v.type) + " " + v.name + " = (" +
+           type_name(v.type) + ")" + source + ";");
+  }
+  if (kernel.local_words) {
+    w.line("unsigned loc[8];");
+    w.line("for (unsigned k = 0; k < 8u; ++k) loc[k] = in[(t + k * 31u) & 255u];");
+  }
+  if (kernel.shared_words) w.line("for (unsigned k = 0; k < 8u; ++k) sh[sb + k] = in[(t * 3u + k) & 255u];");
+  Emitter emitter(kernel, kernel.vars, one_word);
+  emitter.block(kernel.body, w);
+  emitter.write_output(w);
+  w.indent--;
+  w.line("}");
+  return text + w.text;
+}
+
+std::string emit_kernel(const Kernel& kernel, const std::string& checksum_label) {
+  const std::uint32_t words = output_words(kernel);
+  Writer w;
+  w.line("");
+  w.line("static void run_" + kernel.name + "() {");
+  w.indent++;
+  w.line("static unsigned host_in[256];");
+  w.line("for (unsigned int i = 0; i < 256u; ++i) host_in[i] = (unsigned)cudiff_input(i, " +
+         std::to_string(kernel.input_salt) + "u, 0u);");
+  w.line("unsigned* in = nullptr;");
+  w.line("cudiff_check(cudaMalloc(&in, sizeof(host_in)), \"cudaMalloc\");");
+  w.line("cudiff_check(cudaMemcpy(in, host_in, sizeof(host_in), cudaMemcpyHostToDevice), \"cudaMemcpy\");");
+  w.line("const size_t words = " + std::to_string(words) + ";");
+  w.line("unsigned long long* out = nullptr;");
+  w.line("cudiff_check(cudaMalloc(&out, words * sizeof(unsigned long long)), \"cudaMalloc\");");
+  w.line("cudiff_check(cudaMemset(out, 0, words * sizeof(unsigned long long)), \"cudaMemset\");");
+  w.line(launch(kernel));
+  w.line("cudiff_check(cudaGetLastError(), \"cudaLaunchKernel\");");
+  w.line("cudiff_check(cudaDeviceSynchronize(), \"cudaDeviceSynchronize\");");
+  w.line("static unsigned long long host_out[" + std::to_string(words) + "];");
+  w.line("cudiff_check(cudaMemcpy(host_out, out, sizeof(host_out), cudaMemcpyDeviceToHost), \"cudaMemcpy\");");
+  w.line("cudiff_check(cudaFree(out), \"cudaFree\");");
+  w.line("cudiff_check(cudaFree(in), \"cudaFree\");");
+  w.line("std::printf(\"checksum " + checksum_label + kernel.name + " %016llx\\n\", cudiff_fold(host_out, words));");
+  w.indent--;
+  w.line("}");
+  return emit_device_code(kernel) + w.text;
+}
+
+std::string emit_compact_program(const std::vector<Kernel>& kernels) {
+  Writer w;
+  w.line("#include <cstdio>");
+  // Without the families' comment line: what is left of them is the text.
+  for (const Kernel& kernel : kernels) {
+    const std::string code = emit_device_code(kernel, true);
+    w.text += code.substr(code.find('\n') + 1);
+  }
+  w.line("int main() {");
+  w.indent++;
+  // The generated programs' stack (generator/core/stack.cpp): unoptimized builds need more than 1 KiB.
+  w.line("cudaDeviceSetLimit(cudaLimitStackSize, 4096);");
+  // The input in device memory, copied: compute-sanitizer's initcheck sees a kernel read it
+  // uninitialized (it does not follow managed memory), as when a reduction deletes the copy.
+  const bool input = std::any_of(kernels.begin(), kernels.end(), [](const Kernel& k) { return reads_input(k); });
+  if (input) w.line("unsigned host_in[256], *in;");
+  std::uint32_t most_threads = 0;
+  for (const Kernel& kernel : kernels) most_threads = std::max(most_threads, kernel.blocks * kernel.threads);
+  // The output is copied back, not read from managed memory: cudaMemcpy waits for the kernel,
+  // where a managed read races with it once a reduction deletes the synchronization. Static,
+  // so that deleting the copy leaves zeros, never the stack's leftovers.
+  w.line("unsigned long long* out;");
+  w.line("static unsigned long long host_out[" + std::to_string(most_threads) + "];");
+  if (input) w.line("cudaMalloc(&in, sizeof(host_in));");
+  w.line("cudaMalloc(&out, sizeof(host_out));");
+  for (const Kernel& kernel : kernels) {
+    if (kernels.size() > 1) {
+      w.line("{");
+      w.indent++;
+    }
+    if (reads_input(kernel)) {
+      // host_in[i]: cudiff_input(i, salt, 0) of the generated programs, truncated to 32 bits.
+      w.line("for (unsigned i = 0; i < 256u; ++i) {");
+      w.line("  unsigned long long x = (i + 1ull) * 0x9E3779B97F4A7C15ull ^ " + std::to_string(kernel.input_salt) +
+             "u;");
+      w.line("  x ^= x >> 29;");
+      w.line("  x *= 0xBF58476D1CE4E5B9ull;");
+      w.line("  host_in[i] = (unsigned)(x ^ (x >> 32));");
+      w.line("}");
+      w.line("cudaMemcpy(in, host_in, sizeof(host_in), cudaMemcpyHostToDevice);");
+    }
+    w.line(launch(kernel));
+    // A launch or run error prints as the generated programs print it: never a checksum.
+    w.line("cudaError_t status = cudaGetLastError();");
+    w.line("if (status == cudaSuccess) status = cudaDeviceSynchronize();");
+    w.line("if (status != cudaSuccess) return std::printf(\"CUDA error %s\\n\", cudaGetErrorString(status)), 1;");
+    const std::string words = std::to_string(kernel.blocks * kernel.threads);
+    // Only the words this kernel wrote: the rest of `out` may be uninitialized (initcheck).
+    w.line("cudaMemcpy(host_out, out, " + words + " * sizeof(unsigned long long), cudaMemcpyDeviceToHost);");
+    w.line("unsigned long long h = 1469598103934665603ull;");
+    w.line("for (unsigned i = 0; i < " + words + "u; ++i) h = (h ^ host_out[i]) * 1099511628211ull;");
+    w.line("std::printf(\"checksum " + kernel.name + " %016llx\\n\", h);");
+    if (kernels.size() > 1) {
+      w.indent--;
+      w.line("}");
+    }
+  }
+  w.line("return 0;");
+  w.indent--;
+  w.line("}");
+  return w.text;
+}
+
+} // namespace cudiff::generator::dense
