@@ -215,6 +215,58 @@ TEST_F(ExecutorTest, AnExecutorKilledDuringARunFallsBackAndTheNextRunGetsANewOne
   EXPECT_EQ(pool_->stats().fallbacks, 1u);
 }
 
+// Three slots, six runs from six threads: each run gets its own program's output (no slot
+// hands one run another's), at most three executors start, and runs overlap in time (each
+// program prints the monotonic clock at its start and end, in microseconds).
+TEST(ExecutorPoolSlots, RunsGoToSeveralExecutorsAtOnceAndEachGetsItsOwnOutput) {
+  if (!std::filesystem::exists(test::executor_binary())) GTEST_SKIP() << "no cudiff-executor built";
+  TempDir dir("cudiff-executor-slots");
+  ExecutorSetup setup;
+  setup.program = test::executor_binary();
+  setup.workdir = dir.path() / "executors";
+  setup.slots = 3;
+  ExecutorPool pool(setup);
+  constexpr int kRuns = 6;
+  std::vector<std::filesystem::path> programs;
+  for (int i = 0; i < kRuns; ++i)
+    programs.push_back(shared_object(dir, "slot" + std::to_string(i),
+                                     R"(#include <cstdio>
+#include <ctime>
+#include <unistd.h>
+static long long now() { timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec * 1000000LL + t.tv_nsec / 1000; }
+int main() { const long long start = now(); usleep(400000); std::printf("program )" +
+                                         std::to_string(i) + R"( %lld %lld\n", start, now()); return 0; })"));
+  std::vector<ExecutorPool::Outcome> outcomes(kRuns);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kRuns; ++i)
+    threads.emplace_back([&, i] {
+      Limits limits;
+      limits.wall_seconds = 30;
+      outcomes[i] = pool.run(programs[i], {}, limits, dir.path());
+    });
+  for (std::thread& thread : threads) thread.join();
+  std::vector<std::pair<long long, long long>> spans;
+  for (int i = 0; i < kRuns; ++i) {
+    ASSERT_TRUE(outcomes[i].result) << i << ": " << outcomes[i].fallback;
+    const std::string out = outcomes[i].result->out.text;
+    const std::string prefix = "program " + std::to_string(i) + " ";
+    ASSERT_TRUE(out.starts_with(prefix)) << "run " << i << " got: " << out;
+    long long start = 0, end = 0;
+    ASSERT_EQ(std::sscanf(out.c_str() + prefix.size(), "%lld %lld", &start, &end), 2) << out;
+    spans.emplace_back(start, end);
+  }
+  const ExecutorStats stats = pool.stats();
+  EXPECT_EQ(stats.runs, static_cast<std::size_t>(kRuns));
+  EXPECT_LE(stats.starts, 3u);
+  EXPECT_GE(stats.starts, 2u) << "six runs at once on three slots started one executor";
+  EXPECT_EQ(stats.fallbacks, 0u);
+  bool overlapped = false;
+  for (std::size_t a = 0; a < spans.size(); ++a)
+    for (std::size_t b = a + 1; b < spans.size(); ++b)
+      overlapped = overlapped || (spans[a].first < spans[b].second && spans[b].first < spans[a].second);
+  EXPECT_TRUE(overlapped) << "no two runs ran at the same time";
+}
+
 TEST(ExecutorPoolWithoutProgram, EveryRunFallsBackWithTheReason) {
   TempDir dir("cudiff-executor-missing");
   ExecutorSetup setup;

@@ -1,5 +1,5 @@
 // gpu-labeled: programs of the ABI family (kernel parameters and __noinline__ device functions
-// of many kinds, generator/abi_params.cpp) built by both compilers, whole-program and with
+// of many kinds, generator/abi/abi_params.cpp) built by both compilers, whole-program and with
 // separate compilation, run on the GPU and print exactly the checksums the generator
 // predicted: the parameters' values cross every call as the interpreter says. Skipped, with
 // the reason, where there is no GPU.
@@ -62,14 +62,14 @@ void expect_predicted_checksums(const std::vector<std::uint64_t>& seeds, const s
 } // namespace
 
 TEST(GpuAbi, FamilyProgramsRunAsPredictedWholeProgram) {
-  if (auto why = test::no_gpu()) GTEST_SKIP() << *why;
+  CUDIFF_SKIP_WITHOUT_GPU();
   std::vector<std::string> runs;
   expect_predicted_checksums({21, 22, 23, 24, 25, 26}, runners::default_configs(), runs);
   EXPECT_TRUE(runs.empty()) << "kernels' parameter declarations agree whole-program";
 }
 
 TEST(GpuAbi, FamilyProgramsRunAsPredictedWithSeparateCompilation) {
-  if (auto why = test::no_gpu()) GTEST_SKIP() << *why;
+  CUDIFF_SKIP_WITHOUT_GPU();
   const std::vector<runners::Config> rdc = runners::parse_configs("nvcc-O3-rdc,clang-O3-rdc");
   // Return alignments differ (clang, llvm/llvm-project#52840); within one binary each compiler
   // is consistent with itself, so the runs agree, and every finding says so.

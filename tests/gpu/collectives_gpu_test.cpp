@@ -1,4 +1,4 @@
-// gpu-labeled: the collectives of generator/collectives_gen.cpp on the GPU. For each new
+// gpu-labeled: the collectives of generator/collectives/collectives_gen.cpp on the GPU. For each new
 // construct, programs with it forced on (a batch of the first seeds that use it) are built with
 // nvcc -O3, nvcc -O0 and, when CUDIFF_CLANG names a clang, clang -O3; every kernel's checksum
 // line must be the sidecar's expected_checksum (the interpreter's prediction). Prints per
@@ -85,7 +85,7 @@ Tally run_and_compare(const generator::Policy& policy, const std::vector<std::ui
 } // namespace
 
 TEST(GpuCollectives, EveryNewConstructPrintsThePredictedChecksums) {
-  if (auto why = test::no_gpu()) GTEST_SKIP() << *why;
+  CUDIFF_SKIP_WITHOUT_GPU();
   std::string configs = "nvcc-O3,nvcc-O0";
   if (const char* clang = std::getenv("CUDIFF_CLANG"); clang && *clang) configs += ",clang-O3";
   std::cout << "configs: " << configs << "\n";

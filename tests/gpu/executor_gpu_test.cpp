@@ -26,7 +26,7 @@ struct Paths {
 class GpuExecutor : public ::testing::Test {
 protected:
   void SetUp() override {
-    if (auto why = test::no_gpu()) GTEST_SKIP() << *why;
+    CUDIFF_SKIP_WITHOUT_GPU();
     toolchain_ = runners::Toolchain::from(runners::discover_toolchain(test::toolchain_search()));
     gpus_ = runners::discover_gpus();
     runners::ExecutorSetup setup;

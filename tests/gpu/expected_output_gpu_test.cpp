@@ -29,7 +29,7 @@ std::filesystem::path write_program(const cudiff::TempDir& dir,
 } // namespace
 
 TEST(GpuExpectedOutput, ProgramsPrintingThePredictionAgreeAndSayAgainstWhat) {
-  if (auto why = cudiff::test::no_gpu()) GTEST_SKIP() << *why;
+  CUDIFF_SKIP_WITHOUT_GPU();
   cudiff::TempDir dir("cudiff-gpu-expected");
   const auto source = write_program(dir, [](cudiff::generator::Sidecar&) {});
   auto result = run_cudiff(
@@ -42,7 +42,7 @@ TEST(GpuExpectedOutput, ProgramsPrintingThePredictionAgreeAndSayAgainstWhat) {
 }
 
 TEST(GpuExpectedOutput, AWrongPredictionForOneKernelIsCommonWrongCodeNamingIt) {
-  if (auto why = cudiff::test::no_gpu()) GTEST_SKIP() << *why;
+  CUDIFF_SKIP_WITHOUT_GPU();
   cudiff::TempDir dir("cudiff-gpu-expected");
   std::string kernel;
   const auto source = write_program(dir, [&](cudiff::generator::Sidecar& sidecar) {

@@ -8,7 +8,7 @@
 using cudiff::test::run_cudiff;
 
 TEST(GpuFuzz, CampaignRunsEveryBatchOnTheGpu) {
-  if (auto why = cudiff::test::no_gpu()) GTEST_SKIP() << *why;
+  CUDIFF_SKIP_WITHOUT_GPU();
   cudiff::TempDir dir("cudiff-gpu-fuzz");
   const auto db = dir.path() / "gpu.db";
   // Generated programs only: an edge program (edge.share) must be rejected, and the missed

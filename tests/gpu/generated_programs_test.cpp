@@ -47,14 +47,14 @@ void expect_predicted_checksums(const cudiff::generator::Policy& policy, const s
 } // namespace
 
 TEST(GpuGenerated, BothBinariesPrintTheGeneratorsPredictedChecksums) {
-  if (auto why = cudiff::test::no_gpu()) GTEST_SKIP() << *why;
+  CUDIFF_SKIP_WITHOUT_GPU();
   expect_predicted_checksums(cudiff::test::accepted_by_both(cudiff::generator::Policy::defaults()), {1, 2, 3, 4, 5, 6},
                              "nvcc-O3,clang-O3");
 }
 
 // Lambdas, functors, the last-block-done sum and static tables switched on for every program.
 TEST(GpuGenerated, LambdasAndLastBlockSumsRunAsPredicted) {
-  if (auto why = cudiff::test::no_gpu()) GTEST_SKIP() << *why;
+  CUDIFF_SKIP_WITHOUT_GPU();
   auto policy = cudiff::test::accepted_by_both(cudiff::generator::Policy::defaults());
   for (const char* construct : {"extended_lambda", "functor_argument", "last_block_done", "static_local",
                                 "class_template", "sfinae", "vector_values"})
@@ -66,7 +66,7 @@ TEST(GpuGenerated, LambdasAndLastBlockSumsRunAsPredicted) {
 // __managed__ input and output: clang-22 ignores the attribute (a known difference), so the
 // two nvcc optimization levels are compared instead.
 TEST(GpuGenerated, ManagedProgramsRunAsPredictedUnderBothNvccLevels) {
-  if (auto why = cudiff::test::no_gpu()) GTEST_SKIP() << *why;
+  CUDIFF_SKIP_WITHOUT_GPU();
   auto policy = cudiff::generator::Policy::defaults();
   policy.set("construct.managed_memory", 1);
   expect_predicted_checksums(policy, {21, 22, 23}, "nvcc-O3,nvcc-O0");
@@ -75,7 +75,7 @@ TEST(GpuGenerated, ManagedProgramsRunAsPredictedUnderBothNvccLevels) {
 // Every V-rule probe enabled by default, in programs that carry up to 16 each: seeds are taken
 // while they add probes not seen yet, so each probe runs under both compilers at least once.
 TEST(GpuGenerated, EveryProbeReturnsItsArgumentUnderBothCompilers) {
-  if (auto why = cudiff::test::no_gpu()) GTEST_SKIP() << *why;
+  CUDIFF_SKIP_WITHOUT_GPU();
   auto policy = cudiff::test::accepted_by_both(cudiff::generator::Policy::defaults());
   policy.set("probe.share", 1);
   policy.set("probe.count.max", 16);

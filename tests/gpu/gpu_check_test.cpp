@@ -14,7 +14,7 @@ std::string example(const std::string& name) { return (source_dir() / "examples"
 } // namespace
 
 TEST(GpuCheck, BothBinariesRunAndPrintTheSameChecksum) {
-  if (auto why = cudiff::test::no_gpu()) GTEST_SKIP() << *why;
+  CUDIFF_SKIP_WITHOUT_GPU();
   // Without --config a check on a GPU uses the cross-level set: nvcc-O3, clang-O3,
   // nvcc-O3-ptxas0 and clang-O0.
   auto result = run_cudiff({"check", example("vector_add.cu"), "--mode", "run", "--json"});
@@ -37,7 +37,7 @@ TEST(GpuCheck, BothBinariesRunAndPrintTheSameChecksum) {
 }
 
 TEST(GpuCheck, ManagedProgramRunsUnderNvccWhileClangRejectsIt) {
-  if (auto why = cudiff::test::no_gpu()) GTEST_SKIP() << *why;
+  CUDIFF_SKIP_WITHOUT_GPU();
   auto result = run_cudiff(
       {"check", example("managed_counter.cu"), "--mode", "run", "--json", "--config", "nvcc-O3,clang-O3"});
   ASSERT_EQ(result.exit_code, 1) << result.out.text << result.err.text;
@@ -50,7 +50,7 @@ TEST(GpuCheck, ManagedProgramRunsUnderNvccWhileClangRejectsIt) {
 }
 
 TEST(GpuCheck, ExecuteHonoursTheChosenGpuAndLimits) {
-  if (auto why = cudiff::test::no_gpu()) GTEST_SKIP() << *why;
+  CUDIFF_SKIP_WITHOUT_GPU();
   cudiff::TempDir dir("cudiff-gpu-exec");
   auto build = run_cudiff({"check", example("vector_add.cu"), "--mode", "binary", "--keep", dir.path().string()});
   ASSERT_EQ(build.exit_code, 0) << build.out.text << build.err.text;

@@ -37,11 +37,11 @@ std::string lower(std::string text) {
 } // namespace
 
 TEST(GpuPinning, ABinaryRunsOnTheGpuCudiffWasGivenThroughItsOwnDeviceList) {
-  if (auto why = cudiff::test::no_gpu()) GTEST_SKIP() << *why;
+  CUDIFF_SKIP_WITHOUT_GPU();
   cudiff::runners::Command smi;
   smi.argv = {"nvidia-smi", "--query-gpu=index,pci.bus_id", "--format=csv,noheader"};
   const auto listed = cudiff::runners::run_subprocess(smi);
-  if (!listed.exited_zero()) GTEST_SKIP() << "nvidia-smi cannot list the GPUs: " << listed.status_text();
+  if (!listed.exited_zero()) CUDIFF_GPU_TEST_CANNOT_RUN("nvidia-smi cannot list the GPUs: " + listed.status_text());
   const auto lines = cudiff::split_lines(std::string(cudiff::trim(listed.out.text)));
   ASSERT_FALSE(lines.empty());
   const auto last = cudiff::split(lines.back(), ',');

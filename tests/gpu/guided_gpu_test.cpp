@@ -25,7 +25,7 @@ cudiff::runners::SubprocessResult run_libfuzzer(const std::vector<std::string>& 
 } // namespace
 
 TEST(GpuGuided, BaselineRunsBothBinariesAndTheirStatusIsAFeature) {
-  if (auto why = cudiff::test::no_gpu()) GTEST_SKIP() << *why;
+  CUDIFF_SKIP_WITHOUT_GPU();
   cudiff::TempDir dir("cudiff-gpu-guided");
   const fs::path log = dir.path() / "plain.jsonl";
   auto result = run_libfuzzer({"--db=" + (dir.path() / "g.db").string(), "--features-log=" + log.string(),
@@ -47,7 +47,7 @@ TEST(GpuGuided, BaselineRunsBothBinariesAndTheirStatusIsAFeature) {
 }
 
 TEST(GpuGuided, EngineFilesACampaignInModeRun) {
-  if (auto why = cudiff::test::no_gpu()) GTEST_SKIP() << *why;
+  CUDIFF_SKIP_WITHOUT_GPU();
   cudiff::TempDir dir("cudiff-gpu-guided");
   const fs::path db = dir.path() / "g.db";
   auto result = run_cudiff({"fuzz", "--engine", "libfuzzer", "--tests", "6", "--seed", "1", "--db", db.string(),

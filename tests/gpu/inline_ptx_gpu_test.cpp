@@ -1,4 +1,4 @@
-// gpu-labeled: inline-PTX blocks (generator/inline_ptx.h) run on the GPU compute exactly what
+// gpu-labeled: inline-PTX blocks (generator/inline_ptx/inline_ptx.h) run on the GPU compute exactly what
 // run(), the interpreter behind every expected checksum, predicts. 300 blocks, each made with one
 // instruction family only (or all of them), on 64 input vectors (edge values first), built
 // with nvcc -O3, nvcc -O3 -Xptxas -O0, nvcc -O0 and nvcc -G (and clang++-22 -O3 when
@@ -91,23 +91,24 @@ std::map<std::string, FamilyCount> judge(const std::vector<test::PtxProgramBlock
 }
 
 TEST(GpuInlinePtx, BlocksComputeWhatTheInterpreterPredicts) {
-  if (auto why = test::no_gpu()) GTEST_SKIP() << *why;
+  CUDIFF_SKIP_WITHOUT_GPU();
   const std::string nvcc = nvcc_path();
   ASSERT_FALSE(nvcc.empty()) << "needs nvcc";
   const std::string cuda = std::filesystem::path(nvcc).parent_path().parent_path().string();
+  const std::string arch = test::gpu_arch();  // built for the GPU it runs on
   const auto blocks = test::make_ptx_blocks(300, 7);
   TempDir dir("cudiff-gpu-inline-ptx");
   const auto file = dir.path() / "inline_ptx_blocks.cu";
   write_file(file, test::ptx_program(blocks));
   std::vector<std::pair<std::string, std::vector<std::string>>> configs = {
-      {"nvcc-O3", {nvcc, "-O3", "-arch=sm_90"}},
-      {"nvcc-O3-Xptxas-O0", {nvcc, "-O3", "-Xptxas", "-O0", "-arch=sm_90"}},
-      {"nvcc-O0", {nvcc, "-O0", "-arch=sm_90"}},
-      {"nvcc-G", {nvcc, "-G", "-arch=sm_90"}},
+      {"nvcc-O3", {nvcc, "-O3", "-arch=" + arch}},
+      {"nvcc-O3-Xptxas-O0", {nvcc, "-O3", "-Xptxas", "-O0", "-arch=" + arch}},
+      {"nvcc-O0", {nvcc, "-O0", "-arch=" + arch}},
+      {"nvcc-G", {nvcc, "-G", "-arch=" + arch}},
   };
   if (const char* clang = std::getenv("CUDIFF_CLANG"); clang && *clang)
     configs.push_back({"clang-O3",
-                       {clang, "-O3", "-x", "cuda", "--cuda-gpu-arch=sm_90", "-Wno-unknown-cuda-version",
+                       {clang, "-O3", "-x", "cuda", "--cuda-gpu-arch=" + arch, "-Wno-unknown-cuda-version",
                         "--cuda-path=" + cuda, "-L" + cuda + "/lib64", "-Wl,-rpath," + cuda + "/lib64", "-lcudart"}});
   else std::cout << "[ inline ptx ] CUDIFF_CLANG not set: clang-O3 left out\n";
   std::vector<std::string> disagreeing;

@@ -50,15 +50,17 @@ std::string check_prediction(const generator::TestCase& test, const std::vector<
 } // namespace
 
 TEST(GpuIrReduction, ProgramsAlongReductionsPrintTheirPredictions) {
-  if (auto why = test::no_gpu()) GTEST_SKIP() << *why;
+  CUDIFF_SKIP_WITHOUT_GPU();
   const std::string nvcc = std::getenv("CUDIFF_NVCC") ? std::getenv("CUDIFF_NVCC") : "/usr/local/cuda/bin/nvcc";
   const std::string cuda = std::filesystem::path(nvcc).parent_path().parent_path().string();
+  const std::string arch = test::gpu_arch();  // built for the GPU it runs on
   std::vector<std::pair<std::string, std::vector<std::string>>> compilers = {
-      {"nvcc-O0", {nvcc, "-std=c++17", "--extended-lambda", "-O0", "-Xcicc", "-O0", "-Xptxas", "-O0", "-arch=sm_90"}}};
+      {"nvcc-O0",
+       {nvcc, "-std=c++17", "--extended-lambda", "-O0", "-Xcicc", "-O0", "-Xptxas", "-O0", "-arch=" + arch}}};
   if (const char* clang = std::getenv("CUDIFF_CLANG"); clang && *clang)
     compilers.push_back(
         {"clang-O0",
-         {clang, "-std=c++17", "-O0", "-x", "cuda", "--cuda-gpu-arch=sm_90", "-Wno-unknown-cuda-version",
+         {clang, "-std=c++17", "-O0", "-x", "cuda", "--cuda-gpu-arch=" + arch, "-Wno-unknown-cuda-version",
           "--cuda-path=" + cuda, "-L" + cuda + "/lib64", "-Wl,-rpath," + cuda + "/lib64", "-lcudart"}});
   else std::cout << "[ ir reduction ] CUDIFF_CLANG not set: clang-O0 left out\n";
   std::vector<generator::TestCase> programs;

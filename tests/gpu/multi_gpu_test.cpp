@@ -64,7 +64,7 @@ std::vector<std::string> bucket_keys(const std::filesystem::path& db) {
 }
 
 TEST(GpuMultiGpu, AKilledExecutorCostsItsRunsAReRunNotTheCampaign) {
-  if (auto why = test::no_gpu()) GTEST_SKIP() << *why;
+  CUDIFF_SKIP_WITHOUT_GPU();
   const runners::GpuDiscovery gpus = runners::discover_gpus();
   ASSERT_FALSE(gpus.gpus.empty());
   const int victim = gpus.gpus.back().index;

@@ -12,7 +12,7 @@ using cudiff::test::run_cudiff;
 using cudiff::test::source_dir;
 
 TEST(GpuRecall, WholeSuiteFindsEveryConfirmedCase) {
-  if (auto why = cudiff::test::no_gpu()) GTEST_SKIP() << *why;
+  CUDIFF_SKIP_WITHOUT_GPU();
   const std::string suite = (source_dir() / "corpus" / "known-bugs").string();
   auto table = run_cudiff({"recall", suite, "--compare", "nvcc-O3,clang-O3;case"}, 3600);
   std::cout << table.out.text << table.err.text;

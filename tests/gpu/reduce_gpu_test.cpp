@@ -22,7 +22,7 @@ const std::filesystem::path original = source_dir() / "tests" / "gpu" / "data" /
 } // namespace
 
 TEST(GpuReduce, ARunMismatchShrinksAndStillShowsTheSameSignature) {
-  if (auto why = cudiff::test::no_gpu()) GTEST_SKIP() << *why;
+  CUDIFF_SKIP_WITHOUT_GPU();
   TempDir dir("cudiff-reduce-gpu");
   const auto file = dir.path() / "mismatch.cu";
   write_file(file, read_file(original));
@@ -58,7 +58,7 @@ TEST(GpuReduce, ARunMismatchShrinksAndStillShowsTheSameSignature) {
 }
 
 TEST(GpuReduce, AnOriginalWithUndefinedBehaviourWarningsIsRefused) {
-  if (auto why = cudiff::test::no_gpu()) GTEST_SKIP() << *why;
+  CUDIFF_SKIP_WITHOUT_GPU();
   TempDir dir("cudiff-reduce-gpu");
   std::string text = read_file(original);
   const std::string clean = "__device__ int twice(int x) { return x + x; }";

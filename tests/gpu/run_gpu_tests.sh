@@ -21,6 +21,9 @@ if ! command -v clang++-22 >/dev/null && [ -n "$debs" ]; then
   export PATH="$PATH:/opt/c22/usr/lib/llvm-22/bin"  # clang-format, for a reduction's last step
 fi
 export CUDIFF_BIN="$build/cudiff" CUDIFF_EXECUTOR="$build/cudiff-executor" CUDIFF_SOURCE_DIR="$here"
+# On a GPU host a gpu test that cannot run is a failure, not a skip: a broken GPU discovery must
+# not pass the suite by skipping all of it.
+export CUDIFF_REQUIRE_GPU=1
 
 status=0
 step() { echo; echo "==== $*"; "$@" || status=1; }

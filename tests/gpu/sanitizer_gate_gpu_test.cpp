@@ -35,7 +35,7 @@ boost::json::value check_and_list_invalid(const std::string& file, const std::ve
 } // namespace
 
 TEST(GpuSanitizerGate, OutOfBoundsReadIsAnInvalidTestNotAFinding) {
-  if (auto why = cudiff::test::no_gpu()) GTEST_SKIP() << *why;
+  CUDIFF_SKIP_WITHOUT_GPU();
   cudiff::TempDir dir("cudiff-gate-oob");
   std::string buckets;
   const boost::json::value invalid = check_and_list_invalid(data("sanitizer_out_of_bounds.cu"), {}, dir.path() / "t.db",
@@ -49,7 +49,7 @@ TEST(GpuSanitizerGate, OutOfBoundsReadIsAnInvalidTestNotAFinding) {
 }
 
 TEST(GpuSanitizerGate, StackOverflowOfDeepRecursionIsAnInvalidTestNotAFinding) {
-  if (auto why = cudiff::test::no_gpu()) GTEST_SKIP() << *why;
+  CUDIFF_SKIP_WITHOUT_GPU();
   cudiff::TempDir dir("cudiff-gate-stack");
   std::string buckets;
   const boost::json::value invalid = check_and_list_invalid(data("sanitizer_deep_recursion.cu"),
@@ -63,7 +63,7 @@ TEST(GpuSanitizerGate, StackOverflowOfDeepRecursionIsAnInvalidTestNotAFinding) {
 }
 
 TEST(GpuSanitizerGate, WithTheGateOffTheRunMismatchIsFiled) {
-  if (auto why = cudiff::test::no_gpu()) GTEST_SKIP() << *why;
+  CUDIFF_SKIP_WITHOUT_GPU();
   cudiff::TempDir dir("cudiff-gate-off");
   std::string buckets;
   const boost::json::value invalid = check_and_list_invalid(data("sanitizer_out_of_bounds.cu"), {"--no-sanitizer-gate"},
@@ -75,7 +75,7 @@ TEST(GpuSanitizerGate, WithTheGateOffTheRunMismatchIsFiled) {
 }
 
 TEST(GpuSanitizerGate, GeneratedProgramsAskForTheirStackAndRunCleanAtO0) {
-  if (auto why = cudiff::test::no_gpu()) GTEST_SKIP() << *why;
+  CUDIFF_SKIP_WITHOUT_GPU();
   cudiff::TempDir dir("cudiff-gate-generated");
   // Deep recursion and long call chains, built unoptimized on both sides: no stack overflow,
   // no invalid test, no finding. No edge programs: their (dialect) findings are not about runs;

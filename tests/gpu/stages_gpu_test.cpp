@@ -25,7 +25,7 @@ std::string vector_add_line() {
 }
 
 TEST(GpuStages, EveryRunnablePresetsBinaryPrintsTheExpectedOutput) {
-  if (auto why = test::no_gpu()) GTEST_SKIP() << *why;
+  CUDIFF_SKIP_WITHOUT_GPU();
   const runners::GpuInfo gpu = runners::discover_gpus().gpus.front();
   std::vector<std::string> names;
   for (const runners::Config& config : runners::preset_configs()) names.push_back(config.name);
@@ -80,7 +80,7 @@ std::vector<Case> recorded_cases() {
 }
 
 TEST(GpuStages, EveryRecordedCaseGetsItsStage) {
-  if (auto why = test::no_gpu()) GTEST_SKIP() << *why;
+  CUDIFF_SKIP_WITHOUT_GPU();
   const std::vector<Case> cases = recorded_cases();
   ASSERT_FALSE(cases.empty()) << "no case in tests/gpu/data/attribution";
   for (const Case& c : cases) {
@@ -104,7 +104,7 @@ TEST(GpuStages, EveryRecordedCaseGetsItsStage) {
 // The mechanism the recorded ptxas cases rest on, checked on its own: ptxas -O3 fuses the PTX
 // mul/add (2^-24), ptxas -O0 does not (0). If this fails, the cases above test nothing.
 TEST(GpuStages, PtxasLevelDecidesTheContractionTheCasesRestOn) {
-  if (auto why = test::no_gpu()) GTEST_SKIP() << *why;
+  CUDIFF_SKIP_WITHOUT_GPU();
   const auto file = source_dir() / "tests" / "gpu" / "data" / "attribution" / "ptxas_contracts_inline_mul_add.cu";
   auto result = run_cudiff(
       {"check", file.string(), "--mode", "run", "--json", "--no-attribution", "--config", "nvcc-O3,nvcc-O3-ptxas0"});

@@ -17,7 +17,7 @@ using cudiff::test::contains;
 using cudiff::test::run_cudiff;
 
 TEST(GpuTriageReduce, AReducedRunBucketIsStoredSanitizerCleanAndExportsAWorkingRepro) {
-  if (auto why = cudiff::test::no_gpu()) GTEST_SKIP() << *why;
+  CUDIFF_SKIP_WITHOUT_GPU();
   cudiff::TempDir dir("cudiff-gpu-triage-reduce");
   const auto file = dir.path() / "repro.cu";
   std::filesystem::copy_file(cudiff::test::source_dir() / "corpus/known-bugs/ptxas-vadd2-short-reduced/repro.cu", file);

@@ -51,11 +51,11 @@ void expect_variants_agree(const std::vector<std::uint64_t>& seeds, generator::S
 } // namespace
 
 TEST(GpuVariants, SmallProgramsAndTheirVariantsPrintTheSameChecksums) {
-  if (auto why = test::no_gpu()) GTEST_SKIP() << *why;
+  CUDIFF_SKIP_WITHOUT_GPU();
   expect_variants_agree({61, 62, 63, 64}, generator::Size::small);
 }
 
 TEST(GpuVariants, MediumProgramsAndTheirVariantsPrintTheSameChecksums) {
-  if (auto why = test::no_gpu()) GTEST_SKIP() << *why;
+  CUDIFF_SKIP_WITHOUT_GPU();
   expect_variants_agree({71, 72}, generator::Size::medium);
 }

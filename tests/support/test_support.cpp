@@ -59,6 +59,17 @@ std::optional<std::string> no_gpu() {
   return "no GPU (" + gpus.note + "): gpu test skipped";
 }
 
+bool gpu_required() {
+  const char* value = std::getenv("CUDIFF_REQUIRE_GPU");
+  return value != nullptr && std::string_view(value) == "1";
+}
+
+std::string gpu_arch() {
+  const runners::GpuDiscovery gpus = runners::discover_gpus();
+  if (gpus.gpus.empty()) throw std::runtime_error("gpu_arch: no GPU (" + gpus.note + ")");
+  return gpus.gpus.front().arch();
+}
+
 bool reads_managed_on_device(const std::string& source) {
   static const std::regex load(R"(kernel_[0-9]+_in\[)");
   std::size_t at = 0;

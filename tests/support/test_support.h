@@ -29,8 +29,14 @@ std::filesystem::path data(const std::string& relative);
 runners::SubprocessResult run_cudiff(const std::vector<std::string>& args, double wall_seconds = 300,
                                      std::vector<std::pair<std::string, std::string>> env = {});
 /// Why gpu tests cannot run here ("no GPU (<driver note>): gpu test skipped"), or nothing when
-/// a GPU is present. Used as: if (auto why = no_gpu()) GTEST_SKIP() << *why;
+/// a GPU is present. Used through CUDIFF_SKIP_WITHOUT_GPU().
 std::optional<std::string> no_gpu();
+/// Whether CUDIFF_REQUIRE_GPU=1 is set: a gpu test that would skip fails instead, so a GPU
+/// host whose discovery broke cannot pass the suite by skipping all of it.
+bool gpu_required();
+/// The architecture of the first GPU ("sm_90"); a gpu test builds for the GPU it runs on.
+/// Call only after CUDIFF_SKIP_WITHOUT_GPU().
+std::string gpu_arch();
 
 /// Whether a kernel of a generated program reads its __managed__ input (the kernel body, between
 /// `__global__` and its host runner, names `kernel_N_in[`): clang-22 rejects such a program.
@@ -65,3 +71,15 @@ std::string error_message_of(const std::function<void()>& body);
 std::string repeated(std::string_view part, std::size_t times);
 
 } // namespace cudiff::test
+
+/// In a gpu test: skips it with why no GPU is here, or fails it when CUDIFF_REQUIRE_GPU=1.
+#define CUDIFF_SKIP_WITHOUT_GPU()                                                                                      \
+  do {                                                                                                                 \
+    if (const auto cudiff_no_gpu = ::cudiff::test::no_gpu()) CUDIFF_GPU_TEST_CANNOT_RUN(*cudiff_no_gpu);               \
+  } while (0)
+/// In a gpu test that cannot run for `why`: a skip, or a failure when CUDIFF_REQUIRE_GPU=1.
+#define CUDIFF_GPU_TEST_CANNOT_RUN(why)                                                                                \
+  do {                                                                                                                 \
+    if (::cudiff::test::gpu_required()) GTEST_FAIL() << "CUDIFF_REQUIRE_GPU=1, but " << (why);                         \
+    GTEST_SKIP() << (why);                                                                                             \
+  } while (0)
