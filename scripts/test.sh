@@ -4,7 +4,9 @@
 # harnesses (label fuzz: libFuzzer with ASan and UBSan, a minute each, in a build tree of their
 # own; scripts/fuzz_parsers.sh). On a machine without a GPU the
 # gpu-labeled tests are reported as skipped, not passed. Arguments go to ctest (e.g. -L unit)
-# and then only ctest runs.
+# and then only ctest runs. The harnesses get 20 s each here (CUDIFF_FUZZ_SECONDS overrides):
+# a smoke run of every parser on its seed corpus; long fuzzing is `scripts/fuzz_parsers.sh 600`,
+# a benchmark (bench/RESULTS.md, "Parser harnesses").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if (($# == 0)); then
@@ -12,5 +14,5 @@ if (($# == 0)); then
 fi
 ctest --test-dir build --output-on-failure -j "$(nproc)" "$@"
 if (($# == 0)); then
-  scripts/fuzz_parsers.sh
+  scripts/fuzz_parsers.sh "${CUDIFF_FUZZ_SECONDS:-20}"
 fi
