@@ -359,5 +359,21 @@ boost::json::value to_json(const Diagnostic& diagnostic);
 boost::json::value to_json(const CompileObservation& observation);
 boost::json::value to_json(const RunObservation& observation);
 boost::json::value to_json(const Verdict& verdict);
+/// {"type", "array", "properties"}.
+boost::json::value to_json(const LayoutProbe& probe);
+/// {"config", "compiler", "side", "values": {type: {property: value}}, "problem"}.
+boost::json::value to_json(const LayoutView& view);
+
+// ---- summaries for people (`cudiff check`'s table) -----------------------------------------
+
+/// A compile in one cell: the crash (stage, reason), else the first error, or when there is
+/// none the first warning, with its file name and line and "(+N more)"; "-" for neither.
+std::string diagnostics_summary(const CompileObservation& observation);
+/// A run in one cell: its status and how many lines it printed, the first of them, and the
+/// first CUDA error.
+std::string run_summary(const RunObservation& run);
+/// One row per probed property (type, property, member kind) and one column per view, its
+/// value there or "-".
+std::string layout_table(const std::vector<LayoutProbe>& probes, const std::vector<LayoutView>& views);
 
 } // namespace cudiff::oracle
