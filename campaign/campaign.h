@@ -390,6 +390,9 @@ struct CampaignSummary {
 /// the workers, commit each batch as it comes, close the campaign, reduce the new buckets and
 /// write the report. Progress lines go to `err` (none when quiet).
 CampaignSummary run_campaign(const CampaignSetup& setup, std::ostream& err);
+/// `cudiff fuzz --json`: the campaign, its counts and rate, the new and unreduced buckets, what
+/// the executors did, each GPU's share, the notes and the report.
+boost::json::object to_json(const CampaignSummary& summary);
 
 /// The bucket's reproducer reduced by `cudiff triage reduce KEY --db DB --jobs N` in a child
 /// process (pipeline::kBucketReductionSeconds at most, and stopped at `deadline`), so a
@@ -604,6 +607,40 @@ struct MeasureRequest {
 /// worker fails, Error(usage) for a rule with neither a violation template nor a probe.
 Measurement measure_conformance(const MeasureRequest& request, std::ostream& err);
 
+// ---- the rules catalog's coverage (cudiff rules) -------------------------------------------
+
+/// One rule as `cudiff rules` shows it: what cudiff has for it and, once measured, what each
+/// compiler did with its violation (E) or its probe (V).
+struct RuleCoverage {
+  rules::Rule rule;
+  /// In words: "violation template", "generator: A, B; probe", "scanned for in generated
+  /// programs", "not checkable: WHY", "-" for nothing.
+  std::string covered_by;
+  std::vector<std::string> constructs;  ///< the generator constructs that exercise it
+  bool measured = false;                ///< the measurement has its violation or probe
+  std::string nvcc = "-", clang = "-";  ///< each compiler's verdict; "-" when none
+  std::string verdict = "-";            ///< "ok", or the finding's kind (" (known)" when known)
+};
+
+/// The catalog's coverage: its rules, and counts over the whole catalog.
+struct CatalogCoverage {
+  std::vector<RuleCoverage> rules;  ///< in catalog order
+  std::size_t e_rules = 0, e_checkable = 0, e_with_violation = 0;  ///< with a template: checkable ones
+  std::size_t v_rules = 0, v_generated = 0;  ///< generated: a construct or a probe exercises it
+  std::size_t u_rules = 0, u_scanned = 0;    ///< scanned: ubscan looks for it
+};
+
+/// What cudiff covers of rules::rule_catalog(): for each rule (only those of kind `only`, when
+/// given) the violation template (E), the generator constructs and probe (V) or the scan (U)
+/// that covers it, with the measured verdicts when `measurement` has them. Never throws.
+CatalogCoverage rules_coverage(const std::optional<Measurement>& measurement, std::optional<rules::RuleKind> only);
+/// `cudiff rules --json`: {"rules": [each rule, with "measured" once measured], "coverage": the counts}.
+boost::json::object to_json(const CatalogCoverage& coverage);
+/// The conformance table of `cudiff rules --measure`: a row per measured program (rule,
+/// program, each compiler's verdict, a rejection "(line)" when its error is at the planted line
+/// else "(elsewhere)", the verdict, the first diagnostic), then the programs counted by verdict.
+std::string render_measurement(const Measurement& measurement);
+
 // ---- the known-bug recall suite ------------------------------------------------------------
 // corpus/known-bugs/<case>/: programs that show real compiler bugs, each with the finding it
 // must give (docs/campaign.md, "Recall"). Checking every case under a set of configs says
@@ -763,5 +800,9 @@ SlurmStatus slurm_status(const SlurmCampaign& campaign);
 /// Follows the campaign until its jobs have left the queue, with a line on `err` when
 /// something changed (at least once a minute), then its status.
 SlurmStatus wait_for_slurm_campaign(const SlurmCampaign& campaign, double poll_seconds, std::ostream& err);
+/// `cudiff slurm status --json`: to_json of the campaign, the tasks pending and running, the
+/// shards copied out, the merge's state and exit status, and once merged the database, report,
+/// tests, findings, buckets and new buckets.
+boost::json::object to_json(const SlurmStatus& status);
 
 } // namespace cudiff::campaign

@@ -6,97 +6,20 @@
 namespace cudiff::cli {
 namespace {
 
-std::string location(const oracle::Diagnostic& d) {
-  if (d.file.empty()) return "";
-  return " (" + std::filesystem::path(d.file).filename().string() + ":" + std::to_string(d.line) + ")";
-}
-
-/// The diagnostics column: the first error when rejected, else the first warning, with counts.
-std::string diagnostics_cell(const oracle::CompileObservation& observation) {
-  if (observation.crash) return "crash: " + observation.crash->stage + ", " + observation.crash->reason;
-  std::size_t errors = 0, warnings = 0;
-  const oracle::Diagnostic* first_warning = nullptr;
-  for (const auto& d : observation.diagnostics) {
-    if (d.severity == oracle::Severity::error || d.severity == oracle::Severity::fatal) ++errors;
-    if (d.severity == oracle::Severity::warning) {
-      ++warnings;
-      if (first_warning == nullptr) first_warning = &d;
-    }
-  }
-  const oracle::Diagnostic* shown = observation.first_error();
-  std::size_t more = errors;
-  std::string label = "error";
-  if (shown == nullptr) {
-    shown = first_warning;
-    more = warnings;
-    label = "warning";
-  }
-  if (shown == nullptr) return "-";
-  std::string cell = label + ": " + shorten(shown->message, 90) + location(*shown);
-  if (more > 1) cell += " (+" + std::to_string(more - 1) + " more)";
-  return cell;
-}
-
-std::string run_cell(const pipeline::ConfigCheck& config) {
-  if (!config.run) return "-";
-  const oracle::RunObservation& run = *config.run;
-  std::string cell = run.status_text + ", " + std::to_string(run.output_lines.size()) + " lines";
-  if (!run.output_lines.empty()) cell += ": " + shorten(run.output_lines.front(), 40);
-  if (!run.cuda_errors.empty()) cell += "; CUDA error: " + shorten(run.cuda_errors.front(), 60);
-  return cell;
-}
-
-std::string cell(const oracle::LayoutView& view, const std::string& type, const std::string& property) {
-  auto by_type = view.values.find(type);
-  if (by_type == view.values.end()) return "-";
-  auto found = by_type->second.find(property);
-  return found == by_type->second.end() ? "-" : std::to_string(found->second);
-}
-
 /// The layout section of the table: one row per probed property, one column per view.
 std::string render_layout(const pipeline::LayoutCheck& layout) {
-  std::vector<std::string> header = {"type", "property", "member kind"};
-  for (const oracle::LayoutView& view : layout.views)
-    header.push_back(view.config + " " + oracle::to_string(view.side));
-  TextTable table(header);
-  for (const oracle::LayoutProbe& probe : layout.probes) {
-    for (const std::string& property : probe.properties) {
-      const std::string member = property.rfind("offsetof.", 0) == 0 ? property.substr(9) : "";
-      auto kind = probe.member_kinds.find(member);
-      std::vector<std::string> row = {probe.type, property, kind == probe.member_kinds.end() ? "" : kind->second};
-      for (const oracle::LayoutView& view : layout.views) row.push_back(cell(view, probe.type, property));
-      table.add_row(std::move(row));
-    }
-  }
   std::string out = "layout probes (" + layout.sidecar.filename().string() +
                     "): " + std::to_string(layout.probes.size()) + " types, " + std::to_string(layout.views.size()) +
                     " views\n";
-  if (!layout.probes.empty()) out += table.render();
+  if (!layout.probes.empty()) out += oracle::layout_table(layout.probes, layout.views);
   for (const std::string& note : layout.notes) out += "note: layout: " + note + "\n";
   return out;
 }
 
 boost::json::value layout_json(const pipeline::LayoutCheck& layout) {
-  boost::json::array probes;
-  for (const oracle::LayoutProbe& probe : layout.probes) {
-    boost::json::array properties;
-    for (const std::string& property : probe.properties) properties.push_back(boost::json::string(property));
-    probes.push_back(boost::json::object{{"type", probe.type}, {"array", probe.array}, {"properties", properties}});
-  }
-  boost::json::array views;
-  for (const oracle::LayoutView& view : layout.views) {
-    boost::json::object values;
-    for (const auto& [type, properties] : view.values) {
-      boost::json::object by_property;
-      for (const auto& [property, value] : properties) by_property[property] = value;
-      values[type] = std::move(by_property);
-    }
-    views.push_back(boost::json::object{{"config", view.config},
-                                        {"compiler", runners::to_string(view.compiler)},
-                                        {"side", oracle::to_string(view.side)},
-                                        {"values", std::move(values)},
-                                        {"problem", view.problem}});
-  }
+  boost::json::array probes, views;
+  for (const oracle::LayoutProbe& probe : layout.probes) probes.push_back(oracle::to_json(probe));
+  for (const oracle::LayoutView& view : layout.views) views.push_back(oracle::to_json(view));
   boost::json::array notes;
   for (const std::string& note : layout.notes) notes.push_back(boost::json::string(note));
   return boost::json::object{{"sidecar", layout.sidecar.string()},
@@ -118,9 +41,10 @@ std::string render_check_table(const pipeline::CheckRun& run) {
     std::vector<std::string> row = {config.compile.config.name,
                                     runners::to_string(compiler.kind) + " " + compiler.version,
                                     oracle::to_string(config.observation.outcome),
-                                    format_seconds(config.observation.seconds), diagnostics_cell(config.observation)};
+                                    format_seconds(config.observation.seconds),
+                                    oracle::diagnostics_summary(config.observation)};
     if (any_run) {
-      row.push_back(run_cell(config));
+      row.push_back(config.run ? oracle::run_summary(*config.run) : "-");
       row.push_back(config.run ? format_seconds(config.run->seconds) : "-");
     }
     table.add_row(row);
@@ -156,9 +80,7 @@ boost::json::value check_json(const pipeline::CheckRun& run) {
     configs.push_back(std::move(entry));
   }
   boost::json::array gpus;
-  for (const auto& gpu : run.gpus.gpus)
-    gpus.push_back(boost::json::object{
-        {"index", gpu.index}, {"name", gpu.name}, {"arch", gpu.arch()}, {"visible_device", gpu.visible_device}});
+  for (const auto& gpu : run.gpus.gpus) gpus.push_back(runners::to_json(gpu));
   boost::json::array notes;
   for (const auto& note : run.notes) notes.push_back(boost::json::string(note));
   boost::json::object json{{"file", run.file.string()},

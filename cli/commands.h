@@ -45,13 +45,6 @@ void report_reduction(const pipeline::ReduceRequest& request, const pipeline::Re
 /// `cudiff triage reduce ID`.
 int triage_reduce(const ParsedArgs& args, std::ostream& out, std::ostream& err);
 
-// ---- triage (cli/triage_command.cpp, cli/triage_invalid.cpp) --------------------------------
-
-/// `cudiff triage invalid [--json [--full]] [--limit N]`: the invalid-tests list, with counts by cause.
-int triage_invalid(const triage::Database& db, const ParsedArgs& args, std::ostream& out);
-/// "2026-05-01 13:04" (UTC), "-" for none.
-std::string day_time(double seconds);
-
 // ---- campaigns (cli/fuzz_command.cpp) -----------------------------------------------------
 
 /// A new batch campaign's parameters from `cudiff fuzz` options, every option checked

@@ -36,80 +36,16 @@ void name_and_shard(const ParsedArgs& args, campaign::FuzzParams& params) {
                 "campaign id and one seed sequence");
 }
 
-/// --gpus all (default), none, or a list of indices among those discovered.
-runners::GpuDiscovery choose_gpus(const ParsedArgs& args, runners::GpuDiscovery found) {
-  const std::string wanted = args.value("--gpus").value_or("all");
-  if (wanted == "all") return found;
-  runners::GpuDiscovery chosen;
-  chosen.note = "--gpus " + wanted;
-  if (wanted == "none") return chosen;
-  for (const std::string& listed : split(wanted, ',')) {
-    const std::string item(trim(listed));
-    bool present = false;
-    for (const auto& gpu : found.gpus)
-      if (std::to_string(gpu.index) == item) {
-        chosen.gpus.push_back(gpu);
-        present = true;
-      }
-    if (!present)
-      throw_usage("--gpus: no GPU " + item + " here (" + std::to_string(found.gpus.size()) + " found" +
-                  (found.gpus.empty() ? ": " + found.note : "") + ")");
-  }
-  return chosen;
-}
-
 std::string rate_text(double count, double seconds) {
   char rate[32];
   std::snprintf(rate, sizeof rate, "%.2f", seconds > 0 ? count / seconds : 0.0);
   return rate;
 }
 
-boost::json::value executor_json(const std::optional<runners::ExecutorStats>& stats) {
-  if (!stats) return nullptr;
-  boost::json::object reasons;
-  for (const auto& [reason, count] : stats->fallback_reasons) reasons[reason] = count;
-  return boost::json::object{{"runs", stats->runs},
-                             {"ran_as_processes", stats->fallbacks},
-                             {"fallback_reasons", std::move(reasons)},
-                             {"executors_started", stats->starts},
-                             {"executors_lost", stats->lost},
-                             {"context_seconds", stats->start_seconds},
-                             {"run_seconds", stats->run_seconds}};
-}
-
-/// "executor: 1,204 runs (2.1 ms each), 3 ran as processes (time limit 1, ...), 2 started".
-std::string executor_text(const runners::ExecutorStats& stats) {
-  std::vector<std::string> reasons;
-  for (const auto& [reason, count] : stats.fallback_reasons) reasons.push_back(reason + " " + std::to_string(count));
-  char each[32];
-  std::snprintf(each, sizeof each, "%.1f ms",
-                stats.runs > 0 ? 1000 * stats.run_seconds / static_cast<double>(stats.runs) : 0.0);
-  return "executor: " + std::to_string(stats.runs) + " runs (" + each + " each), " + std::to_string(stats.fallbacks) +
-         " ran as processes" + (reasons.empty() ? "" : " (" + join(reasons, ", ") + ")") + ", " +
-         std::to_string(stats.starts) + " executor" + (stats.starts == 1 ? "" : "s") + " started" +
-         (stats.lost == 0 ? "" : " (" + std::to_string(stats.lost) + " replaced after ending while idle)");
-}
-
 std::string percent_text(double share) {
   char text[16];
   std::snprintf(text, sizeof text, "%.0f%%", 100 * share);
   return text;
-}
-
-/// Each GPU's share: "gpus": [{"index", "name", "batches", "runs", "run_seconds", "busy_seconds",
-/// "busy", "executor"}].
-boost::json::array gpus_json(const std::vector<campaign::GpuShare>& gpus) {
-  boost::json::array list;
-  for (const campaign::GpuShare& share : gpus)
-    list.push_back(boost::json::object{{"index", share.gpu.index},
-                                       {"name", share.gpu.describe()},
-                                       {"batches", share.batches},
-                                       {"runs", share.runs},
-                                       {"run_seconds", share.run_seconds},
-                                       {"busy_seconds", share.busy_seconds},
-                                       {"busy", share.busy},
-                                       {"executor", executor_json(share.executor)}});
-  return list;
 }
 
 /// One row per GPU: where the batches went, how busy each was, what its executors did.
@@ -126,31 +62,8 @@ std::string gpus_table(const std::vector<campaign::GpuShare>& gpus) {
 void print_summary(const campaign::CampaignSummary& summary, bool json, std::ostream& out) {
   const double seconds = summary.seconds;
   if (json) {
-    boost::json::array bucket_keys, note_list;
-    for (const auto& key : summary.new_buckets) bucket_keys.push_back(boost::json::string(key));
-    for (const auto& note : summary.notes) note_list.push_back(boost::json::string(note));
-    boost::json::array unreduced;
-    for (const auto& key : summary.unreduced) unreduced.push_back(boost::json::string(key));
     for (const std::string& line : summary.reductions) out << line << "\n";
-    out << pretty_json(
-        boost::json::object{{"campaign", summary.campaign_id},
-                            {"name", summary.params.name},
-                            {"shard", summary.params.shard.text()},
-                            {"database", summary.db_path.string()},
-                            {"tests", summary.tests},
-                            {"findings", summary.findings},
-                            {"invalid_tests", summary.invalid_tests},
-                            {"new_buckets", std::move(bucket_keys)},
-                            {"seconds", seconds},
-                            {"tests_per_second", seconds > 0 ? static_cast<double>(summary.tests) / seconds : 0.0},
-                            {"programs", summary.tests * static_cast<std::int64_t>(1 + summary.params.variants)},
-                            {"compile_only", summary.compile_only},
-                            {"dropped_batches", summary.dropped_batches},
-                            {"unreduced", unreduced},
-                            {"executor", executor_json(summary.executor)},
-                            {"gpus", gpus_json(summary.gpus)},
-                            {"notes", std::move(note_list)},
-                            {"report", summary.report.string()}});
+    out << pretty_json(campaign::to_json(summary));
     return;
   }
   for (const std::string& line : summary.reductions) out << line << "\n";
@@ -161,7 +74,7 @@ void print_summary(const campaign::CampaignSummary& summary, bool json, std::ost
                  summary.compile_only ? "compile-only" : "GPU"});
   out << table.render();
   for (const std::string& note : summary.notes) out << "note: " << note << "\n";
-  if (summary.executor) out << executor_text(*summary.executor) << "\n";
+  if (summary.executor) out << runners::describe(*summary.executor) << "\n";
   if (summary.gpus.size() > 1) out << gpus_table(summary.gpus);
   if (summary.dropped_batches > 0)
     out << summary.dropped_batches << " batch" << (summary.dropped_batches == 1 ? " was" : "es were")
@@ -291,7 +204,7 @@ int run_fuzz(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     if (executors == 0 || executors > 16) throw_usage("--executors must be between 1 and 16");
     setup.executors_per_gpu = executors;
   }
-  setup.gpus = choose_gpus(args, runners::discover_gpus());
+  setup.gpus = runners::choose_gpus(runners::discover_gpus(), args.value("--gpus").value_or("all"));
   if (!setup.resume) setup.params = new_fuzz_params(args, !setup.gpus.gpus.empty());
   setup.no_reduce = args.has("--no-reduce");  // also for a resumed campaign: skip reducing now
   setup.toolchain = read_toolchain(args);

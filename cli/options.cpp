@@ -1,9 +1,6 @@
 // Command-line option parsing and help text, driven by each subcommand's CommandSpec; the
 // flags several commands share, declared once, and their readers.
 #include "cli/options.h"
-
-#include <cctype>
-
 #include "common/common.h"
 #include "pipeline/pipeline.h"
 

@@ -20,10 +20,6 @@ Defaults defaults() {
   return d;
 }
 
-std::size_t count_lines(const std::string& text) {
-  return static_cast<std::size_t>(std::ranges::count(text, '\n')) + (!text.empty() && text.back() != '\n' ? 1 : 0);
-}
-
 std::size_t parse_jobs(const ParsedArgs& args) {
   // As C-Vise does: one test per core. A built-in test runs its first compile alone (the
   // prefilter) and most candidates stop there, so more would mostly wait.
@@ -75,40 +71,6 @@ pipeline::ReduceRequest reduce_request(const ParsedArgs& args) {
   return request;
 }
 
-namespace {
-
-boost::json::object size_json(const std::string& text) {
-  return {{"bytes", text.size()}, {"lines", count_lines(text)}, {"tokens", reducer::count_tokens(text)}};
-}
-
-std::string size_text(const std::string& text) {
-  return format_bytes(text.size()) + ", " + std::to_string(count_lines(text)) + " lines, " +
-         std::to_string(reducer::count_tokens(text)) + " tokens";
-}
-
-std::string log_table(const reducer::Result& result) {
-  TextTable table({"pass", "runs", "tests", "cached", "accepted", "saved", "time"});
-  for (const reducer::PassStats& s : result.log)
-    table.add_row({s.pass, std::to_string(s.runs), std::to_string(s.tests), std::to_string(s.cache_hits),
-                   std::to_string(s.accepted), format_bytes(s.bytes_saved), format_seconds(s.seconds)});
-  return table.render();
-}
-
-boost::json::array log_json(const reducer::Result& result) {
-  boost::json::array passes;
-  for (const reducer::PassStats& s : result.log)
-    passes.push_back({{"pass", s.pass},
-                      {"runs", s.runs},
-                      {"tests", s.tests},
-                      {"cache_hits", s.cache_hits},
-                      {"accepted", s.accepted},
-                      {"bytes_saved", s.bytes_saved},
-                      {"seconds", s.seconds}});
-  return passes;
-}
-
-} // namespace
-
 void report_reduction(const pipeline::ReduceRequest& request, const pipeline::ReduceOutcome& outcome, bool json,
                       std::ostream& out) {
   const reducer::Result& r = outcome.result;
@@ -116,8 +78,8 @@ void report_reduction(const pipeline::ReduceRequest& request, const pipeline::Re
   if (json) {
     boost::json::object report{{"file", request.file.string()},
                                {"out", request.out ? request.out->string() : ""},
-                               {"original", size_json(request.source)},
-                               {"reduced", size_json(r.text)},
+                               {"original", reducer::size_json(request.source)},
+                               {"reduced", reducer::size_json(r.text)},
                                {"seconds", r.seconds},
                                {"tests", r.tests},
                                {"cache_hits", r.cache_hits},
@@ -127,7 +89,7 @@ void report_reduction(const pipeline::ReduceRequest& request, const pipeline::Re
                                {"stopped_early", r.stopped_early},
                                {"confirmed", outcome.confirmed},
                                {"format", r.format_note},
-                               {"passes", log_json(r)}};
+                               {"passes", reducer::log_json(r)}};
     if (request.test_script) report["test"] = request.test_script->string();
     if (outcome.target)
       report["signature"] = {{"key", outcome.target->key},
@@ -143,9 +105,9 @@ void report_reduction(const pipeline::ReduceRequest& request, const pipeline::Re
   }
   char rate_text[32];
   std::snprintf(rate_text, sizeof rate_text, "%.2f", rate);
-  out << log_table(r);
-  out << "reduced " << request.file.string() << ": " << size_text(request.source) << " -> " << size_text(r.text)
-      << "\n";
+  out << reducer::log_table(r);
+  out << "reduced " << request.file.string() << ": " << reducer::size_text(request.source) << " -> "
+      << reducer::size_text(r.text) << "\n";
   out << "in " << format_seconds(r.seconds) << ": " << r.tests << " tests (" << r.cache_hits
       << " more answered from the cache), " << rate_text << " tests/s, jobs " << request.jobs
       << (r.stopped_early ? "; stopped at the time limit" : "") << "\n";

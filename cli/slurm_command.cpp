@@ -58,24 +58,8 @@ double poll_seconds(const ParsedArgs& args) { return args.positive_number("--pol
 /// `cudiff slurm status`'s table or JSON; 0, or 2 when the merge failed or left no status.
 int print_slurm_status(const campaign::SlurmStatus& status, bool json, std::ostream& out, std::ostream& err) {
   const campaign::SlurmCampaign& slurm = status.campaign;
-  boost::json::object result = campaign::to_json(slurm);
-  result["tasks_pending"] = status.pending;
-  result["tasks_running"] = status.running;
-  result["shards_copied"] = status.copied_out;
-  result["merge_state"] = status.merge_state();
-  if (status.merge_status) result["merge_status"] = *status.merge_status;
-  std::error_code ec;
-  const bool merged = status.merge_status && std::filesystem::exists(status.database(), ec);
-  if (merged) {
-    result["database"] = status.database().string();
-    result["report"] = status.report().string();
-    result["tests"] = status.merged ? status.merged->tests : 0;
-    result["findings"] = status.totals.findings;
-    result["buckets"] = status.totals.buckets;
-    result["new_buckets"] = status.new_buckets;
-  }
   if (json) {
-    out << pretty_json(result);
+    out << pretty_json(campaign::to_json(status));
   } else {
     TextTable table(
         {"array job", "shards", "running", "pending", "copied out", "merge", "tests", "findings", "buckets"});

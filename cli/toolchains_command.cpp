@@ -6,11 +6,6 @@
 namespace cudiff::cli {
 namespace {
 
-boost::json::value probe_json(const runners::CompilerProbe& probe) {
-  if (probe.compiler) return runners::to_json(*probe.compiler);
-  return boost::json::object{{"problem", probe.problem}};
-}
-
 int run_toolchains(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   runners::ToolchainDiscovery found = runners::discover_toolchain(toolchain_search(args));
   runners::GpuDiscovery gpus = runners::discover_gpus();
@@ -18,11 +13,9 @@ int run_toolchains(const ParsedArgs& args, std::ostream& out, std::ostream& err)
 
   if (args.has("--json")) {
     boost::json::array gpu_list;
-    for (const auto& gpu : gpus.gpus)
-      gpu_list.push_back(boost::json::object{
-          {"index", gpu.index}, {"name", gpu.name}, {"arch", gpu.arch()}, {"visible_device", gpu.visible_device}});
-    boost::json::object report{{"nvcc", probe_json(found.nvcc)},
-                               {"clang", probe_json(found.clang)},
+    for (const auto& gpu : gpus.gpus) gpu_list.push_back(runners::to_json(gpu));
+    boost::json::object report{{"nvcc", runners::to_json(found.nvcc)},
+                               {"clang", runners::to_json(found.clang)},
                                {"cuda_home", found.cuda_home.string()},
                                {"gpus", gpu_list},
                                {"gpu_note", gpus.note}};

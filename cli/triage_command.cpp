@@ -6,21 +6,9 @@
 #include "runners/runners.h"
 #include "triage/triage.h"
 
-#include <chrono>
 #include <ostream>
 
 namespace cudiff::cli {
-
-std::string day_time(double seconds) {
-  if (seconds <= 0) return "-";
-  const std::time_t t = static_cast<std::time_t>(seconds);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buffer[32];
-  std::strftime(buffer, sizeof buffer, "%Y-%m-%d %H:%M", &tm);
-  return buffer;
-}
-
 namespace {
 
 /// triage's own defaults for the shared flags.
@@ -46,194 +34,24 @@ void need(const ParsedArgs& args, std::size_t count, std::string_view usage) {
   if (args.positionals.size() != count + 1) throw_usage("usage: cudiff triage " + std::string(usage));
 }
 
-/// A bucket for `list --json`: every field of to_json, and where its findings came from.
-boost::json::object listed_json(const triage::Bucket& bucket,
-                                const std::map<std::string, triage::BucketOrigins>& origins,
-                                const std::map<std::string, triage::BucketFacts>& facts) {
-  boost::json::object json = triage::to_json(bucket);
-  // What is known of it beyond its findings: the upstream report, the bisection, the recheck.
-  const auto known = facts.find(bucket.key);
-  const triage::BucketFacts none;
-  const triage::BucketFacts& fact = known == facts.end() ? none : known->second;
-  json["link"] = fact.link;
-  json["versions"] = fact.versions;
-  json["recheck"] = fact.recheck;
-  boost::json::array engines, configs;
-  if (const auto found = origins.find(bucket.key); found != origins.end()) {
-    for (const auto& engine : found->second.engines) engines.emplace_back(engine);
-    for (const auto& config : found->second.configs) configs.emplace_back(config);
-  }
-  json["engines"] = std::move(engines);
-  json["configs"] = std::move(configs);
-  return json;
-}
-
-/// A bucket's bisection (`versions`) or last recheck verdict for the list's table; "-" when none.
-std::string facts_cell(const std::map<std::string, triage::BucketFacts>& facts, const std::string& key, bool versions) {
-  const auto found = facts.find(key);
-  if (found == facts.end()) return "-";
-  const std::string& text = versions ? found->second.versions : found->second.recheck;
-  if (text.empty()) return "-";
-  // "not bisectable: <reasons>" says its reasons in `show`; the table keeps the verdict.
-  return shorten(text.substr(0, text.find(':')), 32);
-}
-
-std::string causes_text(const std::vector<std::pair<std::string, std::int64_t>>& causes) {
-  std::vector<std::string> parts;
-  for (const auto& [cause, count] : causes) parts.push_back(cause + " " + std::to_string(count));
-  return join(parts, ", ");
-}
-
-/// What `list` shows: the classes it keeps, the origins of their buckets, the invalid tests.
-struct Listing {
-  std::vector<triage::ClassGroup> groups;
-  std::size_t buckets = 0;
-  std::map<std::string, triage::BucketOrigins> origins;
-  std::map<std::string, triage::BucketFacts> facts;
-  std::vector<std::pair<std::string, std::int64_t>> causes;  ///< of the invalid tests, when shown
-  std::int64_t invalid_tests = 0;
-};
-
-Listing read_listing(const triage::Database& db, const ParsedArgs& args) {
-  triage::BucketQuery query;
-  if (auto status = args.value("--status")) query.status = triage::parse_status(*status);
-  query.kind = args.value("--kind");
-  std::optional<triage::FindingClass> only;
-  if (auto name = args.value("--class")) only = triage::parse_finding_class(*name);
-  const bool filtered = query.status || query.kind || only;
-  // Invalid tests are no buckets: a filter on status or kind leaves them out.
-  const bool with_invalid = !query.status && !query.kind && (!only || *only == triage::FindingClass::invalid_tests);
-
-  Listing listing;
-  for (auto& group : triage::group_by_class(db.buckets(query))) {
-    if (only && group.finding_class != only) continue;
-    const bool invalid = group.finding_class == triage::FindingClass::invalid_tests;
-    if (filtered && group.buckets.empty() && !(invalid && with_invalid)) continue;
-    listing.buckets += group.buckets.size();
-    listing.groups.push_back(std::move(group));
-  }
-  listing.origins = db.bucket_origins();
-  listing.facts = db.all_facts();
-  if (with_invalid) listing.causes = db.invalid_test_causes();
-  for (const auto& [cause, count] : listing.causes) listing.invalid_tests += count;
-  return listing;
-}
-
-/// `--json`: the flat array in the text's order, what scripts have always parsed; with
-/// `--by-class`, an object of classes instead.
-boost::json::value listing_json(const Listing& listing, bool by_class) {
-  boost::json::array flat, classes;
-  for (const auto& group : listing.groups) {
-    boost::json::array buckets;
-    for (const auto& b : group.buckets) buckets.push_back(listed_json(b, listing.origins, listing.facts));
-    if (!by_class) {
-      for (auto& bucket : buckets) flat.push_back(std::move(bucket));
-      continue;
-    }
-    boost::json::object entry{{"class", triage::class_name(group.finding_class)},
-                              {"bucket_count", static_cast<std::int64_t>(group.buckets.size())},
-                              {"finding_count", group.findings},
-                              {"buckets", std::move(buckets)}};
-    if (group.finding_class == triage::FindingClass::invalid_tests) {
-      boost::json::object by_cause;
-      for (const auto& [cause, count] : listing.causes) by_cause[cause] = count;
-      entry["invalid_tests"] = listing.invalid_tests;
-      entry["by_cause"] = std::move(by_cause);
-    }
-    classes.push_back(std::move(entry));
-  }
-  if (!by_class) return flat;
-  return boost::json::object{{"classes", std::move(classes)}};
-}
-
-/// A heading per class (`CLASS: N buckets, F findings`), then its table.
-void print_listing(const Listing& listing, std::ostream& out) {
-  for (const auto& group : listing.groups) {
-    if (group.finding_class == triage::FindingClass::invalid_tests) {
-      out << "invalid tests: " << listing.invalid_tests << " tests rejected by the sanitizer gate, not filed"
-          << (listing.causes.empty() ? "" : ": " + causes_text(listing.causes)) << "\n\n";
-      continue;
-    }
-    out << triage::class_name(group.finding_class) << ": " << group.buckets.size() << " buckets, " << group.findings
-        << " findings\n";
-    if (group.buckets.empty()) {
-      out << "\n";
-      continue;
-    }
-    TextTable table({"id", "key", "kind", "stage", "status", "count", "first seen", "last seen", "engines", "configs",
-                     "versions", "recheck", "title"});
-    const triage::BucketOrigins none;
-    for (const auto& b : group.buckets) {
-      const auto found = listing.origins.find(b.key);
-      const triage::BucketOrigins& origin = found == listing.origins.end() ? none : found->second;
-      table.add_row({std::to_string(b.id), b.key.substr(0, 12), b.kind, b.stage, triage::to_string(b.status),
-                     std::to_string(b.count), day_time(b.first_seen), day_time(b.last_seen), join(origin.engines, ","),
-                     shorten(join(origin.configs, ","), 48), facts_cell(listing.facts, b.key, true),
-                     facts_cell(listing.facts, b.key, false), shorten(b.title, 100)});
-    }
-    out << table.render() << "\n";
-  }
-}
-
 int list(const ParsedArgs& args, std::ostream& out) {
   need(args, 0, "list [--status S] [--kind K] [--class C] [--json [--by-class]]");
   triage::Database db = open_existing(args);
-  const Listing listing = read_listing(db, args);
-  if (args.has("--json")) {
-    out << pretty_json(listing_json(listing, args.has("--by-class")));
-    return 0;
-  }
-  print_listing(listing, out);
-  const auto totals = db.totals();
-  out << listing.buckets << " of " << totals.buckets << " buckets; " << totals.findings << " findings from "
-      << totals.tests << " tests in " << totals.campaigns << " campaigns\n";
+  triage::ListFilter filter;
+  if (auto status = args.value("--status")) filter.status = triage::parse_status(*status);
+  filter.kind = args.value("--kind");
+  if (auto name = args.value("--class")) filter.finding_class = triage::parse_finding_class(*name);
+  const triage::Listing listing = triage::read_listing(db, filter);
+  out << (args.has("--json") ? pretty_json(triage::to_json(listing, args.has("--by-class")))
+                             : triage::render_listing(listing));
   return 0;
 }
 
 int show(const ParsedArgs& args, std::ostream& out) {
   need(args, 1, "show ID");
   triage::Database db = open_existing(args);
-  const triage::Bucket b = db.bucket(args.positionals[1]);
-  const auto findings = db.findings_of(b.key, 5);
-  if (args.has("--json")) {
-    boost::json::object json = triage::to_json(b);
-    boost::json::array list;
-    for (const auto& f : findings)
-      list.push_back(boost::json::object{{"id", f.id},
-                                         {"time", f.time},
-                                         {"source_name", f.source_name},
-                                         {"summary", f.summary},
-                                         {"details", f.details}});
-    json["smallest_findings"] = std::move(list);
-    const triage::BucketFacts facts = db.facts(b.key);
-    json["link"] = facts.link;
-    json["versions"] = facts.versions;
-    json["recheck"] = boost::json::object{{"verdict", facts.recheck},
-                                          {"time", facts.recheck_time},
-                                          {"compilers", facts.recheck_compilers}};
-    out << pretty_json(json);
-    return 0;
-  }
-  out << "bucket " << b.id << " " << b.key << "\n"
-      << "title:   " << b.title << "\n"
-      << "kind:    " << b.kind << " (side " << b.side << ", stage " << b.stage << ")\n"
-      << "status:  " << triage::to_string(b.status) << (b.known_reason.empty() ? "" : " (" + b.known_reason + ")")
-      << "\n"
-      << "count:   " << b.count << ", first seen " << day_time(b.first_seen) << ", last seen " << day_time(b.last_seen)
-      << "\n"
-      << "best:    " << b.best_finding.substr(0, 12) << " (" << format_bytes(static_cast<std::uint64_t>(b.best_size))
-      << ")\n"
-      << "signature:\n";
-  for (const auto& line : split_lines(b.symptom)) out << "  " << line << "\n";
-  out << "smallest findings:\n";
-  for (const auto& f : findings) out << "  " << f.id.substr(0, 12) << " " << f.source_name << ": " << f.summary << "\n";
-  for (const auto& note : db.notes(b.key)) out << "note " << day_time(note.time) << ": " << note.text << "\n";
-  const triage::BucketFacts facts = db.facts(b.key);
-  if (!facts.link.empty()) out << "reported: " << facts.link << "\n";
-  if (!facts.versions.empty()) out << "versions: " << facts.versions << "\n";
-  if (!facts.recheck.empty())
-    out << "recheck: " << facts.recheck << " (" << day_time(facts.recheck_time) << ", " << facts.recheck_compilers
-        << ")\n";
+  const triage::BucketDetails details = triage::read_details(db, db.bucket(args.positionals[1]));
+  out << (args.has("--json") ? pretty_json(triage::to_json(details)) : triage::render_details(details));
   return 0;
 }
 
@@ -287,24 +105,11 @@ int export_bucket(const ParsedArgs& args, std::ostream& out, std::ostream& err) 
   }
   const triage::ExportedReport exported = triage::export_bucket(db, b, directory, attachments);
   if (args.has("--json")) {
-    boost::json::array files, note_list;
-    for (const auto& file : attachments) files.emplace_back(file.string());
-    for (const auto& note : notes) note_list.emplace_back(note);
-    out << pretty_json(boost::json::object{{"bucket", b.key},
-                                           {"kind", b.kind},
-                                           {"stage", b.stage},
-                                           {"directory", exported.directory.string()},
-                                           {"report", exported.report.string()},
-                                           {"repro", exported.script.string()},
-                                           {"reproducer", exported.reproducer.string()},
-                                           {"attachments", std::move(files)},
-                                           {"notes", std::move(note_list)}});
+    out << pretty_json(triage::to_json(b, exported, notes));
     return 0;
   }
   for (const auto& note : notes) err << "note: " << note << "\n";
-  out << exported.report.string() << "\n" << exported.script.string() << "\n";
-  if (!exported.reproducer.empty()) out << exported.reproducer.string() << "\n";
-  for (const auto& file : attachments) out << file.string() << "\n";
+  out << triage::render_exported(exported);
   return 0;
 }
 
@@ -376,15 +181,7 @@ int merge(const ParsedArgs& args, std::ostream& out) {
     triage::Database::open(args.positionals[i], triage::OpenOptions{.create = false, .read_only = true});
   triage::Database db = triage::Database::open(args.positionals[1]);
   for (std::size_t i = 2; i < args.positionals.size(); ++i) {
-    const auto stats = db.merge_from(args.positionals[i]);
-    out << args.positionals[i] << ": " << stats.tests_added << " tests, " << stats.findings_added << " findings, "
-        << stats.buckets_added << " new buckets, " << stats.invalid_tests_added << " invalid tests, "
-        << stats.campaigns_added << " campaigns added"
-        << (stats.campaigns_joined > 0 ? ", " + std::to_string(stats.campaigns_joined) + " joined" : "") << "\n";
-    // Shards of one campaign never share a test; merging a shard again does (harmlessly).
-    if (stats.tests_present > 0)
-      out << args.positionals[i] << ": " << stats.tests_present
-          << " of its tests were here already (merged before, or shards that overlap)\n";
+    out << triage::describe_merge(args.positionals[i], db.merge_from(args.positionals[i]));
   }
   const auto totals = db.totals();
   out << args.positionals[1] << ": " << totals.buckets << " buckets, " << totals.findings << " findings\n";
@@ -442,7 +239,12 @@ int run_triage(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   if (action == "snapshot") return snapshot(args, out);
   if (action == "invalid") {
     need(args, 0, "invalid [--json [--full]] [--limit N]");
-    return triage_invalid(open_existing(args), args, out);
+    const triage::Database db = open_existing(args);
+    const triage::InvalidListing listing = triage::read_invalid_listing(db,
+                                                                        args.unsigned_number("--limit").value_or(0));
+    out << (args.has("--json") ? pretty_json(triage::to_json(listing, args.has("--full")))
+                               : triage::render_invalid_listing(listing));
+    return 0;
   }
   if (action == "synthetic") return synthetic(args, out);
   if (action == "reduce") return triage_reduce(args, out, err);  // cli/reduce_command.cpp

@@ -281,6 +281,16 @@ std::optional<FindingKind> parse_finding_kind(std::string_view name) {
   return std::nullopt;
 }
 
+bool is_run_kind(FindingKind kind) {
+  return kind == FindingKind::run_mismatch || kind == FindingKind::wrong_code ||
+         kind == FindingKind::common_wrong_code || kind == FindingKind::metamorphic;
+}
+
+bool is_run_kind(std::string_view kind_name) {
+  const std::optional<FindingKind> kind = parse_finding_kind(kind_name);
+  return kind && is_run_kind(*kind);
+}
+
 std::string to_string(Stage stage) {
   switch (stage) {
   case Stage::unknown: return "unknown";

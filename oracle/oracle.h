@@ -114,7 +114,7 @@ RunObservation observe_run(const std::string& config, const runners::SubprocessR
 // ---- layout (docs/architecture.md, "Oracles" 5) ------------------------------------------------------
 
 /// One probed type, as a generated program's sidecar describes it (the probe protocol in
-/// generator/layout.h; pipeline::layout_probes_of reads it from the sidecar).
+/// generator/layout/layout.h; pipeline::layout_probes_of reads it from the sidecar).
 struct LayoutProbe {
   std::string type;
   std::string array;                    ///< "cudiff_layout_<T>"
@@ -259,6 +259,13 @@ enum class FindingKind {
 std::string to_string(FindingKind kind);
 /// The inverse of to_string; none for a name that is not a kind.
 std::optional<FindingKind> parse_finding_kind(std::string_view name);
+/// Whether findings of this kind show only when the binaries run (run_mismatch, wrong_code,
+/// common_wrong_code, metamorphic): they need a GPU, name the kernels whose checksum lines
+/// differ, and pass the compute-sanitizer gate before they are filed. The one definition every
+/// stage uses.
+bool is_run_kind(FindingKind kind);
+/// is_run_kind of a stored kind name (false for a name that is not a kind).
+bool is_run_kind(std::string_view kind_name);
 
 /// The part of a compiler's pipeline a finding is attributed to (docs/oracles.md, "Stages"),
 /// by rebuilding with stages swapped (pipeline::attribute_stage) or by the tool that spoke.
@@ -359,5 +366,21 @@ boost::json::value to_json(const Diagnostic& diagnostic);
 boost::json::value to_json(const CompileObservation& observation);
 boost::json::value to_json(const RunObservation& observation);
 boost::json::value to_json(const Verdict& verdict);
+/// {"type", "array", "properties"}.
+boost::json::value to_json(const LayoutProbe& probe);
+/// {"config", "compiler", "side", "values": {type: {property: value}}, "problem"}.
+boost::json::value to_json(const LayoutView& view);
+
+// ---- summaries for people (`cudiff check`'s table) -----------------------------------------
+
+/// A compile in one cell: the crash (stage, reason), else the first error, or when there is
+/// none the first warning, with its file name and line and "(+N more)"; "-" for neither.
+std::string diagnostics_summary(const CompileObservation& observation);
+/// A run in one cell: its status and how many lines it printed, the first of them, and the
+/// first CUDA error.
+std::string run_summary(const RunObservation& run);
+/// One row per probed property (type, property, member kind) and one column per view, its
+/// value there or "-".
+std::string layout_table(const std::vector<LayoutProbe>& probes, const std::vector<LayoutView>& views);
 
 } // namespace cudiff::oracle

@@ -80,13 +80,15 @@ public:
     std::vector<oracle::RunObservation> runs;
     for (const auto& [name, run] : baseline_) runs.push_back(run);
     reference_ = attribution::reference_of(runs, request_.input.sidecar);
-    if (!reference_.usable()) {
-      result_.why = "no reference: the configs split evenly and no output is predicted";
-      return std::move(result_);
-    }
+    // Host-only first: equal device results need no reference, so two configs that split
+    // evenly over a host line are still the host compiler's.
     if (attribution::host_only_difference(runs, reference_)) {
       note("outputs as found", names_of(runs), "host lines differ", host_line(runs));
       set(attribution::decide_finding({}, true, false));
+      return std::move(result_);
+    }
+    if (!reference_.usable()) {
+      result_.why = "no reference: the configs split evenly and no output is predicted";
       return std::move(result_);
     }
     std::vector<Decision> decisions;

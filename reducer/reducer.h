@@ -17,6 +17,8 @@
 
 #include "common/cpp_lexer.h"
 
+#include <boost/json.hpp>
+
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -157,6 +159,16 @@ struct Result {
 /// Reduces `original` with the passes of `options.schedule` (docs/reducer.md). Throws
 /// Error(usage) when the original is not interesting (with check_original).
 Result reduce(const std::string& original, const Interesting& interesting, const Options& options);
+
+/// A text's size as `cudiff reduce` reports it: {"bytes", "lines" (a last line without a
+/// newline counts), "tokens" (count_tokens)}.
+boost::json::object size_json(const std::string& text);
+/// The same in words: "1.2 KiB, 40 lines, 311 tokens".
+std::string size_text(const std::string& text);
+/// The pass log as a table: pass, runs, tests, cached, accepted, saved, time.
+std::string log_table(const Result& result);
+/// The pass log as JSON: one object per pass, with every field of PassStats.
+boost::json::array log_json(const Result& result);
 
 /// Runs one pass to its end on `text` (no cache across calls, jobs 1): what the golden tests
 /// of a single pass use. Returns the reduced text.

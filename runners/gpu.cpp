@@ -107,4 +107,31 @@ GpuDiscovery discover_gpus() {
   return discovery;
 }
 
+GpuDiscovery choose_gpus(const GpuDiscovery& found, const std::string& wanted) {
+  if (wanted == "all") return found;
+  GpuDiscovery chosen;
+  chosen.note = "--gpus " + wanted;
+  if (wanted == "none") return chosen;
+  for (const std::string& listed : split(wanted, ',')) {
+    const std::string item(trim(listed));
+    bool present = false;
+    for (const auto& gpu : found.gpus)
+      if (std::to_string(gpu.index) == item) {
+        chosen.gpus.push_back(gpu);
+        present = true;
+      }
+    if (!present)
+      throw_usage("--gpus: no GPU " + item + " here (" + std::to_string(found.gpus.size()) + " found" +
+                  (found.gpus.empty() ? ": " + found.note : "") + ")");
+  }
+  return chosen;
+}
+
+boost::json::value to_json(const GpuInfo& gpu) {
+  return boost::json::object{{"index", gpu.index},
+                             {"name", gpu.name},
+                             {"arch", gpu.arch()},
+                             {"visible_device", gpu.visible_device}};
+}
+
 } // namespace cudiff::runners

@@ -242,6 +242,10 @@ struct GpuDiscovery {
 /// Asks the CUDA driver (libcuda.so.1, loaded at run time) for the GPUs. No driver or no
 /// device is a normal answer, not an error.
 GpuDiscovery discover_gpus();
+/// The GPUs `wanted` names among those `found` (`cudiff fuzz --gpus`): "all" (found as it is),
+/// "none" (no GPU: compile-only), or driver ordinals "0,1,..."; the note says "--gpus WANTED"
+/// unless all. Throws Error(usage) for an ordinal not found, with how many were.
+GpuDiscovery choose_gpus(const GpuDiscovery& found, const std::string& wanted);
 /// GpuInfo::visible_device of driver ordinal `ordinal`, given this process's
 /// CUDA_VISIBLE_DEVICES (`parent`, if set): the driver numbers the listed devices in order.
 std::string visible_device(const std::optional<std::string>& parent, int ordinal);
@@ -340,5 +344,15 @@ std::optional<std::filesystem::path> find_cudart(const std::filesystem::path& cu
 boost::json::value to_json(const Command& command);
 boost::json::value to_json(const SubprocessResult& result);
 boost::json::value to_json(const Compiler& compiler);
+/// The compiler found, or {"problem"}.
+boost::json::value to_json(const CompilerProbe& probe);
+/// {"index", "name", "arch", "visible_device"}.
+boost::json::value to_json(const GpuInfo& gpu);
+/// {"runs", "ran_as_processes", "fallback_reasons", "executors_started", "executors_lost",
+/// "context_seconds", "run_seconds"}.
+boost::json::value to_json(const ExecutorStats& stats);
+/// In words: "executor: 1204 runs (2.1 ms each), 3 ran as processes (time limit 3), 2
+/// executors started", and the executors replaced when any were lost.
+std::string describe(const ExecutorStats& stats);
 
 } // namespace cudiff::runners

@@ -114,4 +114,9 @@ boost::json::value to_json(const Compiler& compiler) {
                              {"version_line", compiler.version_line}};
 }
 
+boost::json::value to_json(const CompilerProbe& probe) {
+  if (probe.compiler) return to_json(*probe.compiler);
+  return boost::json::object{{"problem", probe.problem}};
+}
+
 } // namespace cudiff::runners

@@ -1,5 +1,5 @@
 // triage (internal): pieces the HTML and Markdown reports share — escaping, times, SVG plots,
-// the bucket tables and the sections per class.
+// the bucket tables and the sections per class; the Markdown bug report export writes.
 #pragma once
 
 #include "triage/triage.h"
@@ -11,6 +11,18 @@
 #include <string_view>
 #include <utility>
 #include <vector>
+
+namespace cudiff::triage {
+
+/// A Markdown bug report for one bucket: title, one-line summary, the smallest reproducer,
+/// expected (the generator's prediction or the rule) against observed, the guilty stage with
+/// its swap evidence, the releases that show it, versions, the GPU, the compute-sanitizer
+/// verdict, each config's exact command and what it printed. `attachments` names the files
+/// beside it (a stage's PTX or LLVM IR) to mention.
+std::string render_markdown_report(const Database& database, const Bucket& bucket,
+                                   const std::vector<std::string>& attachments = {});
+
+} // namespace cudiff::triage
 
 namespace cudiff::triage::report {
 

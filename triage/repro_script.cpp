@@ -244,7 +244,9 @@ std::string render_repro_script(const Bucket& bucket, const StoredFinding& findi
   sh += "\n";
 
   const std::string kind = bucket.kind;
-  const bool run_kind = kind == "wrong_code" || kind == "common_wrong_code" || kind == "run_mismatch";
+  // A metamorphic bucket's check needs its variant beside the original: repro.sh does not
+  // rebuild variants yet, so it ends in "cannot tell" below.
+  const bool run_kind = oracle::is_run_kind(kind) && kind != oracle::to_string(oracle::FindingKind::metamorphic);
   if (run_kind) {
     const auto [matching, differing] = run_sides(finding.details);
     const std::vector<std::string> kernels = strings(finding.details, "differing_kernels");

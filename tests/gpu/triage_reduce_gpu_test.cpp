@@ -20,7 +20,13 @@ TEST(GpuTriageReduce, AReducedRunBucketIsStoredSanitizerCleanAndExportsAWorkingR
   CUDIFF_SKIP_WITHOUT_GPU();
   cudiff::TempDir dir("cudiff-gpu-triage-reduce");
   const auto file = dir.path() / "repro.cu";
-  std::filesystem::copy_file(cudiff::test::source_dir() / "corpus/known-bugs/ptxas-vadd2-short-reduced/repro.cu", file);
+  // The known-bug case is already reduced: lines a reduction must take away go before it, so
+  // that the stored reproducer has something to be smaller than.
+  const std::string padding =
+      "#include <cstdlib>\n#include <climits>\n__device__ int unused_helper(int x) { return x * 3 + 1; }\n"
+      "static int unused_host(int y) { return y - 7; }\n";
+  cudiff::write_file(file, padding + cudiff::read_file(cudiff::test::source_dir() /
+                                                       "corpus/known-bugs/ptxas-vadd2-short-reduced/repro.cu"));
   const std::string db = (dir.path() / "t.db").string();
 
   const auto check = run_cudiff({"check", file.string(), "--mode", "run", "--config", "nvcc-O3,nvcc-O3-ptxas0,nvcc-O0",
@@ -41,8 +47,7 @@ TEST(GpuTriageReduce, AReducedRunBucketIsStoredSanitizerCleanAndExportsAWorkingR
   const std::string report = cudiff::read_file(out / "report.md");
   EXPECT_TRUE(contains(report, "- sanitizer gate: clean (")) << report;
   EXPECT_TRUE(contains(report, "stage: **ptxas**")) << report;
-  const std::size_t original_lines = cudiff::test::count_lines(
-      cudiff::read_file(cudiff::test::source_dir() / "corpus/known-bugs/ptxas-vadd2-short-reduced/repro.cu"));
+  const std::size_t original_lines = cudiff::test::count_lines(cudiff::read_file(file));
   std::size_t reduced_lines = 0;
   for (const auto& entry : std::filesystem::directory_iterator(out))
     if (entry.path().extension() == ".cu") reduced_lines = cudiff::test::count_lines(cudiff::read_file(entry.path()));

@@ -1,0 +1,39 @@
+// triage: known differences — the deliberate divergences between the compilers, read from a
+// JSON file, that mark matching buckets known.
+#pragma once
+
+#include "triage/signature.h"
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cudiff::triage {
+
+// ---- known differences ------------------------------------------------------------------
+
+/// One deliberate divergence between the compilers (docs/triage.md, "Known differences").
+struct KnownDifference {
+  std::string kind;    ///< a FindingKind name
+  std::string side;    ///< "nvcc", "clang", or "*" for either
+  std::string id;      ///< a diagnostic id, rule id or layout property the signature carries;
+                       ///< "*" matches any, "R-EXTLAM-*" any id with that prefix
+  std::string reason;  ///< why it is deliberate, shown as the bucket's known reason
+};
+
+class KnownDifferences {
+public:
+  KnownDifferences() = default;
+  /// JSON with comments (docs/triage.md); throws Error(usage) naming the file and the problem.
+  static KnownDifferences load(const std::filesystem::path& file);
+  static KnownDifferences parse(std::string_view text, std::string_view origin);
+  /// The first entry whose kind, side and id match the signature, if any.
+  const KnownDifference* match(const Signature& signature) const;
+  const std::vector<KnownDifference>& entries() const { return entries_; }
+
+private:
+  std::vector<KnownDifference> entries_;
+};
+
+} // namespace cudiff::triage
