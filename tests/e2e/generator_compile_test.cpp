@@ -1,5 +1,6 @@
 // Generated programs are accepted by the real compilers: clang++-22 -fsyntax-only and nvcc -cuda
-// on a sample of seeds (label compilers).
+// on a sample of seeds (label compilers), as one batch (each seed in its own namespace, as a
+// campaign builds them): one compile per compiler instead of one per seed.
 #include "generator/generator.h"
 #include "runners/runners.h"
 
@@ -24,7 +25,7 @@ std::string nvcc_path() {
   return found ? found->string() : "";
 }
 
-/// clang -fsyntax-only and nvcc -cuda accept every seed's program; returns all the sources.
+/// clang -fsyntax-only and nvcc -cuda accept the batch of the seeds' programs; returns its source.
 std::string expect_accepted(const generator::Policy& policy, const std::vector<std::uint64_t>& seeds) {
   std::string sources;
   const std::string clang = clang_path();
@@ -35,31 +36,29 @@ std::string expect_accepted(const generator::Policy& policy, const std::vector<s
   }
   const std::string cuda = std::filesystem::path(nvcc).parent_path().parent_path().string();
   TempDir dir("cudiff-gen-compile");
-  for (std::uint64_t seed : seeds) {
-    const generator::TestCase test = generator::generate_program(policy, seed, generator::Size::small);
-    const auto file = dir.path() / (test.name + ".cu");
-    write_file(file, test.source);
-    sources += test.source;
-    runners::Command syntax;
-    syntax.argv = {clang,
-                   "-x",
-                   "cuda",
-                   "--cuda-gpu-arch=sm_90",
-                   "--cuda-path=" + cuda,
-                   "-Wno-unknown-cuda-version",
-                   "-std=c++17",
-                   "-fsyntax-only",
-                   file.string()};
-    // As the runners do: CUDA 13's <cuda/std/...> (cooperative groups, cuda::atomic_ref).
-    if (std::filesystem::is_directory(cuda + "/include/cccl"))
-      syntax.argv.insert(syntax.argv.end() - 1, {"-isystem", cuda + "/include/cccl"});
-    const auto clang_result = runners::run_subprocess(syntax);
-    EXPECT_TRUE(clang_result.exited_zero()) << "seed " << seed << ": " << clang_result.err.text;
-    runners::Command front;
-    front.argv = {nvcc, "-std=c++17", "--extended-lambda", "-arch=sm_90", "-cuda", file.string(), "-o", "/dev/null"};
-    const auto nvcc_result = runners::run_subprocess(front);
-    EXPECT_TRUE(nvcc_result.exited_zero()) << "seed " << seed << ": " << nvcc_result.err.text << nvcc_result.out.text;
-  }
+  const generator::TestCase test = generator::generate_batch(policy, seeds, generator::Size::small);
+  const auto file = dir.path() / (test.name + ".cu");
+  write_file(file, test.source);
+  sources = test.source;
+  runners::Command syntax;
+  syntax.argv = {clang,
+                 "-x",
+                 "cuda",
+                 "--cuda-gpu-arch=sm_90",
+                 "--cuda-path=" + cuda,
+                 "-Wno-unknown-cuda-version",
+                 "-std=c++17",
+                 "-fsyntax-only",
+                 file.string()};
+  // As the runners do: CUDA 13's <cuda/std/...> (cooperative groups, cuda::atomic_ref).
+  if (std::filesystem::is_directory(cuda + "/include/cccl"))
+    syntax.argv.insert(syntax.argv.end() - 1, {"-isystem", cuda + "/include/cccl"});
+  const auto clang_result = runners::run_subprocess(syntax);
+  EXPECT_TRUE(clang_result.exited_zero()) << test.name << ": " << clang_result.err.text;
+  runners::Command front;
+  front.argv = {nvcc, "-std=c++17", "--extended-lambda", "-arch=sm_90", "-cuda", file.string(), "-o", "/dev/null"};
+  const auto nvcc_result = runners::run_subprocess(front);
+  EXPECT_TRUE(nvcc_result.exited_zero()) << test.name << ": " << nvcc_result.err.text << nvcc_result.out.text;
   return sources;
 }
 
