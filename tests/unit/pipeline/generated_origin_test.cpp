@@ -1,0 +1,63 @@
+// Unit: pipeline::generated_origin — a stored finding's reproducer is reduced on the
+// generator's IR only when today's generator makes that text again, byte for byte.
+#include "pipeline/pipeline.h"
+#include "support/test_support.h"
+
+#include <gtest/gtest.h>
+
+namespace cudiff::pipeline {
+namespace {
+
+class GeneratedOrigin : public ::testing::Test {
+protected:
+  std::optional<pipeline::GeneratedOrigin> origin_of(const std::string& source) {
+    triage::StoredFinding finding;
+    finding.source = source;
+    finding.campaign_id = "no-such-campaign";  // no stored parameters: the default policy
+    why_not_.clear();
+    return generated_origin(db_, finding, why_not_);
+  }
+  TempDir dir_{"cudiff-generated-origin"};
+  triage::Database db_ = triage::Database::open(dir_.path() / "t.db");
+  std::string why_not_;
+};
+
+TEST_F(GeneratedOrigin, AProgramTheGeneratorMakesAgainIsItsSeedAndSize) {
+  const generator::TestCase test =
+      generator::generate_program(generator::Policy::defaults(), 7, generator::Size::medium);
+  const auto origin = origin_of(test.source);
+  ASSERT_TRUE(origin) << why_not_;
+  EXPECT_EQ(origin->seed, 7u);
+  EXPECT_EQ(origin->size, generator::Size::medium);
+  EXPECT_EQ(origin->variant, 0);
+  EXPECT_EQ(origin->policy.hash(), generator::Policy::defaults().hash());
+}
+
+TEST_F(GeneratedOrigin, ABatchOfOneSeedCountsAndABatchOfTwoDoesNot) {
+  const auto one = origin_of(generator::generate_batch(generator::Policy::defaults(), {9}, generator::Size::small).source);
+  ASSERT_TRUE(one) << why_not_;
+  EXPECT_EQ(one->seed, 9u);
+  EXPECT_FALSE(origin_of(generator::generate_batch(generator::Policy::defaults(), {9, 10}, generator::Size::small).source));
+  EXPECT_EQ(why_not_, "not the program of one seed");
+}
+
+TEST_F(GeneratedOrigin, AnEditedProgramAPersonsFileAndAnotherVersionAreRefusedWithTheReason) {
+  std::string source = generator::generate_program(generator::Policy::defaults(), 7, generator::Size::small).source;
+  std::string edited = source;
+  edited.replace(edited.rfind('}'), 1, "} ");
+  EXPECT_FALSE(origin_of(edited));
+  EXPECT_EQ(why_not_, "the generator does not make the same program again");
+
+  EXPECT_FALSE(origin_of("__global__ void k() {}\nint main() {}\n"));
+  EXPECT_EQ(why_not_, "not a generated program");
+
+  const std::string version(generator::kGeneratorVersion);
+  const std::size_t at = source.find(version);
+  ASSERT_NE(at, std::string::npos);
+  source.replace(at, version.size(), "0.0.0");
+  EXPECT_FALSE(origin_of(source));
+  EXPECT_TRUE(test::contains(why_not_, "made by generator 0.0.0")) << why_not_;
+}
+
+} // namespace
+} // namespace cudiff::pipeline
