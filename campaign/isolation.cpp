@@ -2,20 +2,20 @@
 // tests (run, wrong-code and layout findings, through the batch's sidecar) send those seeds straight to a
 // check alone; otherwise the batch is halved until each finding sits on one seed, which must
 // show the same signature alone (docs/architecture.md, "Speed").
-#include "campaign/campaign.h"
+#include "campaign/batch_parts.h"
 
 namespace cudiff::campaign {
 namespace {
 
 class Isolator {
 public:
-  Isolator(const CheckSeeds& check, std::set<std::string> batch_keys, std::vector<std::string>& notes,
+  Isolator(const BatchChecker& check, std::set<std::string> batch_keys, std::vector<std::string>& notes,
            const SettlePinned& settle)
       : check_(check), batch_keys_(std::move(batch_keys)), notes_(notes), settle_(settle) {}
 
   std::map<std::uint64_t, SeedOutcome> pinned;
 
-  void isolate(const std::vector<std::uint64_t>& seeds, const SeedsCheck& checked) {
+  void isolate(const std::vector<std::uint64_t>& seeds, const BatchCheck& checked) {
     if (seeds.size() == 1) return pin(seeds.front(), checked);
     // Run and layout findings name their tests: check those alone, no halving needed.
     std::set<std::uint64_t> named;
@@ -41,7 +41,7 @@ public:
     bool any = false;
     for (auto part : {std::vector<std::uint64_t>(seeds.begin(), seeds.begin() + static_cast<std::ptrdiff_t>(half)),
                       std::vector<std::uint64_t>(seeds.begin() + static_cast<std::ptrdiff_t>(half), seeds.end())}) {
-      const SeedsCheck checked_part = check_(part);
+      const BatchCheck checked_part = check_(part);
       if (checked_part.agree()) continue;
       any = true;
       isolate(part, checked_part);
@@ -54,10 +54,10 @@ public:
 private:
   /// `checked` is the seed alone: its findings with a key the batch showed are filed on it,
   /// once they pass the sanitizer gate.
-  void pin(std::uint64_t seed, const SeedsCheck& checked) {
+  void pin(std::uint64_t seed, const BatchCheck& checked) {
     SeedOutcome outcome;
     outcome.seed = seed;
-    // Step 1: the sanitizer gate (check_batch ran it on the seed alone). A program whose run
+    // Step 1: the sanitizer gate (fuzz_batch ran it on the seed alone). A program whose run
     // faults is invalid: its run-time findings are the program's defect, never a compiler bug.
     const bool invalid = sanitizer_rejected(seed, checked, outcome);
     // Step 2, stage attribution, is settle_ below (after the key match): what is filed may be
@@ -86,7 +86,7 @@ private:
 
   /// Whether the gate found the seed's program invalid; if so the outcome keeps what the
   /// invalid-tests list needs and a note says the finding was not filed.
-  bool sanitizer_rejected(std::uint64_t seed, const SeedsCheck& checked, SeedOutcome& outcome) {
+  bool sanitizer_rejected(std::uint64_t seed, const BatchCheck& checked, SeedOutcome& outcome) {
     if (checked.gate != pipeline::GateResult::invalid) return false;
     outcome.invalid = checked.invalid.value_or(triage::InvalidTest{});
     outcome.invalid->seed = std::to_string(seed);
@@ -94,7 +94,7 @@ private:
     return true;
   }
 
-  const CheckSeeds& check_;
+  const BatchChecker& check_;
   std::set<std::string> batch_keys_;
   std::vector<std::string>& notes_;
   const SettlePinned& settle_;
@@ -103,7 +103,7 @@ private:
 } // namespace
 
 std::map<std::uint64_t, SeedOutcome> isolate_findings(const std::vector<std::uint64_t>& seeds,
-                                                      const SeedsCheck& checked, const CheckSeeds& check,
+                                                      const BatchCheck& checked, const BatchChecker& check,
                                                       std::vector<std::string>& notes, const SettlePinned& settle) {
   std::set<std::string> keys;
   for (const triage::Signature& signature : checked.signatures) keys.insert(signature.key);

@@ -11,7 +11,7 @@ namespace {
 
 using attribution::Decision;
 using attribution::OddConfig;
-using attribution::Outcome;
+using attribution::SwapResult;
 
 bool run_kind(oracle::FindingKind kind) {
   return kind == oracle::FindingKind::run_mismatch || kind == oracle::FindingKind::wrong_code ||
@@ -103,7 +103,7 @@ public:
 
 private:
   struct Built {
-    Outcome outcome = Outcome::not_run;
+    SwapResult outcome = SwapResult::not_run;
     std::string line;
     std::optional<oracle::RunObservation> run;
   };
@@ -164,7 +164,7 @@ private:
                                                             workdir_, request_.compile_limits);
     const oracle::CompileObservation observed = oracle::observe_compile(compile);
     if (observed.outcome != oracle::CompileOutcome::accepted || compile.artifact.empty()) {
-      built.outcome = Outcome::build_failed;
+      built.outcome = SwapResult::build_failed;
       const oracle::Diagnostic* error = observed.first_error();
       built.line = error != nullptr ? error->message : compile.process.status_text();
       return built;
@@ -177,17 +177,18 @@ private:
 
   /// `config` as the reference judges it: from the baseline when a config there builds the
   /// same thing, else rebuilt. Noted as evidence under `swap`.
-  Outcome judged(const runners::Config& config, const std::string& swap, const std::string& odd) {
+  SwapResult judged(const runners::Config& config, const std::string& swap, const std::string& odd) {
     Built built;
     for (const runners::Config& known : request_.configs)
       if (same_build(config, known) && baseline_.count(known.name)) {
         built.run = baseline_.at(known.name);
-        built.outcome = Outcome::not_run;
+        built.outcome = SwapResult::not_run;
       }
     if (!built.run) built = build_and_run(config);
     if (built.run) {
-      built.outcome = reference_.right(*built.run) ? Outcome::right : Outcome::still_wrong;
-      built.line = built.outcome == Outcome::right ? matching_line(*built.run) : reference_.differing_line(*built.run);
+      built.outcome = reference_.right(*built.run) ? SwapResult::right : SwapResult::still_wrong;
+      built.line = built.outcome == SwapResult::right ? matching_line(*built.run)
+                                                      : reference_.differing_line(*built.run);
       if (built.run->config != config.name) built.line = "(" + built.run->config + ") " + built.line;
     }
     note(swap, {odd}, attribution::to_string(built.outcome), built.line);
@@ -219,7 +220,7 @@ private:
     if (odd.ptx_only || odd.ptxas_level.empty()) return odd;
     const std::string level = other_level(odd.ptxas_level);
     odd.ptxas_swapped = judged(with_ptxas_level(config, level), config.name + " with ptxas -" + level, config.name);
-    if (odd.ptxas_swapped == Outcome::still_wrong && config.compiler == runners::CompilerKind::nvcc &&
+    if (odd.ptxas_swapped == SwapResult::still_wrong && config.compiler == runners::CompilerKind::nvcc &&
         !odd.relocatable && config.arch.starts_with("sm_"))
       odd.driver_jit = judged(driver_jit_of(config), config.name + "'s PTX compiled by the driver's JIT", config.name);
     return odd;

@@ -37,8 +37,8 @@ protected:
     setup.slots = 1;  // one executor: restarts are visible in the stats
     pool_ = std::make_unique<ExecutorPool>(setup);
   }
-  ExecutorPool::Outcome run(const std::filesystem::path& program, std::vector<std::string> args = {},
-                            double seconds = 20) {
+  ExecutorPool::RunAttempt run(const std::filesystem::path& program, std::vector<std::string> args = {},
+                               double seconds = 20) {
     Limits limits;
     limits.wall_seconds = seconds;
     return pool_->run(program, args, limits, dir_.path());

@@ -1,7 +1,7 @@
 // pipeline::parse_sanitizer_output and sanitizer_cause on compute-sanitizer reports
 // (tests/golden/sanitizer: samples written from the documented format, not GPU captures; see
 // its README), sanitizer_tools_for, and gate_binaries' choice of one binary per side.
-#include "pipeline/pipeline.h"
+#include "pipeline/sanitizer_parts.h"
 #include "support/test_support.h"
 
 #include <gtest/gtest.h>
@@ -120,7 +120,7 @@ ConfigCheck built(const std::string& name, runners::CompilerKind compiler) {
 }
 
 TEST(SanitizerGate, OneBinaryFromEachSideAndBothCompilers) {
-  CheckRun run;
+  TestCheck run;
   run.configs = {built("nvcc-O3", runners::CompilerKind::nvcc), built("nvcc-O0", runners::CompilerKind::nvcc),
                  built("clang-O3", runners::CompilerKind::clang), built("clang-O0", runners::CompilerKind::clang)};
   oracle::Finding finding;
@@ -136,7 +136,7 @@ TEST(SanitizerGate, OneBinaryFromEachSideAndBothCompilers) {
 }
 
 TEST(SanitizerGate, WithoutSanitizerNothingIsCheckedAndTheNoteSaysSo) {
-  CheckRun run;
+  TestCheck run;
   run.mode = runners::Mode::run;
   run.configs = {built("nvcc-O3", runners::CompilerKind::nvcc), built("clang-O3", runners::CompilerKind::clang)};
   run.gpus.gpus.emplace_back();
