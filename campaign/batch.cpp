@@ -1,7 +1,9 @@
 // campaign: one batch — generate, check, and pin each finding on one test. A discrepancy in a
 // batch is never filed as it is: the test responsible is isolated (isolation.cpp) and must
 // show the same signature when checked alone (docs/architecture.md, "Speed").
-#include "campaign/campaign.h"
+#include "campaign/batch_parts.h"
+#include "pipeline/attribution.h"
+#include "pipeline/record.h"
 
 #include <algorithm>
 #include <chrono>
@@ -33,8 +35,7 @@ std::set<std::uint64_t> named_seeds(const oracle::Finding& finding, const genera
   using Kernel = generator::Sidecar::Kernel;
   using LayoutProbe = generator::Sidecar::LayoutProbe;
   std::set<std::uint64_t> seeds;
-  if (finding.kind == oracle::FindingKind::run_mismatch || finding.kind == oracle::FindingKind::wrong_code ||
-      finding.kind == oracle::FindingKind::common_wrong_code || finding.kind == oracle::FindingKind::metamorphic) {
+  if (oracle::is_run_kind(finding.kind)) {
     if (const auto* kernels = finding.details.if_contains("differing_kernels"); kernels && kernels->is_array())
       for (const auto& kernel : kernels->as_array())
         if (kernel.is_string())
@@ -52,11 +53,11 @@ std::set<std::uint64_t> named_seeds(const oracle::Finding& finding, const genera
 /// whose check shows a run-time finding, run here while its binaries exist; isolation decides
 /// what the result means (isolation.cpp, pin). A batch of several is never gated: its
 /// findings are pinned on single seeds first.
-void sanitizer_gate(const FuzzContext& context, const generator::TestCase& test, const pipeline::CheckRun& run,
-                    SeedsCheck& checked) {
+void sanitizer_gate(const FuzzContext& context, const generator::TestCase& test, const pipeline::TestCheck& run,
+                    BatchCheck& checked) {
   const bool alone = test.sidecar.batch && test.sidecar.batch->seeds.size() == 1;
   if (!alone || std::ranges::none_of(checked.findings, [](const oracle::Finding& finding) {
-        return pipeline::sanitizer_gated(finding.kind);
+        return oracle::is_run_kind(finding.kind);
       }))
     return;
   const pipeline::GateOutcome gate = pipeline::sanitizer_gate(context.sanitizer_gate, run, test.source, test.sidecar);
@@ -67,13 +68,14 @@ void sanitizer_gate(const FuzzContext& context, const generator::TestCase& test,
 }
 
 /// One generated test checked: its findings, their keys, and what a report keeps of it.
-SeedsCheck check_test(const FuzzContext& context, const generator::TestCase& test, pipeline::CheckRequest request,
-                      const runners::GpuDiscovery& gpu, const std::filesystem::path& workdir, BatchOutcome& stats) {
+BatchCheck check_generated(const FuzzContext& context, const generator::TestCase& test, pipeline::CheckRequest request,
+                           const runners::GpuDiscovery& gpu, const std::filesystem::path& workdir,
+                           BatchOutcome& stats) {
   const std::filesystem::path dir = workdir / test.name;
   std::filesystem::create_directories(dir);
   request.input = pipeline::TestInput{test.name + ".cu", test.source, std::nullopt, test.sidecar, {}, {}};
-  const pipeline::CheckRun run = pipeline::check_test(request, context.toolchain, gpu, dir);
-  SeedsCheck checked;
+  const pipeline::TestCheck run = pipeline::check_test(request, context.toolchain, gpu, dir);
+  BatchCheck checked;
   checked.findings = run.verdict.findings;
   checked.signatures = pipeline::signatures_of(run);
   for (const oracle::Finding& finding : checked.findings)
@@ -95,8 +97,9 @@ SeedsCheck check_test(const FuzzContext& context, const generator::TestCase& tes
   return checked;
 }
 
-SeedsCheck check_seeds(const FuzzContext& context, const std::vector<std::uint64_t>& seeds,
-                       const runners::GpuDiscovery& gpu, const std::filesystem::path& workdir, BatchOutcome& stats) {
+BatchCheck check_seed_batch(const FuzzContext& context, const std::vector<std::uint64_t>& seeds,
+                            const runners::GpuDiscovery& gpu, const std::filesystem::path& workdir,
+                            BatchOutcome& stats) {
   pipeline::CheckRequest request = context.check;
   // Several seeds: the executor path. A seed alone is what gets filed (and gated, attributed,
   // reduced): it runs as a process, as a person re-running it would.
@@ -104,21 +107,21 @@ SeedsCheck check_seeds(const FuzzContext& context, const std::vector<std::uint64
   // A batch is K programs: a compile may take longer than one program's before it is a hang.
   // Every test in the unit counts: the seeds and each one's variants.
   const double tests = static_cast<double>(seeds.size()) * (1.0 + static_cast<double>(context.variants));
-  const double scale = 1.0 + 0.25 * (tests - 1);
+  const double scale = 1.0 + pipeline::kBatchTestShare * (tests - 1);
   request.compile_limits.wall_seconds *= scale;
   request.run_limits.wall_seconds *= scale;
-  return check_test(context, generator::generate_batch(context.policy, seeds, context.size, context.variants), request,
-                    gpu, workdir, stats);
+  return check_generated(context, generator::generate_batch(context.policy, seeds, context.size, context.variants),
+                         request, gpu, workdir, stats);
 }
 
 /// The violation fragment alone, as small a reproducer as a person could write: kept when it
 /// shows the same signature as the whole edge program.
-std::optional<SeedsCheck> fragment_alone(const FuzzContext& context, const std::string& rule_id,
+std::optional<BatchCheck> fragment_alone(const FuzzContext& context, const std::string& rule_id,
                                          const triage::Signature& signature, const runners::GpuDiscovery& gpu,
                                          const std::filesystem::path& workdir, BatchOutcome& stats) {
   pipeline::CheckRequest request = context.check;
   request.mode = runners::Mode::object;
-  SeedsCheck alone = check_test(context, generator::violation_alone(rule_id), request, gpu, workdir, stats);
+  BatchCheck alone = check_generated(context, generator::violation_alone(rule_id), request, gpu, workdir, stats);
   for (const triage::Signature& found : alone.signatures)
     if (found.key == signature.key) return alone;
   return std::nullopt;
@@ -173,7 +176,7 @@ SeedOutcome check_edge_seed(const FuzzContext& context, std::uint64_t seed, cons
   const generator::TestCase test = generator::generate_edge(context.policy, seed, context.size);
   pipeline::CheckRequest request = context.check;
   request.mode = runners::Mode::object;
-  SeedsCheck checked = check_test(context, test, request, gpu, workdir, stats);
+  BatchCheck checked = check_generated(context, test, request, gpu, workdir, stats);
   SeedOutcome outcome;
   outcome.seed = seed;
   outcome.edge = true;
@@ -189,7 +192,7 @@ SeedOutcome check_edge_seed(const FuzzContext& context, std::uint64_t seed, cons
       (kind == oracle::FindingKind::missed_diagnostic || kind == oracle::FindingKind::dialect_difference ||
        kind == oracle::FindingKind::missed_by_all)) {
     const std::string& rule = test.sidecar.edge->rule;  // generate_edge always plants one
-    if (std::optional<SeedsCheck> alone = fragment_alone(context, rule, outcome.signatures.front(), gpu, workdir,
+    if (std::optional<BatchCheck> alone = fragment_alone(context, rule, outcome.signatures.front(), gpu, workdir,
                                                          stats)) {
       outcome.source_name = alone->source_name;
       outcome.source = alone->source;
@@ -224,9 +227,9 @@ std::vector<std::uint64_t> seeds_rejected_on_purpose(const generator::Policy& po
   return rejected;
 }
 
-BatchOutcome check_batch(const FuzzContext& context, const std::vector<std::uint64_t>& all_seeds,
-                         const runners::GpuDiscovery& gpu, const std::filesystem::path& workdir,
-                         const Activity& activity) {
+BatchOutcome fuzz_batch(const FuzzContext& context, const std::vector<std::uint64_t>& all_seeds,
+                        const runners::GpuDiscovery& gpu, const std::filesystem::path& workdir,
+                        const Activity& activity) {
   const auto start = std::chrono::steady_clock::now();
   const std::string batch = "batch " + std::to_string(all_seeds.empty() ? 0 : all_seeds.front());
   const auto say = [&](const std::string& what) {
@@ -250,11 +253,11 @@ BatchOutcome check_batch(const FuzzContext& context, const std::vector<std::uint
     if (std::chrono::steady_clock::now() >= context.check.compile_limits.deadline)
       throw_environment("stopped at the campaign's deadline");
   };
-  const CheckSeeds check = [&](const std::vector<std::uint64_t>& part) {
+  const BatchChecker check = [&](const std::vector<std::uint64_t>& part) {
     stop_if_late();
     say(isolating ? "isolating " + batch + ": " + std::to_string(part.size()) + " seed" + (part.size() == 1 ? "" : "s")
                   : "checking " + batch);
-    return check_seeds(context, part, gpu, workdir, outcome);
+    return check_seed_batch(context, part, gpu, workdir, outcome);
   };
   const SettlePinned attribute = [&](SeedOutcome& pinned_seed) {
     stop_if_late();
@@ -268,12 +271,12 @@ BatchOutcome check_batch(const FuzzContext& context, const std::vector<std::uint
   for (std::uint64_t seed : seeds_rejected_on_purpose(context.policy, context.size, seeds, context.check.configs)) {
     std::erase(seeds, seed);
     isolating = false;
-    const SeedsCheck alone = check({seed});
+    const BatchCheck alone = check({seed});
     isolating = true;
     if (!alone.agree()) pinned.merge(isolate_findings({seed}, alone, check, outcome.notes, attribute));
   }
   isolating = false;
-  const SeedsCheck checked = seeds.empty() ? SeedsCheck{} : check(seeds);
+  const BatchCheck checked = seeds.empty() ? BatchCheck{} : check(seeds);
   isolating = true;
   if (!checked.agree()) pinned.merge(isolate_findings(seeds, checked, check, outcome.notes, attribute));
   for (std::uint64_t seed : all_seeds) {

@@ -1,6 +1,6 @@
 // campaign: the batch source — which seeds each worker checks next, shards and resumed
 // campaigns included — and the background reducer that works through new buckets meanwhile.
-#include "campaign/campaign.h"
+#include "campaign/loop_parts.h"
 
 namespace cudiff::campaign {
 

@@ -2,7 +2,9 @@
 // violation (and its fixed form) into one generated program, builds every V rule's probe,
 // compiles each with every config in object mode, and judges each against what the rules say
 // (the spec oracle). The result is the conformance table's data, kept in a JSON file.
-#include "campaign/campaign.h"
+#include "campaign/conformance.h"
+#include "pipeline/check.h"
+#include "pipeline/record.h"
 
 #include <atomic>
 #include <chrono>
@@ -68,7 +70,7 @@ MeasuredItem measure_one(const Planned& planned, const pipeline::CheckRequest& b
   request.input.name = "measure_" + planned.rule + "_" + planned.variant + ".cu";
   request.input.source = planned.source;
   request.expected = planned.expected;
-  const pipeline::CheckRun run = pipeline::check_test(request, toolchain, runners::GpuDiscovery{}, dir);
+  const pipeline::TestCheck run = pipeline::check_test(request, toolchain, runners::GpuDiscovery{}, dir);
 
   MeasuredItem item{planned.rule, planned.variant, planned.expected.reject, planned.expected.line, {}, {}, {}, {}};
   for (const pipeline::ConfigCheck& check : run.configs) {

@@ -2,7 +2,8 @@
 // program an input names, check it like a campaign's test, file its findings (one transaction
 // per program: libFuzzer's -fork and -jobs children all write the same database), and hand
 // back the features the compilers showed.
-#include "campaign/campaign.h"
+#include "campaign/guided.h"
+#include "pipeline/record.h"
 
 #include <fstream>
 #include <ostream>
@@ -97,7 +98,7 @@ GuidedResult GuidedSession::test_seed(std::uint64_t seed) {
   return test(generator::generate_program(options_.policy, seed, options_.size), std::to_string(seed), {});
 }
 
-std::map<std::string, oracle::PtxFeatures> GuidedSession::emitted_ptx(const pipeline::CheckRun& run,
+std::map<std::string, oracle::PtxFeatures> GuidedSession::emitted_ptx(const pipeline::TestCheck& run,
                                                                       const std::filesystem::path& dir) {
   // The layout check already compiled PTX for generated programs with layout probes; the
   // others get a PTX compile of their own (about a quarter of the time of the build).
@@ -126,7 +127,7 @@ GuidedResult GuidedSession::test(const generator::TestCase& program, const std::
   std::filesystem::create_directories(dir);
   pipeline::CheckRequest request = request_;
   request.input = pipeline::TestInput{program.name + ".cu", program.source, std::nullopt, program.sidecar, {}, {}};
-  const pipeline::CheckRun run = pipeline::check_test(request, toolchain_, gpus_, dir);
+  const pipeline::TestCheck run = pipeline::check_test(request, toolchain_, gpus_, dir);
   const std::vector<triage::Signature> signatures = pipeline::signatures_of(run);
 
   GuidedResult result;
@@ -148,7 +149,7 @@ GuidedResult GuidedSession::test(const generator::TestCase& program, const std::
 }
 
 void GuidedSession::file_program(const generator::TestCase& program, const std::string& seed_text,
-                                 std::string_view input, const pipeline::CheckRun& run,
+                                 std::string_view input, const pipeline::TestCheck& run,
                                  const std::vector<triage::Signature>& signatures, GuidedResult& result) {
   const double now = unix_seconds();
   std::vector<std::string> configs;

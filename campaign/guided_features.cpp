@@ -2,7 +2,7 @@
 // features for libFuzzer. Only what the compilers did counts, never what cudiff did with it,
 // and nothing that varies between two runs of the same program (times, paths, temporary names),
 // or libFuzzer would keep inputs for noise.
-#include "campaign/campaign.h"
+#include "campaign/guided.h"
 
 #include <set>
 
@@ -16,7 +16,7 @@ void add(Features& features, std::string name, std::uint32_t count = 1) {
 
 } // namespace
 
-Features check_features(const pipeline::CheckRun& run, const std::map<std::string, oracle::PtxFeatures>& ptx,
+Features check_features(const pipeline::TestCheck& run, const std::map<std::string, oracle::PtxFeatures>& ptx,
                         const std::vector<triage::Signature>& signatures) {
   Features features;
   for (const pipeline::ConfigCheck& config : run.configs) {

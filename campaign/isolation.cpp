@@ -2,30 +2,27 @@
 // tests (run, wrong-code and layout findings, through the batch's sidecar) send those seeds straight to a
 // check alone; otherwise the batch is halved until each finding sits on one seed, which must
 // show the same signature alone (docs/architecture.md, "Speed").
-#include "campaign/campaign.h"
+#include "campaign/batch_parts.h"
 
 namespace cudiff::campaign {
 namespace {
 
 class Isolator {
 public:
-  Isolator(const CheckSeeds& check, std::set<std::string> batch_keys, std::vector<std::string>& notes,
+  Isolator(const BatchChecker& check, std::set<std::string> batch_keys, std::vector<std::string>& notes,
            const SettlePinned& settle)
       : check_(check), batch_keys_(std::move(batch_keys)), notes_(notes), settle_(settle) {}
 
   std::map<std::uint64_t, SeedOutcome> pinned;
 
-  void isolate(const std::vector<std::uint64_t>& seeds, const SeedsCheck& checked) {
+  void isolate(const std::vector<std::uint64_t>& seeds, const BatchCheck& checked) {
     if (seeds.size() == 1) return pin(seeds.front(), checked);
     // Run and layout findings name their tests: check those alone, no halving needed.
     std::set<std::uint64_t> named;
     bool all_named = true;
     for (std::size_t i = 0; i < checked.findings.size(); ++i) {
       const oracle::FindingKind kind = checked.findings[i].kind;
-      const bool labelled_kind = kind == oracle::FindingKind::run_mismatch || kind == oracle::FindingKind::wrong_code ||
-                                 kind == oracle::FindingKind::common_wrong_code ||
-                                 kind == oracle::FindingKind::metamorphic ||
-                                 kind == oracle::FindingKind::layout_mismatch;
+      const bool labelled_kind = oracle::is_run_kind(kind) || kind == oracle::FindingKind::layout_mismatch;
       std::set<std::uint64_t> in_batch;
       if (i < checked.named_seeds.size())
         for (std::uint64_t seed : checked.named_seeds[i])
@@ -41,7 +38,7 @@ public:
     bool any = false;
     for (auto part : {std::vector<std::uint64_t>(seeds.begin(), seeds.begin() + static_cast<std::ptrdiff_t>(half)),
                       std::vector<std::uint64_t>(seeds.begin() + static_cast<std::ptrdiff_t>(half), seeds.end())}) {
-      const SeedsCheck checked_part = check_(part);
+      const BatchCheck checked_part = check_(part);
       if (checked_part.agree()) continue;
       any = true;
       isolate(part, checked_part);
@@ -54,23 +51,23 @@ public:
 private:
   /// `checked` is the seed alone: its findings with a key the batch showed are filed on it,
   /// once they pass the sanitizer gate.
-  void pin(std::uint64_t seed, const SeedsCheck& checked) {
+  void pin(std::uint64_t seed, const BatchCheck& checked) {
     SeedOutcome outcome;
     outcome.seed = seed;
-    // Step 1: the sanitizer gate (check_batch ran it on the seed alone). A program whose run
+    // Step 1: the sanitizer gate (fuzz_batch ran it on the seed alone). A program whose run
     // faults is invalid: its run-time findings are the program's defect, never a compiler bug.
     const bool invalid = sanitizer_rejected(seed, checked, outcome);
     // Step 2, stage attribution, is settle_ below (after the key match): what is filed may be
     // attributed to a stage; what step 1 withheld never is.
     for (std::size_t i = 0; i < checked.findings.size(); ++i) {
-      if (invalid && pipeline::sanitizer_gated(checked.findings[i].kind)) continue;
+      if (invalid && oracle::is_run_kind(checked.findings[i].kind)) continue;
       if (!batch_keys_.count(checked.signatures[i].key)) {
         notes_.push_back("seed " + std::to_string(seed) + " alone shows " + checked.signatures[i].title +
                          ", which its batch did not: not filed");
         continue;
       }
       outcome.findings.push_back(checked.findings[i]);
-      if (checked.gate && pipeline::sanitizer_gated(checked.findings[i].kind))
+      if (checked.gate && oracle::is_run_kind(checked.findings[i].kind))
         outcome.findings.back().details["sanitizer_gate"] = checked.gate_note;
       outcome.signatures.push_back(checked.signatures[i]);
     }
@@ -86,7 +83,7 @@ private:
 
   /// Whether the gate found the seed's program invalid; if so the outcome keeps what the
   /// invalid-tests list needs and a note says the finding was not filed.
-  bool sanitizer_rejected(std::uint64_t seed, const SeedsCheck& checked, SeedOutcome& outcome) {
+  bool sanitizer_rejected(std::uint64_t seed, const BatchCheck& checked, SeedOutcome& outcome) {
     if (checked.gate != pipeline::GateResult::invalid) return false;
     outcome.invalid = checked.invalid.value_or(triage::InvalidTest{});
     outcome.invalid->seed = std::to_string(seed);
@@ -94,7 +91,7 @@ private:
     return true;
   }
 
-  const CheckSeeds& check_;
+  const BatchChecker& check_;
   std::set<std::string> batch_keys_;
   std::vector<std::string>& notes_;
   const SettlePinned& settle_;
@@ -103,7 +100,7 @@ private:
 } // namespace
 
 std::map<std::uint64_t, SeedOutcome> isolate_findings(const std::vector<std::uint64_t>& seeds,
-                                                      const SeedsCheck& checked, const CheckSeeds& check,
+                                                      const BatchCheck& checked, const BatchChecker& check,
                                                       std::vector<std::string>& notes, const SettlePinned& settle) {
   std::set<std::string> keys;
   for (const triage::Signature& signature : checked.signatures) keys.insert(signature.key);

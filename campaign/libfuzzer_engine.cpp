@@ -2,7 +2,9 @@
 // campaign in the database, starts cudiff-libfuzzer with the campaign's options as its flags,
 // shows progress from the database while it runs, and ends like the batch engine: new buckets
 // reduced, the HTML report written.
-#include "campaign/campaign.h"
+#include "campaign/fuzz.h"
+#include "campaign/guided.h"
+#include "campaign/loop_parts.h"
 
 #include <csignal>
 #include <cstring>

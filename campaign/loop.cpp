@@ -2,7 +2,12 @@
 // one transaction per batch (its tests, its findings, the campaign's counts and elapsed time),
 // so whatever a kill -9 interrupts was never committed and is simply redone. The steps, in
 // order: open_or_resume, start_workers, commit (per batch), close, reduce and report.
-#include "campaign/campaign.h"
+#include "campaign/batch_parts.h"
+#include "campaign/fuzz.h"
+#include "campaign/loop_parts.h"
+#include "campaign/progress_parts.h"
+#include "pipeline/record.h"
+#include "pipeline/sanitizer.h"
 
 #include <algorithm>
 #include <atomic>
@@ -228,7 +233,7 @@ std::vector<std::thread> start_workers(const CampaignSetup& setup, const OpenCam
         if (!open.compile_only) gpu.gpus.push_back(setup.gpus.gpus[gpu_position]);
         else gpu.note = setup.gpus.gpus.empty() ? setup.gpus.note : "compile-only mode";
         try {
-          BatchOutcome outcome = check_batch(context, seeds, gpu, dir, activity);
+          BatchOutcome outcome = fuzz_batch(context, seeds, gpu, dir, activity);
           assigner->release(gpu_position);
           outcome.gpu = gpu_position;
           if (std::chrono::steady_clock::now() >= hard_stop) ++dropped;

@@ -1,5 +1,5 @@
 // campaign: a campaign's parameters as the JSON kept in the database for --resume.
-#include "campaign/campaign.h"
+#include "campaign/params.h"
 
 namespace cudiff::campaign {
 namespace {

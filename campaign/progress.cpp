@@ -1,6 +1,6 @@
 // campaign: progress — the campaign's live line — tests, rates, findings, how busy the workers and
 // the GPUs are, and the time left.
-#include "campaign/campaign.h"
+#include "campaign/progress_parts.h"
 
 #include <algorithm>
 #include <chrono>

@@ -1,6 +1,8 @@
 // campaign: the recall measurement (`cudiff recall`) — every known-bug case checked under every
 // config set, judged against what it must give, with what each check cost; the report as JSON.
-#include "campaign/campaign.h"
+#include "campaign/recall.h"
+#include "pipeline/check.h"
+#include "pipeline/record.h"
 
 #include <chrono>
 #include <ostream>
@@ -54,7 +56,7 @@ CaseOutcome check_case(const KnownBugCase& bug, const ConfigSet& set, const Reca
   // Stage accuracy is part of recall: each finding is attributed as `cudiff check` does.
   check.attribute_stages = true;
   const auto started = std::chrono::steady_clock::now();
-  const pipeline::CheckRun run = pipeline::check_test(check, request.toolchain, request.gpus, workdir);
+  const pipeline::TestCheck run = pipeline::check_test(check, request.toolchain, request.gpus, workdir);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 
   const std::vector<std::string> checked_with = outcome.configs;

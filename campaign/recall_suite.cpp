@@ -1,6 +1,6 @@
 // campaign: the known-bug recall suite as data — each case's case.json read and checked, the
 // config sets to measure it under, and the judgement of one check against what a case must give.
-#include "campaign/campaign.h"
+#include "campaign/recall.h"
 
 #include <algorithm>
 

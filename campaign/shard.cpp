@@ -2,7 +2,8 @@
 // Every shard derives the same campaign id and first seed from the campaign's name and takes
 // every count-th batch of the seed sequence, so shards never test the same seed and their
 // databases merge into the one campaign (`cudiff triage merge`).
-#include "campaign/campaign.h"
+#include "campaign/params.h"
+#include "triage/triage.h"
 
 #include <cstdlib>
 

@@ -1,6 +1,7 @@
 // campaign: Slurm status — where a Slurm campaign stands (squeue for the jobs, the campaign
 // directory for the shards copied out and the merge's status) and, once merged, what it found.
-#include "campaign/campaign.h"
+#include "campaign/slurm.h"
+#include "pipeline/limits.h"
 
 #include <chrono>
 #include <ostream>
@@ -24,7 +25,7 @@ QueueState read_queue(const SlurmCampaign& campaign) {
   runners::Command command;
   command.argv = {squeue->string(), "--noheader", "--array", "--jobs=" + campaign.array_job + "," + campaign.merge_job,
                   "--format=%i %T"};
-  command.limits.wall_seconds = 60;
+  command.limits.wall_seconds = pipeline::kSlurmQuerySeconds;
   QueueState state;
   for (int attempt = 0;; ++attempt) {
     const runners::SubprocessResult result = runners::run_subprocess(command);

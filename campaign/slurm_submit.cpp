@@ -1,7 +1,8 @@
 // campaign: Slurm submission — writes the campaign's directory (the job scripts, the fuzz
 // options, later the shards, logs and the merged result) and submits the array job, one
 // `cudiff fuzz` shard per task, and the merge job that runs once every task has ended.
-#include "campaign/campaign.h"
+#include "campaign/slurm.h"
+#include "pipeline/limits.h"
 #include "slurm_scripts.h"  // generated from scripts/slurm by campaign/embed_slurm_scripts.cmake
 
 #include <cmath>
@@ -19,7 +20,7 @@ bool sets_time_limit(const std::vector<std::string>& flags) {
 
 /// Runs sbatch --parsable; returns the job id ("1234" of "1234" or "1234;cluster").
 std::string submit(runners::Command command, const std::filesystem::path& sbatch, const std::string& what) {
-  command.limits.wall_seconds = 120;
+  command.limits.wall_seconds = pipeline::kSlurmSubmitSeconds;
   command.argv[0] = sbatch.string();
   const runners::SubprocessResult result = runners::run_subprocess(command);
   const std::string reply(trim(result.out.text));

@@ -19,7 +19,7 @@ Defaults defaults() {
 }
 
 /// --keep: everything a person needs to re-run the compilers by hand.
-void keep_files(const pipeline::CheckRun& run, const std::filesystem::path& workdir) {
+void keep_files(const pipeline::TestCheck& run, const std::filesystem::path& workdir) {
   for (const pipeline::ConfigCheck& check : run.configs) {
     const auto dir = workdir / check.compile.config.name;
     write_file(dir / "command.txt", check.compile.command.display() + "\n");
@@ -65,7 +65,7 @@ int run_check(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     workdir = temp.emplace("cudiff-check").path();
   }
 
-  pipeline::CheckRun run = pipeline::check_test(request, toolchain, gpus, workdir);
+  pipeline::TestCheck run = pipeline::check_test(request, toolchain, gpus, workdir);
   // The sanitizer gate, its own step after judging (run mode only): a program whose run
   // faults is invalid, and its run-time findings are not recorded as compiler bugs.
   const pipeline::SanitizerGate gate = pipeline::make_sanitizer_gate(!args.has("--no-sanitizer-gate"), toolchain,
@@ -81,7 +81,7 @@ int run_check(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   // Exit 3: every finding is a run-time one and the program's run faults under the sanitizer.
   const bool only_withheld = gated.result == pipeline::GateResult::invalid &&
                              std::ranges::all_of(run.verdict.findings, [](const oracle::Finding& finding) {
-                               return pipeline::sanitizer_gated(finding.kind);
+                               return oracle::is_run_kind(finding.kind);
                              });
   return only_withheld ? 3 : 1;
 }

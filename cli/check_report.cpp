@@ -30,7 +30,7 @@ boost::json::value layout_json(const pipeline::LayoutCheck& layout) {
 
 } // namespace
 
-std::string render_check_table(const pipeline::CheckRun& run) {
+std::string render_check_table(const pipeline::TestCheck& run) {
   const bool any_run = std::any_of(run.configs.begin(), run.configs.end(),
                                    [](const pipeline::ConfigCheck& c) { return c.run.has_value(); });
   std::vector<std::string> header = {"config", "compiler", "build", "time", "diagnostics"};
@@ -66,7 +66,7 @@ std::string render_check_table(const pipeline::CheckRun& run) {
   return out;
 }
 
-boost::json::value check_json(const pipeline::CheckRun& run) {
+boost::json::value check_json(const pipeline::TestCheck& run) {
   boost::json::array configs;
   for (const pipeline::ConfigCheck& config : run.configs) {
     boost::json::object entry{{"config", config.compile.config.name},

@@ -29,8 +29,8 @@ Subcommand recall_subcommand();
 // ---- a check, shown (cli/check_report.cpp) ----------------------------------------------
 
 /// One table row per config, notes, layout, the verdict.
-std::string render_check_table(const pipeline::CheckRun& run);
-boost::json::value check_json(const pipeline::CheckRun& run);
+std::string render_check_table(const pipeline::TestCheck& run);
+boost::json::value check_json(const pipeline::TestCheck& run);
 
 // ---- reductions (cli/reduce_command.cpp) --------------------------------------------------
 

@@ -1,7 +1,7 @@
 // pipeline: where the parameter-ABI comparison gets its PTX (docs/pipeline.md, "Parameter
 // ABI"): the artifacts in ptx mode; in object, binary and run mode one PTX compile for one nvcc
 // and one clang config of each arch and separate-compilation mode, reusing the layout check's.
-#include "pipeline/pipeline.h"
+#include "pipeline/check_parts.h"
 
 #include <future>
 
@@ -14,7 +14,7 @@ bool accepted(const ConfigCheck& check) { return check.observation.outcome == or
 /// the first accepted nvcc and the first accepted clang config of each (arch, separate
 /// compilation) pair that has both: a signature does not depend on the optimization level
 /// (tests/golden/abi), and each extra config would cost a compile.
-std::vector<const ConfigCheck*> chosen_configs(const CheckRun& run) {
+std::vector<const ConfigCheck*> chosen_configs(const TestCheck& run) {
   std::vector<const ConfigCheck*> chosen;
   for (const ConfigCheck& check : run.configs) {
     if (!accepted(check)) continue;
@@ -42,7 +42,7 @@ std::vector<const ConfigCheck*> chosen_configs(const CheckRun& run) {
   return chosen;
 }
 
-oracle::AbiView read_view(const CheckRun& run, const ConfigCheck& check, const runners::Limits& limits,
+oracle::AbiView read_view(const TestCheck& run, const ConfigCheck& check, const runners::Limits& limits,
                           const std::filesystem::path& workdir) {
   const runners::Config& config = check.compile.config;
   oracle::AbiView view;
@@ -100,7 +100,7 @@ std::vector<oracle::AbiFunctionKinds> abi_kinds_of(const generator::Sidecar& sid
   return kinds;
 }
 
-std::optional<AbiCheck> check_abi(const CheckRun& run, const TestInput& input, const runners::Limits& compile_limits,
+std::optional<AbiCheck> check_abi(const TestCheck& run, const TestInput& input, const runners::Limits& compile_limits,
                                   const std::filesystem::path& workdir, oracle::Observations& observations) {
   if (run.mode == runners::Mode::syntax || !wants_abi_check(input)) return std::nullopt;
   // A generated test outside ptx mode costs one PTX compile per compiler (about a quarter of a

@@ -11,12 +11,7 @@ namespace {
 
 using attribution::Decision;
 using attribution::OddConfig;
-using attribution::Outcome;
-
-bool run_kind(oracle::FindingKind kind) {
-  return kind == oracle::FindingKind::run_mismatch || kind == oracle::FindingKind::wrong_code ||
-         kind == oracle::FindingKind::common_wrong_code || kind == oracle::FindingKind::metamorphic;
-}
+using attribution::SwapResult;
 
 /// Two configs that build the same thing, whatever they are called.
 bool same_build(runners::Config a, const runners::Config& b) {
@@ -30,9 +25,6 @@ std::string first_line(std::string_view text) {
     if (!trim(line).empty()) return std::string(trim(line));
   return {};
 }
-
-/// The other ptxas level: -O0 for an optimized config, -O3 for an -O0 one.
-std::string other_level(const std::string& level) { return level == "O0" ? "O3" : "O0"; }
 
 /// The config with ptxas at `level`; no explicit level when it is the one the config's own
 /// level implies (so nvcc-O3-ptxas0 swapped is exactly nvcc-O3).
@@ -105,7 +97,7 @@ public:
 
 private:
   struct Built {
-    Outcome outcome = Outcome::not_run;
+    SwapResult outcome = SwapResult::not_run;
     std::string line;
     std::optional<oracle::RunObservation> run;
   };
@@ -166,7 +158,7 @@ private:
                                                             workdir_, request_.compile_limits);
     const oracle::CompileObservation observed = oracle::observe_compile(compile);
     if (observed.outcome != oracle::CompileOutcome::accepted || compile.artifact.empty()) {
-      built.outcome = Outcome::build_failed;
+      built.outcome = SwapResult::build_failed;
       const oracle::Diagnostic* error = observed.first_error();
       built.line = error != nullptr ? error->message : compile.process.status_text();
       return built;
@@ -179,17 +171,18 @@ private:
 
   /// `config` as the reference judges it: from the baseline when a config there builds the
   /// same thing, else rebuilt. Noted as evidence under `swap`.
-  Outcome judged(const runners::Config& config, const std::string& swap, const std::string& odd) {
+  SwapResult judged(const runners::Config& config, const std::string& swap, const std::string& odd) {
     Built built;
     for (const runners::Config& known : request_.configs)
       if (same_build(config, known) && baseline_.count(known.name)) {
         built.run = baseline_.at(known.name);
-        built.outcome = Outcome::not_run;
+        built.outcome = SwapResult::not_run;
       }
     if (!built.run) built = build_and_run(config);
     if (built.run) {
-      built.outcome = reference_.right(*built.run) ? Outcome::right : Outcome::still_wrong;
-      built.line = built.outcome == Outcome::right ? matching_line(*built.run) : reference_.differing_line(*built.run);
+      built.outcome = reference_.right(*built.run) ? SwapResult::right : SwapResult::still_wrong;
+      built.line = built.outcome == SwapResult::right ? matching_line(*built.run)
+                                                      : reference_.differing_line(*built.run);
       if (built.run->config != config.name) built.line = "(" + built.run->config + ") " + built.line;
     }
     note(swap, {odd}, attribution::to_string(built.outcome), built.line);
@@ -219,9 +212,9 @@ private:
                         config.name);
     }
     if (odd.ptx_only || odd.ptxas_level.empty()) return odd;
-    const std::string level = other_level(odd.ptxas_level);
+    const std::string level = attribution::other_ptxas_level(odd.ptxas_level);
     odd.ptxas_swapped = judged(with_ptxas_level(config, level), config.name + " with ptxas -" + level, config.name);
-    if (odd.ptxas_swapped == Outcome::still_wrong && config.compiler == runners::CompilerKind::nvcc &&
+    if (odd.ptxas_swapped == SwapResult::still_wrong && config.compiler == runners::CompilerKind::nvcc &&
         !odd.relocatable && config.arch.starts_with("sm_"))
       odd.driver_jit = judged(driver_jit_of(config), config.name + "'s PTX compiled by the driver's JIT", config.name);
     return odd;
@@ -265,7 +258,7 @@ StageAttribution compile_side(const oracle::Finding& finding, const std::string&
 
 bool attributable(const oracle::Finding& finding) {
   using Kind = oracle::FindingKind;
-  return run_kind(finding.kind) || finding.kind == Kind::crash || finding.kind == Kind::compile_status_mismatch ||
+  return oracle::is_run_kind(finding.kind) || finding.kind == Kind::crash || finding.kind == Kind::compile_status_mismatch ||
          finding.kind == Kind::false_rejection || finding.kind == Kind::late_rejection;
 }
 
@@ -273,7 +266,7 @@ StageAttribution attribute_stage(const oracle::Finding& finding, const Attributi
                                  const runners::Toolchain& toolchain, const runners::GpuDiscovery& gpus,
                                  const std::filesystem::path& workdir) {
   if (!attributable(finding)) return StageAttribution{oracle::Stage::unknown, "not a kind attribution names", {}, 0};
-  if (!run_kind(finding.kind)) return compile_side(finding, request.crash_output);
+  if (!oracle::is_run_kind(finding.kind)) return compile_side(finding, request.crash_output);
   if (gpus.gpus.empty()) {
     StageAttribution result;
     result.why = "no GPU (" + gpus.note + "): nothing was rebuilt";

@@ -9,8 +9,6 @@ namespace {
 
 using oracle::Stage;
 
-std::string other_level(const std::string& level) { return level == "O0" ? "-O3" : "-O0"; }
-
 std::string text_of(const boost::json::object& object, std::string_view key) {
   const auto* value = object.if_contains(key);
   return value != nullptr && value->is_string() ? std::string(value->as_string()) : std::string();
@@ -71,12 +69,14 @@ Decision rejection_stage(const boost::json::object& details) {
 
 } // namespace
 
-std::string to_string(Outcome outcome) {
-  switch (outcome) {
-  case Outcome::right: return "right";
-  case Outcome::still_wrong: return "still wrong";
-  case Outcome::build_failed: return "build failed";
-  case Outcome::not_run: return "not run";
+std::string other_ptxas_level(const std::string& level) { return level == "O0" ? "O3" : "O0"; }
+
+std::string to_string(SwapResult result) {
+  switch (result) {
+  case SwapResult::right: return "right";
+  case SwapResult::still_wrong: return "still wrong";
+  case SwapResult::build_failed: return "build failed";
+  case SwapResult::not_run: return "not run";
   }
   return "?";
 }
@@ -84,30 +84,30 @@ std::string to_string(Outcome outcome) {
 Decision decide_config(const OddConfig& odd) {
   const std::string& name = odd.config;
   if (odd.ptx_only) {
-    if (odd.twin == Outcome::right)
+    if (odd.twin == SwapResult::right)
       return {Stage::driver_jit, name + " is wrong, the same PTX assembled by ptxas is right: the driver's JIT"};
-    if (odd.twin == Outcome::still_wrong)
+    if (odd.twin == SwapResult::still_wrong)
       return {Stage::device_codegen, name + " and its ptxas-built twin are both wrong: the PTX itself is wrong"};
     return {Stage::unknown, name + ": its ptxas-built twin could not be built or run"};
   }
   if (!odd.ptxas_swapped) return {Stage::unknown, name + ": no ptxas level to swap (-G debug code)"};
-  const std::string swapped = "ptxas " + other_level(odd.ptxas_level);
+  const std::string swapped = "ptxas -" + other_ptxas_level(odd.ptxas_level);
   switch (*odd.ptxas_swapped) {
-  case Outcome::right:
+  case SwapResult::right:
     return {Stage::ptxas, name + " is right with " + swapped + ", the same PTX: ptxas -" + odd.ptxas_level};
-  case Outcome::build_failed:
-  case Outcome::not_run: return {Stage::unknown, name + " with " + swapped + ": " + to_string(*odd.ptxas_swapped)};
-  case Outcome::still_wrong: break;
+  case SwapResult::build_failed:
+  case SwapResult::not_run: return {Stage::unknown, name + " with " + swapped + ": " + to_string(*odd.ptxas_swapped)};
+  case SwapResult::still_wrong: break;
   }
-  if (odd.relocatable && odd.twin == Outcome::right)
+  if (odd.relocatable && odd.twin == SwapResult::right)
     return {Stage::unknown, name + " is wrong only with relocatable device code, and with " + swapped +
                                 " too: the relocatable PTX (device-codegen) or the device link (linker); "
                                 "these swaps do not split them"};
-  if (odd.driver_jit == Outcome::right)
+  if (odd.driver_jit == SwapResult::right)
     return {Stage::unknown, name + " is wrong with ptxas at both levels but right through the driver's JIT of the "
                                    "same PTX: the assemblers disagree on it"};
   std::string why = name + " is still wrong with " + swapped + ": the PTX is already wrong";
-  if (odd.driver_jit == Outcome::still_wrong) why += " (the driver's JIT of it is wrong too)";
+  if (odd.driver_jit == SwapResult::still_wrong) why += " (the driver's JIT of it is wrong too)";
   return {Stage::device_codegen, why};
 }
 

@@ -2,7 +2,7 @@
 // showed (pure, tested on recorded observations), and the output comparisons they rest on.
 #pragma once
 
-#include "pipeline/pipeline.h"
+#include "pipeline/attribution.h"
 
 #include <optional>
 #include <string>
@@ -10,11 +10,11 @@
 
 namespace cudiff::pipeline::attribution {
 
-/// What one rebuilt or recorded config printed, against the reference (the generator's
-/// prediction, else the majority).
-enum class Outcome { right, still_wrong, build_failed, not_run };
+/// What one swap showed: what the rebuilt (or recorded) config printed, against the reference
+/// (the generator's prediction, else the majority).
+enum class SwapResult { right, still_wrong, build_failed, not_run };
 /// "right", "still wrong", "build failed", "not run": the evidence's words.
-std::string to_string(Outcome outcome);
+std::string to_string(SwapResult result);
 
 /// Everything the swaps showed for one config whose output is wrong (an "odd" config).
 struct OddConfig {
@@ -23,13 +23,17 @@ struct OddConfig {
   bool relocatable = false; ///< separate compilation (-rdc=true, -fgpu-rdc)
   std::string ptxas_level;  ///< the level ptxas assembled it at; empty: none to swap (-G, JIT)
   /// JIT and rdc configs: the same config without JIT or rdc (nvcc-O3 for nvcc-O3-jit).
-  std::optional<Outcome> twin;
+  std::optional<SwapResult> twin;
   /// The same config with ptxas at the other level (-O0 for -O3, -O3 for -O0).
-  std::optional<Outcome> ptxas_swapped;
+  std::optional<SwapResult> ptxas_swapped;
   /// The same PTX compiled by the driver's JIT instead of ptxas (nvcc configs): confirms that
   /// the PTX itself is wrong.
-  std::optional<Outcome> driver_jit;
+  std::optional<SwapResult> driver_jit;
 };
+
+/// The other ptxas level of a config's: "O0" for an optimizing one ("O3", "O2", ...), "O3" for
+/// "O0". The one spelling of a swap's level (without the dash, as Config::ptxas_opt_level).
+std::string other_ptxas_level(const std::string& level);
 
 struct Decision {
   oracle::Stage stage = oracle::Stage::unknown;

@@ -1,6 +1,10 @@
 // pipeline: a bucket's best reproducer reduced with the built-in test (its own key) and
 // stored as the bucket's best reproducer when it is smaller (`cudiff triage reduce`).
-#include "pipeline/pipeline.h"
+#include "pipeline/bucket_reduction.h"
+#include "pipeline/bucket_parts.h"
+#include "pipeline/record.h"
+#include "pipeline/reduce_generated.h"
+#include "pipeline/reduce_parts.h"
 
 #include <algorithm>
 #include <ostream>
@@ -10,7 +14,7 @@ namespace {
 
 /// The final check's outputs as `cudiff check --db` stores them (so `triage export` reads a
 /// reduced reproducer like any other), marked as a reduction.
-boost::json::object reduced_outputs(const CheckRun& run) {
+boost::json::object reduced_outputs(const TestCheck& run) {
   boost::json::object outputs = outputs_json(run);
   outputs["reduced"] = true;
   return outputs;
@@ -60,13 +64,6 @@ void reduce_at_ir_level(const triage::Database& db, const triage::StoredFinding&
 
 } // namespace
 
-bool found_by_running(std::string_view kind) {
-  using oracle::FindingKind;
-  return kind == oracle::to_string(FindingKind::run_mismatch) || kind == oracle::to_string(FindingKind::wrong_code) ||
-         kind == oracle::to_string(FindingKind::common_wrong_code) ||
-         kind == oracle::to_string(FindingKind::metamorphic);
-}
-
 CheckRequest stored_check_request(const triage::Database& db, const triage::Bucket& bucket,
                                   const triage::StoredFinding& finding) {
   CheckRequest check;
@@ -107,7 +104,7 @@ BucketReduction reduce_bucket(triage::Database& db, const std::string& id, Reduc
   // run mismatch with the same split, and a reduced program has no prediction at all.
   request.partition = run_partition(finding->kind, finding->details);
 
-  if (found_by_running(bucket.kind) && gpus.gpus.empty())
+  if (oracle::is_run_kind(bucket.kind) && gpus.gpus.empty())
     throw_environment("bucket " + std::to_string(bucket.id) +
                       " is found by running its binaries: reducing it needs a GPU (" + gpus.note + ")");
   const double started = unix_seconds();
@@ -123,8 +120,8 @@ BucketReduction reduce_bucket(triage::Database& db, const std::string& id, Reduc
   CheckRequest full = request.check;
   if (!full.mode) full.mode = gpus.gpus.empty() ? runners::Mode::binary : runners::Mode::run;
   TempDir check_dir("cudiff-triage-reduce");
-  CheckRun run = SignatureTest(*reduction.outcome.target, full, toolchain, gpus, request)
-                     .check(reduced, check_dir.path());
+  TestCheck run = SignatureTest(*reduction.outcome.target, full, toolchain, gpus, request)
+                      .check(reduced, check_dir.path());
   // Every kept candidate passed the sanitizer; the reproducer stored says so from its own run
   // (its report's "sanitizer gate: clean" line), and one that fails now is not stored.
   TestInput final_input;

@@ -1,6 +1,8 @@
 // pipeline: one check — build every config in parallel, run the binaries, read the layout
 // views, judge. The wiring of runners and oracle for a single test case.
-#include "pipeline/pipeline.h"
+#include "pipeline/attribution.h"
+#include "pipeline/check_parts.h"
+#include "pipeline/record.h"
 
 #include <cctype>
 #include <future>
@@ -71,8 +73,8 @@ bool run_in_executor(ConfigCheck& check, const runners::Toolchain& toolchain, co
   if (check.compile.linkage != runners::Linkage::shared_object) return false;
   const runners::Config& config = check.compile.config;
   if (options.executor) {
-    runners::ExecutorPool::Outcome outcome = options.executor->run(check.compile.artifact, {}, options.run_limits,
-                                                                   workdir / config.name);
+    runners::ExecutorPool::RunAttempt outcome = options.executor->run(check.compile.artifact, {}, options.run_limits,
+                                                                      workdir / config.name);
     if (outcome.result) {
       check.run_process = std::move(outcome.result);
       check.run = oracle::observe_run(config.name, *check.run_process);
@@ -133,7 +135,7 @@ std::string code_only(std::string_view source) {
 
 /// Stage attribution for every finding it names a stage for, with the check's own runs as
 /// the baseline (docs/pipeline.md, "Stage attribution").
-void attribute_findings(CheckRun& run, const CheckRequest& request, const std::filesystem::path& workdir) {
+void attribute_findings(TestCheck& run, const CheckRequest& request, const std::filesystem::path& workdir) {
   AttributionRequest attribution;
   attribution.input = request.input;
   attribution.compile_limits = request.compile_limits;
@@ -232,9 +234,9 @@ TestInput file_input(const std::filesystem::path& file) {
   return input;
 }
 
-CheckRun check_test(const CheckRequest& request, const runners::Toolchain& toolchain, const runners::GpuDiscovery& gpus,
-                    const std::filesystem::path& workdir) {
-  CheckRun run;
+TestCheck check_test(const CheckRequest& request, const runners::Toolchain& toolchain,
+                     const runners::GpuDiscovery& gpus, const std::filesystem::path& workdir) {
+  TestCheck run;
   if (request.input.file) {
     run.file = *request.input.file;
   } else {

@@ -1,7 +1,8 @@
 // pipeline: what an exported bug report carries beside its reproducer for a stage's bug — the
 // PTX ptxas is given, or the device-side LLVM IR clang's backend is given — built from the
 // exported reproducer with the guilty config's own flags.
-#include "pipeline/pipeline.h"
+#include "pipeline/limits.h"
+#include "pipeline/recheck.h"
 
 namespace cudiff::pipeline {
 namespace {

@@ -1,7 +1,7 @@
 // pipeline: what a test's sidecar adds to a check — the layout views of a generated program
 // (device from each config's PTX, host from its binary run with --layout), and what the test
 // is expected to do (sidecar, or an `// expected-error: ID` comment).
-#include "pipeline/pipeline.h"
+#include "pipeline/check_parts.h"
 
 #include <future>
 
@@ -10,7 +10,7 @@ namespace {
 
 /// The config's PTX text: the artifact when the check already built PTX, else a PTX compile
 /// of its own (beside the other artifacts: `<stem>.ptx` clashes with no other mode's output).
-oracle::LayoutView device_view(const CheckRun& run, const ConfigCheck& check, const runners::Limits& limits,
+oracle::LayoutView device_view(const TestCheck& run, const ConfigCheck& check, const runners::Limits& limits,
                                const std::filesystem::path& workdir, const std::vector<oracle::LayoutProbe>& probes) {
   const runners::Config& config = check.compile.config;
   oracle::LayoutView empty{config.name, config.compiler, oracle::LayoutSide::device, {}, {}};
@@ -32,7 +32,7 @@ oracle::LayoutView device_view(const CheckRun& run, const ConfigCheck& check, co
   }
 }
 
-oracle::LayoutView host_view(const CheckRun& run, const ConfigCheck& check, const runners::Limits& compile_limits,
+oracle::LayoutView host_view(const TestCheck& run, const ConfigCheck& check, const runners::Limits& compile_limits,
                              const runners::Limits& limits, const std::filesystem::path& workdir,
                              runners::ExecutorPool* executor) {
   const runners::Config& config = check.compile.config;
@@ -67,7 +67,7 @@ bool accepted(const ConfigCheck& check) { return check.observation.outcome == or
 
 } // namespace
 
-std::optional<LayoutCheck> check_layout(const CheckRun& run, const TestInput& input,
+std::optional<LayoutCheck> check_layout(const TestCheck& run, const TestInput& input,
                                         const runners::Limits& compile_limits, const runners::Limits& run_limits,
                                         const std::filesystem::path& workdir, oracle::Observations& observations,
                                         runners::ExecutorPool* executor) {

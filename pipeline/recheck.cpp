@@ -1,7 +1,9 @@
 // pipeline: a bucket's reproducer checked again with the compilers installed now (`cudiff
 // triage recheck`: after a compiler upgrade, which bugs are fixed), and with the other clang
 // releases installed side by side (`cudiff triage bisect`: since when a clang bug exists).
-#include "pipeline/pipeline.h"
+#include "pipeline/recheck.h"
+#include "pipeline/bucket_parts.h"
+#include "pipeline/record.h"
 
 #include <algorithm>
 #include <regex>
@@ -24,7 +26,7 @@ std::vector<std::string> keys_shown(const triage::Database& db, const triage::Bu
   if (!request.mode || (*request.mode == runners::Mode::run && gpus.gpus.empty()))
     request.mode = gpus.gpus.empty() ? runners::Mode::binary : runners::Mode::run;
   TempDir dir("cudiff-recheck");
-  const CheckRun run = check_test(request, toolchain, gpus, dir.path());
+  const TestCheck run = check_test(request, toolchain, gpus, dir.path());
   std::vector<std::string> keys;
   for (const triage::Signature& signature : signatures_of(run)) keys.push_back(signature.key);
   return keys;
@@ -44,7 +46,7 @@ Recheck recheck_bucket(triage::Database& db, const triage::Bucket& bucket, const
   const auto finding = db.finding(bucket.best_finding);
   if (!finding || finding->source.empty()) {
     recheck.verdict = "cannot tell: no reproducer stored";
-  } else if (found_by_running(bucket.kind) && gpus.gpus.empty()) {
+  } else if (oracle::is_run_kind(bucket.kind) && gpus.gpus.empty()) {
     recheck.verdict = "cannot tell: found by running its binaries, and there is no GPU here (" + gpus.note + ")";
   } else {
     const std::vector<std::string> keys = keys_shown(db, bucket, *finding, toolchain, gpus);
@@ -96,7 +98,7 @@ std::vector<ClangRelease> probe_clang_releases(const runners::Toolchain& toolcha
     runners::Command command = runners::compile_command(with, config, runners::Mode::binary, source,
                                                         dir.path() / ("probe" + std::to_string(release.major)),
                                                         dir.path());
-    command.limits.wall_seconds = 120;
+    command.limits.wall_seconds = kClangProbeCompileSeconds;
     const runners::SubprocessResult built = runners::run_subprocess(command);
     release.builds_cuda = built.exited_zero();
     if (!release.builds_cuda) {
@@ -132,7 +134,7 @@ std::string bisect_bucket(triage::Database& db, const triage::Bucket& bucket, co
     if (usable.empty() || !finding) {
       text = "not bisectable: no other clang release here builds CUDA against " + toolchain.cuda_home.string() +
              (refused.empty() ? std::string(" (none is installed)") : ": " + join(refused, "; "));
-    } else if (found_by_running(bucket.kind) && gpus.gpus.empty()) {
+    } else if (oracle::is_run_kind(bucket.kind) && gpus.gpus.empty()) {
       text = "not bisected: found by running its binaries, and there is no GPU here";
     } else {
       // Each release that builds CUDA, oldest first: does the reproducer show the key?

@@ -1,6 +1,6 @@
 // pipeline: a check's findings filed in the triage database, as a campaign of its own (kind
 // "check", one test), known differences labelled; and what a report keeps of a check.
-#include "pipeline/pipeline.h"
+#include "pipeline/record.h"
 
 #include <chrono>
 #include <unistd.h>
@@ -15,7 +15,7 @@ std::string capped(const std::string& text) {
   return text.size() <= stored_output_chars ? text : text.substr(0, stored_output_chars) + "\n... (cut)";
 }
 
-triage::Campaign campaign_of(const CheckRun& run, double now) {
+triage::Campaign campaign_of(const TestCheck& run, double now) {
   triage::Campaign campaign;
   campaign.id = triage::unique_key();
   campaign.kind = "check";
@@ -77,7 +77,7 @@ std::string host_name() {
   return host;
 }
 
-boost::json::object outputs_json(const CheckRun& run) {
+boost::json::object outputs_json(const TestCheck& run) {
   boost::json::array configs;
   for (const ConfigCheck& check : run.configs) {
     boost::json::object entry{{"config", check.compile.config.name},
@@ -103,7 +103,7 @@ boost::json::object outputs_json(const CheckRun& run) {
                              {"configs", std::move(configs)}};
 }
 
-std::vector<triage::Signature> signatures_of(const CheckRun& run) {
+std::vector<triage::Signature> signatures_of(const TestCheck& run) {
   std::vector<triage::Signature> signatures;
   for (const oracle::Finding& finding : run.verdict.findings) {
     if (!run.assumed_stage) {
@@ -117,7 +117,7 @@ std::vector<triage::Signature> signatures_of(const CheckRun& run) {
   return signatures;
 }
 
-std::string crash_output(const CheckRun& run, const oracle::Finding& finding) {
+std::string crash_output(const TestCheck& run, const oracle::Finding& finding) {
   if (finding.kind != oracle::FindingKind::crash || finding.configs.empty()) return {};
   for (const ConfigCheck& check : run.configs)
     if (check.compile.config.name == finding.configs.front()) return check.compile.process.err.text;
@@ -138,11 +138,11 @@ CheckRecorder open_check_recorder(const std::optional<std::filesystem::path>& db
   return recorder;
 }
 
-void record_check(CheckRecorder& recorder, CheckRun& run, const GateOutcome* gate) {
+void record_check(CheckRecorder& recorder, TestCheck& run, const GateOutcome* gate) {
   if (!recorder.active) return;
   // An invalid program's run-time findings are not compiler bugs: not filed, and not labelled.
   const bool invalid = gate != nullptr && gate->result == GateResult::invalid;
-  auto withheld = [&](std::size_t i) { return invalid && sanitizer_gated(run.verdict.findings[i].kind); };
+  auto withheld = [&](std::size_t i) { return invalid && oracle::is_run_kind(run.verdict.findings[i].kind); };
   const triage::KnownDifferences& known = recorder.known;
   const std::vector<triage::Signature> signatures = signatures_of(run);
 
@@ -153,7 +153,7 @@ void record_check(CheckRecorder& recorder, CheckRun& run, const GateOutcome* gat
     triage::Campaign campaign = campaign_of(run, now);
     if (invalid)
       campaign.findings = std::ranges::count_if(run.verdict.findings, [](const oracle::Finding& finding) {
-        return !sanitizer_gated(finding.kind);
+        return !oracle::is_run_kind(finding.kind);
       });
     const std::string source = read_file(run.file);  // what the compilers compiled
     const boost::json::object outputs = outputs_json(run);

@@ -1,7 +1,8 @@
 // pipeline: one reduction from start to end — the original's signature, the cheapest mode
 // that still shows it, the reducer with progress on stderr, and the full-mode check of the
 // result (stepping back when the cheap mode let it drift).
-#include "pipeline/pipeline.h"
+#include "pipeline/record.h"
+#include "pipeline/reduce_parts.h"
 
 #include <algorithm>
 #include <memory>
@@ -16,12 +17,6 @@ bool compile_time(oracle::FindingKind kind) {
          kind == oracle::FindingKind::warning_mismatch || kind == oracle::FindingKind::missed_diagnostic ||
          kind == oracle::FindingKind::false_rejection || kind == oracle::FindingKind::dialect_difference ||
          kind == oracle::FindingKind::missed_by_all;
-}
-
-/// Kinds a candidate shows only when its binaries run: a GPU and the sanitizer gate are needed.
-bool runs_on_gpu(oracle::FindingKind kind) {
-  return kind == oracle::FindingKind::run_mismatch || kind == oracle::FindingKind::wrong_code ||
-         kind == oracle::FindingKind::common_wrong_code || kind == oracle::FindingKind::metamorphic;
 }
 
 std::string size_text(std::size_t bytes) { return format_bytes(bytes); }
@@ -111,7 +106,7 @@ std::string configs_text(const CheckRequest& check) {
   return join(names, ",");
 }
 
-ReduceTarget pick_target(const ReduceRequest& request, const CheckRun& original) {
+ReduceTarget pick_target(const ReduceRequest& request, const TestCheck& original) {
   const std::vector<triage::Signature> signatures = signatures_of(original);
   if (signatures.empty())
     throw_usage(request.file.string() + " shows no discrepancy (mode " + runners::to_string(original.mode) +
@@ -135,19 +130,21 @@ bool shows(const std::vector<triage::Signature>& signatures, const std::string& 
   return std::ranges::any_of(signatures, [&](const triage::Signature& s) { return s.key == key; });
 }
 
-/// Candidates compile in seconds; a candidate that hangs a compiler must not cost five minutes.
-runners::Limits candidate_limits(const CheckRun& original, const runners::Limits& limits, oracle::FindingKind kind) {
+/// Candidates compile in seconds; a candidate that hangs a compiler must not cost five minutes
+/// (kCandidateCompileFactor, kCandidateCompileFloorSeconds).
+runners::Limits candidate_limits(const TestCheck& original, const runners::Limits& limits, oracle::FindingKind kind) {
   if (kind == oracle::FindingKind::hang) return limits;
   double slowest = 0;
   for (const ConfigCheck& check : original.configs) slowest = std::max(slowest, check.observation.seconds);
   runners::Limits shorter = limits;
-  shorter.wall_seconds = std::min(limits.wall_seconds, std::max(30.0, 10 * slowest));
+  shorter.wall_seconds = std::min(limits.wall_seconds,
+                                  std::max(kCandidateCompileFloorSeconds, kCandidateCompileFactor * slowest));
   return shorter;
 }
 
 /// The original, checked in `mode` as `cudiff check` would check it.
-CheckRun check_original(const ReduceRequest& request, const CheckRequest& check, const ReduceTarget& target,
-                        const runners::Toolchain& toolchain, const runners::GpuDiscovery& gpus) {
+TestCheck check_original(const ReduceRequest& request, const CheckRequest& check, const ReduceTarget& target,
+                         const runners::Toolchain& toolchain, const runners::GpuDiscovery& gpus) {
   const SignatureTest probe(target, check, toolchain, gpus, request);
   TempDir dir("cudiff-reduce");
   return probe.check(request.source, dir.path());
@@ -156,13 +153,13 @@ CheckRun check_original(const ReduceRequest& request, const CheckRequest& check,
 /// For what compilers decide at compile time, the cheapest mode (syntax, then ptx) in which
 /// the original still shows the target; else the full mode. Sets `run` to that mode's check.
 CheckRequest cheapest_mode(const ReduceRequest& request, const CheckRequest& full, const ReduceTarget& target,
-                           const runners::Toolchain& toolchain, const runners::GpuDiscovery& gpus, CheckRun& run) {
+                           const runners::Toolchain& toolchain, const runners::GpuDiscovery& gpus, TestCheck& run) {
   if (!compile_time(target.kind)) return full;
   for (runners::Mode mode : {runners::Mode::syntax, runners::Mode::ptx}) {
     if (mode >= *full.mode) break;
     CheckRequest trial = full;
     trial.mode = mode;
-    CheckRun trial_run = check_original(request, trial, target, toolchain, gpus);
+    TestCheck trial_run = check_original(request, trial, target, toolchain, gpus);
     if (!shows(signatures_of(trial_run), target.key)) continue;
     run = std::move(trial_run);
     return trial;
@@ -173,7 +170,7 @@ CheckRequest cheapest_mode(const ReduceRequest& request, const CheckRequest& ful
 /// The result must show the target the way `cudiff check` sees it, in the full mode. When the
 /// cheap mode let it drift, steps back by bisection along the accepted path to the last text
 /// that passes in the full mode (the original does) and reduces again from there.
-void confirm_in_full_mode(const ReduceRequest& request, const CheckRequest& full, const CheckRun& original,
+void confirm_in_full_mode(const ReduceRequest& request, const CheckRequest& full, const TestCheck& original,
                           const runners::Toolchain& toolchain, const runners::GpuDiscovery& gpus,
                           const reducer::Options& options, ReduceOutcome& outcome) {
   SignatureTest full_test(*outcome.target, full, toolchain, gpus, request);
@@ -210,14 +207,14 @@ ReduceOutcome reduce_source(const ReduceRequest& request, const runners::Toolcha
   if (!full.mode) full.mode = gpus.gpus.empty() ? runners::Mode::binary : runners::Mode::run;
 
   ReduceOutcome outcome;
-  const CheckRun original = check_original(request, full, {}, toolchain, gpus);
+  const TestCheck original = check_original(request, full, {}, toolchain, gpus);
   const ReduceTarget target = pick_target(request, original);
   outcome.target = target;
   outcome.full_mode = original.mode;
-  if (runs_on_gpu(target.kind) && gpus.gpus.empty())
+  if (oracle::is_run_kind(target.kind) && gpus.gpus.empty())
     throw_environment("reducing a run mismatch needs a GPU: " + gpus.note);
 
-  CheckRun cheap_run = original;
+  TestCheck cheap_run = original;
   CheckRequest cheap = cheapest_mode(request, full, target, toolchain, gpus, cheap_run);
   cheap.compile_limits = candidate_limits(original, full.compile_limits, target.kind);
   outcome.test_mode = cheap.mode;
@@ -226,8 +223,8 @@ ReduceOutcome reduce_source(const ReduceRequest& request, const runners::Toolcha
   test.use_prefilter(cheap_run);
   reducer::Options options = reducer_options(request, err);
   options.check_original = false;  // just checked in this very mode
-  // Run-time findings (sanitizer_gated) keep the sanitizer gate on every candidate.
-  if (sanitizer_gated(target.kind)) {
+  // Run-time findings (oracle::is_run_kind) keep the sanitizer gate on every candidate.
+  if (oracle::is_run_kind(target.kind)) {
     test.use_sanitizer_gate();
     if (const std::optional<std::string> warning = test.ub_warning(request.source))
       throw_usage("the original has a warning that signals undefined behaviour (" + *warning +

@@ -4,7 +4,8 @@
 // on the GPU; it is kept while the guilty configs still print another checksum than the
 // prediction, the others print the prediction, the configs split as the finding split them,
 // and compute-sanitizer is clean on the reference config's binary.
-#include "pipeline/pipeline.h"
+#include "pipeline/reduce_generated.h"
+#include "pipeline/sanitizer_parts.h"
 
 #include <algorithm>
 #include <future>
@@ -108,12 +109,12 @@ public:
   bool operator()(const generator::TestCase& candidate) const {
     TempDir dir("cudiff-ir-reduce");
     // The first guilty config alone first: most candidates lose the bug there, at one build.
-    const CheckRun first = check(candidate, dir.path() / "first", {guilty_.front()});
+    const TestCheck first = check(candidate, dir.path() / "first", {guilty_.front()});
     if (first.configs.empty() || prints_prediction(first.configs.front(), candidate.sidecar) != false) return false;
     std::vector<std::string> rest;
     for (const runners::Config& config : request_.check.configs)
       if (config.name != guilty_.front()) rest.push_back(config.name);
-    const CheckRun run = check(candidate, dir.path() / "rest", rest);
+    const TestCheck run = check(candidate, dir.path() / "rest", rest);
     for (const ConfigCheck& built : run.configs) {
       const bool reference = std::ranges::find(request_.reference, built.compile.config.name) !=
                              request_.reference.end();
@@ -127,8 +128,8 @@ public:
   }
 
 private:
-  CheckRun check(const generator::TestCase& candidate, const std::filesystem::path& dir,
-                 const std::vector<std::string>& configs) const {
+  TestCheck check(const generator::TestCase& candidate, const std::filesystem::path& dir,
+                  const std::vector<std::string>& configs) const {
     std::filesystem::create_directories(dir / "build");
     CheckRequest request = request_.check;
     request.mode = runners::Mode::run;
@@ -159,7 +160,7 @@ private:
     return split;
   }
 
-  bool sanitizer_clean(const CheckRun& run, const generator::TestCase& candidate) const {
+  bool sanitizer_clean(const TestCheck& run, const generator::TestCase& candidate) const {
     const ConfigCheck* reference = nullptr;
     for (const ConfigCheck& built : run.configs)
       if (reference == nullptr && !built.compile.artifact.empty() &&
@@ -167,7 +168,7 @@ private:
         reference = &built;
     if (reference == nullptr) return false;
     runners::Limits limits = request_.check.run_limits;
-    limits.wall_seconds *= 10;  // the sanitizers are slow
+    limits.wall_seconds *= kSanitizerTimeFactor;
     for (SanitizerTool tool : sanitizer_tools_for(candidate.source, candidate.sidecar))
       if (!run_sanitizer(sanitizer_, tool, reference->compile.config.name, reference->compile.artifact,
                          gpus_.gpus.front(), limits)

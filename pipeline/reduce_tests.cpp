@@ -1,6 +1,9 @@
 // pipeline: the reducer's interestingness tests — a person's C-Reduce-style script, or the
 // built-in "same triage signature" test with its prefilter and its sanitizer gate.
-#include "pipeline/pipeline.h"
+#include "pipeline/check_parts.h"
+#include "pipeline/record.h"
+#include "pipeline/reduce_parts.h"
+#include "pipeline/sanitizer_parts.h"
 
 #include <algorithm>
 #include <future>
@@ -79,7 +82,7 @@ bool ScriptTest::operator()(const std::string& candidate) const {
   command.argv = {script_.string()};
   command.cwd = dir.path();
   command.limits.wall_seconds = timeout_seconds_;
-  command.limits.output_cap_bytes = 64 * 1024;  // only the exit status matters
+  command.limits.output_cap_bytes = kScriptOutputBytes;
   const runners::SubprocessResult result = runners::run_subprocess(command);
   if (!result.started) throw_environment("cannot run test script " + script_.string() + ": " + result.start_error);
   return result.exited_zero();
@@ -88,10 +91,8 @@ bool ScriptTest::operator()(const std::string& candidate) const {
 // ---- run partitions -----------------------------------------------------------------------
 
 RunPartition run_partition(std::string_view kind, const boost::json::value& details) {
-  using oracle::FindingKind;
-  const bool run = kind == oracle::to_string(FindingKind::run_mismatch) ||
-                   kind == oracle::to_string(FindingKind::wrong_code) ||
-                   kind == oracle::to_string(FindingKind::common_wrong_code);
+  // A metamorphic finding's split is of a variant against its original, not of configs.
+  const bool run = oracle::is_run_kind(kind) && kind != oracle::to_string(oracle::FindingKind::metamorphic);
   const auto* object = details.if_object();
   if (!run || object == nullptr) return {};
   const auto names = [](const boost::json::value* list) {
@@ -127,7 +128,7 @@ SignatureTest::SignatureTest(ReduceTarget target, CheckRequest check, const runn
     : target_(std::move(target)), check_(std::move(check)), toolchain_(toolchain), gpus_(gpus),
       file_name_(request.file.filename().string()), sidecar_(request.sidecar) {}
 
-void SignatureTest::use_prefilter(const CheckRun& original) {
+void SignatureTest::use_prefilter(const TestCheck& original) {
   const oracle::Finding* finding = nullptr;
   for (const oracle::Finding& candidate : original.verdict.findings) {
     const std::string key = triage::signature_of(candidate, crash_output(original, candidate)).key;
@@ -165,11 +166,11 @@ std::optional<std::string> SignatureTest::ub_warning(const std::string& candidat
   return undefined_behaviour_warning(toolchain_, candidate, file_name_, arch, check_.compile_limits);
 }
 
-CheckRun SignatureTest::check(const std::string& text, const std::filesystem::path& dir) const {
+TestCheck SignatureTest::check(const std::string& text, const std::filesystem::path& dir) const {
   return check(text, dir, check_);
 }
 
-CheckRun SignatureTest::check(const std::string& text, const std::filesystem::path& dir, CheckRequest request) const {
+TestCheck SignatureTest::check(const std::string& text, const std::filesystem::path& dir, CheckRequest request) const {
   // Written beside (not into) the build directory, as `cudiff check` would see the file.
   const std::filesystem::path file = dir / file_name_;
   write_file(file, text);
@@ -204,7 +205,7 @@ std::optional<ConfigCheck> SignatureTest::prefilter(const std::filesystem::path&
 bool SignatureTest::operator()(const std::string& candidate) const {
   if (sanitizer_ && ub_warning(candidate)) return false;
   TempDir dir("cudiff-reduce");
-  CheckRun run;
+  TestCheck run;
   if (prefilter_) {
     const std::filesystem::path file = dir.path() / file_name_;
     write_file(file, candidate);  // check() below writes the same text there again
@@ -251,7 +252,7 @@ bool SignatureTest::operator()(const std::string& candidate) const {
 /// reduction waits on the first candidate in order. Unlike the campaign's gate, a run that
 /// proves nothing (a timeout, no summary) rejects the candidate too: the reduction must keep
 /// only what is known to be clean.
-bool SignatureTest::sanitizer_clean(const CheckRun& run, const std::string& candidate) const {
+bool SignatureTest::sanitizer_clean(const TestCheck& run, const std::string& candidate) const {
   std::vector<const ConfigCheck*> binaries;
   for (runners::CompilerKind compiler : {runners::CompilerKind::nvcc, runners::CompilerKind::clang})
     for (const ConfigCheck& check : run.configs)
@@ -260,7 +261,7 @@ bool SignatureTest::sanitizer_clean(const CheckRun& run, const std::string& cand
         break;
       }
   runners::Limits limits = check_.run_limits;
-  limits.wall_seconds *= 10;  // the sanitizers are slow
+  limits.wall_seconds *= kSanitizerTimeFactor;
   for (SanitizerTool tool : sanitizer_tools_for(candidate, sidecar_)) {
     std::vector<std::future<SanitizerRun>> runs;
     for (const ConfigCheck* built : binaries)

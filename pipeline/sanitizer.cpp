@@ -2,7 +2,7 @@
 // tool on one binary, and reading what it printed (the documented report format: every line
 // starts with "=========", an error is a headline and indented detail lines, and a summary
 // line counts the errors). The gate that uses it is sanitizer_gate.cpp.
-#include "pipeline/pipeline.h"
+#include "pipeline/sanitizer_parts.h"
 
 #include <algorithm>
 #include <cstdlib>

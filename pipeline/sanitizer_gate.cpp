@@ -3,7 +3,8 @@
 // disagree; a program whose run faults has no one defined output, so its finding is the
 // program's defect (a generator defect, a person's bug), never a compiler bug: it goes to the
 // invalid-tests list instead (docs/pipeline.md, "The sanitizer gate").
-#include "pipeline/pipeline.h"
+#include "pipeline/reduce.h"
+#include "pipeline/sanitizer_parts.h"
 
 #include <algorithm>
 #include <future>
@@ -18,14 +19,14 @@ bool binary_ran(const ConfigCheck& check) {
          check.compile.linkage == runners::Linkage::executable;
 }
 
-const ConfigCheck* config_named(const CheckRun& run, std::string_view name) {
+const ConfigCheck* config_named(const TestCheck& run, std::string_view name) {
   for (const ConfigCheck& check : run.configs)
     if (check.compile.config.name == name) return &check;
   return nullptr;
 }
 
 /// The configs of each side of a finding's partition.
-std::vector<std::vector<std::string>> partition_of(const CheckRun& run, const oracle::Finding& finding) {
+std::vector<std::vector<std::string>> partition_of(const TestCheck& run, const oracle::Finding& finding) {
   std::vector<std::vector<std::string>> sides;
   if (const auto* groups = finding.details.if_contains("groups"); groups && groups->is_array())
     for (const auto& group : groups->as_array())
@@ -66,11 +67,6 @@ std::string to_string(GateResult result) {
   return "not checked";
 }
 
-bool sanitizer_gated(oracle::FindingKind kind) {
-  return kind == oracle::FindingKind::run_mismatch || kind == oracle::FindingKind::wrong_code ||
-         kind == oracle::FindingKind::common_wrong_code || kind == oracle::FindingKind::metamorphic;
-}
-
 SanitizerGate make_sanitizer_gate(bool enabled, const runners::Toolchain& toolchain, double run_seconds) {
   SanitizerGate gate;
   gate.enabled = enabled;
@@ -83,7 +79,7 @@ SanitizerGate make_sanitizer_gate(bool enabled, const runners::Toolchain& toolch
   return gate;
 }
 
-std::vector<const ConfigCheck*> gate_binaries(const CheckRun& run, const oracle::Finding& finding) {
+std::vector<const ConfigCheck*> gate_binaries(const TestCheck& run, const oracle::Finding& finding) {
   std::vector<const ConfigCheck*> chosen;
   auto add = [&](const ConfigCheck* check) {
     if (check != nullptr && binary_ran(*check) && std::ranges::find(chosen, check) == chosen.end())
@@ -109,16 +105,16 @@ std::vector<const ConfigCheck*> gate_binaries(const CheckRun& run, const oracle:
   return chosen;
 }
 
-GateOutcome sanitizer_gate(const SanitizerGate& gate, const CheckRun& run, const std::string& source,
+GateOutcome sanitizer_gate(const SanitizerGate& gate, const TestCheck& run, const std::string& source,
                            const std::optional<generator::Sidecar>& sidecar) {
   GateOutcome outcome;
   std::vector<const ConfigCheck*> binaries;
   for (const oracle::Finding& finding : run.verdict.findings)
-    if (sanitizer_gated(finding.kind))
+    if (oracle::is_run_kind(finding.kind))
       for (const ConfigCheck* check : gate_binaries(run, finding))
         if (std::ranges::find(binaries, check) == binaries.end()) binaries.push_back(check);
   if (std::ranges::none_of(run.verdict.findings,
-                           [](const oracle::Finding& finding) { return sanitizer_gated(finding.kind); })) {
+                           [](const oracle::Finding& finding) { return oracle::is_run_kind(finding.kind); })) {
     outcome.result = GateResult::clean;
     outcome.note = "sanitizer gate: no run-time finding to check";
     return outcome;
@@ -133,7 +129,7 @@ GateOutcome sanitizer_gate(const SanitizerGate& gate, const CheckRun& run, const
   if (run.gpus.gpus.empty()) return not_checked("no GPU");
   if (binaries.empty()) return not_checked("no binary of the finding's configs ran");
 
-  runners::Limits limits = pipeline::limits(gate.run_seconds * 10);  // the sanitizers are slow
+  runners::Limits limits = pipeline::limits(gate.run_seconds * kSanitizerTimeFactor);
   limits.deadline = gate.deadline;
   const std::vector<SanitizerTool> tools = sanitizer_tools_for(source, sidecar);
   std::vector<std::string> inconclusive;
@@ -170,23 +166,23 @@ GateOutcome sanitizer_gate(const SanitizerGate& gate, const CheckRun& run, const
   return outcome;
 }
 
-GateOutcome gate_check(const SanitizerGate& gate, CheckRun& run, const TestInput& input) {
+GateOutcome gate_check(const SanitizerGate& gate, TestCheck& run, const TestInput& input) {
   if (run.mode != runners::Mode::run) return GateOutcome{GateResult::clean, {}, {}, {}, ""};
   GateOutcome outcome = sanitizer_gate(gate, run, input.source, input.sidecar);
   if (outcome.note.empty() || std::ranges::none_of(run.verdict.findings, [](const oracle::Finding& finding) {
-        return sanitizer_gated(finding.kind);
+        return oracle::is_run_kind(finding.kind);
       }))
     return outcome;
   run.notes.push_back(outcome.note);
   for (oracle::Finding& finding : run.verdict.findings)
-    if (sanitizer_gated(finding.kind)) {
+    if (oracle::is_run_kind(finding.kind)) {
       finding.details["sanitizer_gate"] = outcome.note;
       finding.details["sanitizer_gate_result"] = to_string(outcome.result);
     }
   return outcome;
 }
 
-triage::InvalidTest invalid_test_of(const GateOutcome& gate, const CheckRun& run, const std::string& source_name,
+triage::InvalidTest invalid_test_of(const GateOutcome& gate, const TestCheck& run, const std::string& source_name,
                                     const std::string& source) {
   triage::InvalidTest invalid;
   invalid.name = source_name;
@@ -194,7 +190,7 @@ triage::InvalidTest invalid_test_of(const GateOutcome& gate, const CheckRun& run
   invalid.source = source;
   invalid.configs = gate.configs;
   for (const oracle::Finding& finding : run.verdict.findings)
-    if (sanitizer_gated(finding.kind)) {
+    if (oracle::is_run_kind(finding.kind)) {
       invalid.finding_kind = oracle::to_string(finding.kind);
       invalid.finding_summary = finding.summary;
       break;

@@ -6,6 +6,7 @@
 // allocation, within the limits) is taken from an executor. Anything else ends in a fallback
 // with a reason, and the caller runs the program as a plain process, so a fault is observed
 // exactly as the process path observes it.
+#include "pipeline/limits.h"
 #include "runners/process_group.h"
 #include "runners/runners.h"
 
@@ -32,13 +33,8 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using namespace std::chrono_literals;
 
-/// Context creation takes a fraction of a second; a machine under load may take much longer.
-constexpr auto kStartTimeout = 120s;
-/// An executor is replaced after this many programs: modules that dlclose could not unload
-/// (and what they hold on the device) stay bounded.
-constexpr std::uint64_t kRunsPerExecutor = 2000;
-/// After this many starts in a row that fail, the pool stops trying: every run falls back.
-constexpr int kStartAttempts = 3;
+// The pool's limits (an executor's start, the programs it runs, the failed starts in a row
+// before the pool gives up) are pipeline/limits.h's kExecutor* and kProgramsPerExecutor.
 
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
@@ -147,14 +143,17 @@ public:
     from_ = replies[0];
     runs_ = 0;
     std::string line;
-    const Wait waited = read_reply(line, Clock::now() + kStartTimeout, 0);
+    const auto start_limit = std::chrono::duration_cast<Clock::duration>(
+        std::chrono::duration<double>(pipeline::kExecutorStartSeconds));
+    const Wait waited = read_reply(line, Clock::now() + start_limit, 0);
     if (waited != Wait::line || !line.starts_with("ready")) {
       const std::string said = line.starts_with("failed\t") ? line.substr(7) : "";
       stop();
-      return fail(why, said.empty() ? "the executor did not start (" +
-                                          std::string(waited == Wait::timed_out ? "no answer in 120 s" : "it ended") +
-                                          "; see " + log.string() + ")"
-                                    : said);
+      const std::string silent = waited == Wait::timed_out
+                                     ? "no answer in " +
+                                           std::to_string(static_cast<int>(pipeline::kExecutorStartSeconds)) + " s"
+                                     : "it ended";
+      return fail(why, said.empty() ? "the executor did not start (" + silent + "; see " + log.string() + ")" : said);
     }
     const auto fields = split(line, '\t');
     if (fields.size() >= 2) start_ms_ = std::atof(fields[1].c_str());
@@ -162,9 +161,9 @@ public:
   }
 
   /// One program; a result only for a clean run (see the top of the file).
-  ExecutorPool::Outcome run(const std::filesystem::path& program, const std::vector<std::string>& args,
-                            const Limits& limits, const std::filesystem::path& cwd) {
-    ExecutorPool::Outcome outcome;
+  ExecutorPool::RunAttempt run(const std::filesystem::path& program, const std::vector<std::string>& args,
+                               const Limits& limits, const std::filesystem::path& cwd) {
+    ExecutorPool::RunAttempt outcome;
     const std::filesystem::path out = setup_.workdir / ("out" + std::to_string(index_));
     const std::filesystem::path err = setup_.workdir / ("err" + std::to_string(index_));
     std::string request = "run\t" + std::filesystem::absolute(program).string() + "\t" +
@@ -345,16 +344,16 @@ ExecutorPool::ExecutorPool(ExecutorSetup setup) : setup_(std::move(setup)) {
 
 ExecutorPool::~ExecutorPool() = default;
 
-ExecutorPool::Outcome ExecutorPool::run(const std::filesystem::path& program, const std::vector<std::string>& args,
-                                        const Limits& limits, const std::filesystem::path& cwd) {
-  if (Clock::now() >= limits.deadline) return Outcome{std::nullopt, "stopped at the deadline"};
+ExecutorPool::RunAttempt ExecutorPool::run(const std::filesystem::path& program, const std::vector<std::string>& args,
+                                           const Limits& limits, const std::filesystem::path& cwd) {
+  if (Clock::now() >= limits.deadline) return RunAttempt{std::nullopt, "stopped at the deadline"};
   std::size_t index = 0;
   {
     std::unique_lock lock(mutex_);
     if (!unavailable_.empty()) {
       ++stats_.fallbacks;
       ++stats_.fallback_reasons["executor unavailable"];
-      return Outcome{std::nullopt, "executor unavailable: " + unavailable_};
+      return RunAttempt{std::nullopt, "executor unavailable: " + unavailable_};
     }
     available_.wait(lock, [&] { return !free_.empty(); });
     index = free_.back();
@@ -365,15 +364,15 @@ ExecutorPool::Outcome ExecutorPool::run(const std::filesystem::path& program, co
   double start_seconds = 0, run_seconds = 0;
   std::string why;
   bool start_failed = false;
-  Outcome outcome;
+  RunAttempt outcome;
   // Twice at most: an executor that ended while idle (killed from outside, say) is replaced
   // and the program handed to the new one, since none of it ran; that costs no fallback.
   for (int attempt = 0; attempt < 2; ++attempt) {
     if (slot.ended_while_idle()) ++lost;
-    if (!slot.running() || slot.runs() >= kRunsPerExecutor) {
+    if (!slot.running() || slot.runs() >= pipeline::kProgramsPerExecutor) {
       if (!slot.start(why)) {
         start_failed = true;
-        outcome = Outcome{std::nullopt, "executor did not start: " + why};
+        outcome = RunAttempt{std::nullopt, "executor did not start: " + why};
         break;
       }
       ++starts;
@@ -391,7 +390,7 @@ ExecutorPool::Outcome ExecutorPool::run(const std::filesystem::path& program, co
     stats_.start_seconds += start_seconds;
     stats_.lost += lost;
     if (start_failed) {
-      if (++failed_starts_ >= kStartAttempts) unavailable_ = why;
+      if (++failed_starts_ >= pipeline::kExecutorStartAttempts) unavailable_ = why;
       ++stats_.fallbacks;
       ++stats_.fallback_reasons["executor did not start"];
     } else {

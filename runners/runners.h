@@ -311,13 +311,14 @@ public:
   ExecutorPool(const ExecutorPool&) = delete;
   ExecutorPool& operator=(const ExecutorPool&) = delete;
 
-  struct Outcome {
+  /// A program handed to an executor: its clean run, or why it must run as a process instead.
+  struct RunAttempt {
     std::optional<SubprocessResult> result;  ///< a clean run, as the process would have shown it
     std::string fallback;                    ///< otherwise: why it must run as a process
   };
   /// Runs `program` (built with Linkage::shared_object) with `args` in `cwd` under `limits`.
-  Outcome run(const std::filesystem::path& program, const std::vector<std::string>& args, const Limits& limits,
-              const std::filesystem::path& cwd);
+  RunAttempt run(const std::filesystem::path& program, const std::vector<std::string>& args, const Limits& limits,
+                 const std::filesystem::path& cwd);
   ExecutorStats stats() const;
   const GpuInfo& gpu() const;
 

@@ -48,8 +48,8 @@ generator::Program one_kernel_program() {
   return program;
 }
 
-pipeline::CheckRun check(const generator::TestCase& test, runners::Mode mode, std::vector<runners::Config> configs,
-                         const std::filesystem::path& dir) {
+pipeline::TestCheck check(const generator::TestCase& test, runners::Mode mode, std::vector<runners::Config> configs,
+                          const std::filesystem::path& dir) {
   pipeline::CheckRequest request;
   request.input = pipeline::TestInput{test.name + ".cu", test.source, std::nullopt, test.sidecar, {}, {}};
   request.mode = mode;
@@ -62,7 +62,7 @@ pipeline::CheckRun check(const generator::TestCase& test, runners::Mode mode, st
 
 std::vector<runners::Config> rdc_configs() { return runners::parse_configs("nvcc-O3-rdc,clang-O3-rdc"); }
 
-std::vector<const oracle::Finding*> abi_findings(const pipeline::CheckRun& run) {
+std::vector<const oracle::Finding*> abi_findings(const pipeline::TestCheck& run) {
   std::vector<const oracle::Finding*> found;
   for (const oracle::Finding& f : run.verdict.findings)
     if (f.kind == oracle::FindingKind::abi_mismatch) found.push_back(&f);
@@ -134,10 +134,11 @@ TEST(AbiE2E, GeneratedProgramsAgreeWithoutSeparateCompilation) {
   ASSERT_FALSE(test.sidecar.abi_functions->empty());
   // In object mode a generated test is compared only when separate compilation is among the
   // configs (what a campaign pays for: pipeline/abi.cpp); in ptx mode the PTX is there anyway.
-  const pipeline::CheckRun object = check(test, runners::Mode::object, runners::default_configs(), dir.path() / "obj");
+  const pipeline::TestCheck object = check(test, runners::Mode::object, runners::default_configs(), dir.path() / "obj");
   EXPECT_FALSE(object.abi) << "no PTX compile for a generated test without separate compilation";
   for (runners::Mode mode : {runners::Mode::ptx}) {
-    const pipeline::CheckRun run = check(test, mode, runners::default_configs(), dir.path() / runners::to_string(mode));
+    const pipeline::TestCheck run = check(test, mode, runners::default_configs(),
+                                          dir.path() / runners::to_string(mode));
     ASSERT_TRUE(run.abi) << runners::to_string(mode);
     ASSERT_EQ(run.abi->views.size(), 2u);
     for (const oracle::AbiView& view : run.abi->views) EXPECT_EQ(view.problem, "") << view.config;
@@ -157,7 +158,7 @@ TEST(AbiE2E, SeparateCompilationShowsClangsAggregateReturnAlignment) {
   std::size_t findings = 0, functions = 0;
   for (std::uint64_t seed : {21u, 22u, 23u}) {
     const generator::TestCase test = generator::generate_program(abi_policy(), seed, generator::Size::small);
-    const pipeline::CheckRun run = check(test, runners::Mode::ptx, rdc_configs(), dir.path() / std::to_string(seed));
+    const pipeline::TestCheck run = check(test, runners::Mode::ptx, rdc_configs(), dir.path() / std::to_string(seed));
     ASSERT_TRUE(run.abi);
     for (const oracle::AbiView& view : run.abi->views) EXPECT_TRUE(view.separate_compilation) << view.config;
     std::cout << "[ abi ] seed " << seed << " rdc: " << run.verdict.headline() << "\n";

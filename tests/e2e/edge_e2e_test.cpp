@@ -24,8 +24,8 @@ using test::contains;
 /// rejects a plant depends on the template, not on the program around it.)
 std::vector<std::uint64_t> seeds_for(std::size_t rule_index) { return {1 + rule_index % 6}; }
 
-pipeline::CheckRun check_source(const std::string& name, const std::string& source, const generator::Sidecar& sidecar,
-                                const std::filesystem::path& dir) {
+pipeline::TestCheck check_source(const std::string& name, const std::string& source, const generator::Sidecar& sidecar,
+                                 const std::filesystem::path& dir) {
   pipeline::CheckRequest request;
   request.input = pipeline::TestInput{name + ".cu", source, std::nullopt, sidecar, {}, {}};
   request.mode = runners::Mode::object;
@@ -51,7 +51,7 @@ TEST_P(EveryViolationTemplate, IsRejectedByACompilerOrIsAKnownDifference) {
   for (std::uint64_t seed : seeds_for(GetParam())) {
     const generator::TestCase test = generator::generate_edge(generator::Policy::defaults(), seed,
                                                               generator::Size::small, rule.id);
-    const pipeline::CheckRun run = check_source(test.name, test.source, test.sidecar, dir.path());
+    const pipeline::TestCheck run = check_source(test.name, test.source, test.sidecar, dir.path());
     ASSERT_TRUE(run.expected && run.expected->reject) << "the sidecar says the program must be rejected";
     bool rejected = false;
     for (const pipeline::ConfigCheck& config : run.configs)
@@ -82,7 +82,7 @@ TEST(EdgeE2E, TheProgramsTheTemplatesArePlantedIntoAreAcceptedByBoth) {
   TempDir dir("cudiff-edge-e2e");
   const generator::TestCase test = generator::generate_batch(generator::Policy::defaults(), {1, 2, 3, 4, 5, 6},
                                                              generator::Size::small);
-  const pipeline::CheckRun run = check_source(test.name, test.source, test.sidecar, dir.path());
+  const pipeline::TestCheck run = check_source(test.name, test.source, test.sidecar, dir.path());
   for (const pipeline::ConfigCheck& config : run.configs)
     EXPECT_EQ(config.observation.outcome, oracle::CompileOutcome::accepted)
         << config.compile.config.name << ": " << run.verdict.headline();

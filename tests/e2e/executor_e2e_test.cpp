@@ -37,8 +37,8 @@ protected:
     setup.slots = 1;  // one executor: restarts are visible in the stats
     pool_ = std::make_unique<ExecutorPool>(setup);
   }
-  ExecutorPool::Outcome run(const std::filesystem::path& program, std::vector<std::string> args = {},
-                            double seconds = 20) {
+  ExecutorPool::RunAttempt run(const std::filesystem::path& program, std::vector<std::string> args = {},
+                               double seconds = 20) {
     Limits limits;
     limits.wall_seconds = seconds;
     return pool_->run(program, args, limits, dir_.path());
@@ -236,7 +236,7 @@ TEST(ExecutorPoolSlots, RunsGoToSeveralExecutorsAtOnceAndEachGetsItsOwnOutput) {
 static long long now() { timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec * 1000000LL + t.tv_nsec / 1000; }
 int main() { const long long start = now(); usleep(400000); std::printf("program )" +
                                          std::to_string(i) + R"( %lld %lld\n", start, now()); return 0; })"));
-  std::vector<ExecutorPool::Outcome> outcomes(kRuns);
+  std::vector<ExecutorPool::RunAttempt> outcomes(kRuns);
   std::vector<std::thread> threads;
   for (int i = 0; i < kRuns; ++i)
     threads.emplace_back([&, i] {

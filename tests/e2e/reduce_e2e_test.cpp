@@ -4,6 +4,7 @@
 
 #include "common/common.h"
 #include "pipeline/pipeline.h"
+#include "pipeline/reduce_parts.h"
 
 #include <gtest/gtest.h>
 

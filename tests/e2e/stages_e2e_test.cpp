@@ -73,7 +73,7 @@ protected:
 
   /// `file` checked as an object file by nvcc-O3 and clang-O3; with `must_accept`, judged as a
   /// generated program is (every rejection is a false rejection).
-  pipeline::CheckRun check(const std::filesystem::path& file, bool must_accept) {
+  pipeline::TestCheck check(const std::filesystem::path& file, bool must_accept) {
     pipeline::CheckRequest request;
     request.input = pipeline::file_input(file);
     request.mode = runners::Mode::object;
@@ -82,7 +82,7 @@ protected:
     return pipeline::check_test(request, toolchain, no_gpu, dir.path());
   }
 
-  pipeline::StageAttribution attribute(const pipeline::CheckRun& run, const oracle::Finding& finding) {
+  pipeline::StageAttribution attribute(const pipeline::TestCheck& run, const oracle::Finding& finding) {
     pipeline::AttributionRequest request;
     request.input = pipeline::file_input(run.file);
     request.crash_output = pipeline::crash_output(run, finding);
@@ -93,7 +93,7 @@ protected:
 };
 
 TEST_F(CompileStages, AnInvalidInlinePtxInstructionIsRejectedByPtxas) {
-  const pipeline::CheckRun run = check(stages_data("ptxas_rejects_inline_asm.cu"), true);
+  const pipeline::TestCheck run = check(stages_data("ptxas_rejects_inline_asm.cu"), true);
   ASSERT_EQ(run.verdict.findings.size(), 1u) << run.verdict.headline();
   oracle::Finding finding = run.verdict.findings.front();
   ASSERT_EQ(finding.kind, oracle::FindingKind::false_rejection) << finding.summary;
@@ -108,7 +108,7 @@ TEST_F(CompileStages, AnInvalidInlinePtxInstructionIsRejectedByPtxas) {
 }
 
 TEST_F(CompileStages, AnUndeclaredNameIsRejectedByTheFrontEnd) {
-  const pipeline::CheckRun run = check(stages_data("frontend_rejects_undeclared.cu"), true);
+  const pipeline::TestCheck run = check(stages_data("frontend_rejects_undeclared.cu"), true);
   ASSERT_EQ(run.verdict.findings.size(), 1u) << run.verdict.headline();
   const pipeline::StageAttribution attribution = attribute(run, run.verdict.findings.front());
   EXPECT_EQ(attribution.stage, oracle::Stage::frontend) << attribution.why;
@@ -116,7 +116,7 @@ TEST_F(CompileStages, AnUndeclaredNameIsRejectedByTheFrontEnd) {
 
 // A real clang-22 crash: the NVPTX backend cannot select a thread-local address.
 TEST_F(CompileStages, ClangsBackendCrashIsDeviceCodegen) {
-  const pipeline::CheckRun run = check(example("clang_thread_local_device_crash.cu"), false);
+  const pipeline::TestCheck run = check(example("clang_thread_local_device_crash.cu"), false);
   const auto crash = std::ranges::find_if(run.verdict.findings, [](const oracle::Finding& finding) {
     return finding.kind == oracle::FindingKind::crash;
   });

@@ -40,7 +40,7 @@ void expect_predicted_checksums(const std::vector<std::uint64_t>& seeds, const s
     request.configs = configs;
     const auto work = dir.path() / std::to_string(seed);
     std::filesystem::create_directories(work);
-    const pipeline::CheckRun run = pipeline::check_test(request, toolchain, gpus, work);
+    const pipeline::TestCheck run = pipeline::check_test(request, toolchain, gpus, work);
     std::vector<std::string> expected;
     for (const generator::Sidecar::Kernel& kernel : test.sidecar.kernels.value())
       expected.push_back("checksum " + kernel.name + " " + kernel.expected_checksum);

@@ -20,7 +20,7 @@ namespace {
 using namespace cudiff;
 
 struct Paths {
-  pipeline::CheckRun process, executor;
+  pipeline::TestCheck process, executor;
 };
 
 class GpuExecutor : public ::testing::Test {

@@ -26,7 +26,7 @@ void expect_variants_agree(const std::vector<std::uint64_t>& seeds, generator::S
   request.input = pipeline::TestInput{test.name + ".cu", test.source, std::nullopt, test.sidecar, {}, {}};
   request.mode = runners::Mode::run;
   request.configs = runners::parse_configs("nvcc-O3,clang-O3");
-  const pipeline::CheckRun run = pipeline::check_test(request, toolchain, gpus, dir.path());
+  const pipeline::TestCheck run = pipeline::check_test(request, toolchain, gpus, dir.path());
   std::cout << "[ variants ] seeds " << seeds.front() << ".." << seeds.back() << ": " << run.verdict.headline() << "\n";
   const std::vector<oracle::VariantKernel> pairs = pipeline::variant_kernels_of(test.sidecar);
   ASSERT_FALSE(pairs.empty());

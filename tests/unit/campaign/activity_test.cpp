@@ -1,6 +1,7 @@
 // campaign::ActivityBoard and the progress line's "now:" part, and BackgroundReducer's status
 // while it works: what a person watching a long campaign is told it is doing.
-#include "campaign/campaign.h"
+#include "campaign/loop_parts.h"
+#include "campaign/progress_parts.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // campaign::BatchSource: the seeds each worker gets, for whole campaigns, shards, resumed
 // campaigns and time budgets; and campaign::BackgroundReducer.
-#include "campaign/campaign.h"
+#include "campaign/loop_parts.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // campaign::BusyTime and FuzzProgress's per-GPU figures: how busy each GPU of a campaign was,
 // counted as the time at least one binary ran on it, never as the sum of overlapping runs.
-#include "campaign/campaign.h"
+#include "campaign/progress_parts.h"
 
 #include <gtest/gtest.h>
 

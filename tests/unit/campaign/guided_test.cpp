@@ -148,7 +148,7 @@ $L__BB0_2:
 }
 
 TEST(CheckFeatures, NameOutcomesDiagnosticsPtxAndTheVerdict) {
-  pipeline::CheckRun run;
+  pipeline::TestCheck run;
   for (auto [config, compiler] :
        {std::pair{"nvcc-O3", runners::CompilerKind::nvcc}, std::pair{"clang-O3", runners::CompilerKind::clang}}) {
     pipeline::ConfigCheck check;

@@ -1,8 +1,8 @@
-// campaign::isolate_findings with the sanitizer gate's verdict on a seed alone (check_batch
+// campaign::isolate_findings with the sanitizer gate's verdict on a seed alone (fuzz_batch
 // runs the gate while the binaries exist; here a scripted check says what it found): an
 // invalid program's run-time findings are never filed, its compile-time ones still are, and
 // a clean or unchecked gate leaves its note on the filed finding.
-#include "campaign/campaign.h"
+#include "campaign/batch_parts.h"
 
 #include <gtest/gtest.h>
 
@@ -30,8 +30,8 @@ struct GatedPrograms {
   std::string note;
   bool layout_too = false;
 
-  SeedsCheck check(const std::vector<std::uint64_t>& seeds) const {
-    SeedsCheck result;
+  BatchCheck check(const std::vector<std::uint64_t>& seeds) const {
+    BatchCheck result;
     if (std::ranges::count(seeds, 21) == 0) return result;
     result.findings.push_back(finding(oracle::FindingKind::run_mismatch));
     result.signatures.push_back(signature("run"));
@@ -58,7 +58,7 @@ struct GatedPrograms {
 
 std::map<std::uint64_t, SeedOutcome> isolate(const GatedPrograms& programs, std::vector<std::string>& notes) {
   const std::vector<std::uint64_t> batch = {20, 21, 22, 23};
-  const CheckSeeds check = [&](const std::vector<std::uint64_t>& part) { return programs.check(part); };
+  const BatchChecker check = [&](const std::vector<std::uint64_t>& part) { return programs.check(part); };
   return isolate_findings(batch, programs.check(batch), check, notes);
 }
 

@@ -1,6 +1,6 @@
 // campaign::isolate_findings with a scripted check: which seeds a batch's findings are pinned
 // on, how many checks it takes, and what is not filed.
-#include "campaign/campaign.h"
+#include "campaign/batch_parts.h"
 
 #include <gtest/gtest.h>
 
@@ -25,9 +25,9 @@ struct ScriptedPrograms {
   std::set<std::uint64_t> shows_only_together;  ///< these show "together" only when all are checked at once
   std::vector<std::vector<std::uint64_t>> checked;  ///< every check, in order
 
-  SeedsCheck check(const std::vector<std::uint64_t>& seeds) {
+  BatchCheck check(const std::vector<std::uint64_t>& seeds) {
     checked.push_back(seeds);
-    SeedsCheck result;
+    BatchCheck result;
     std::map<std::string, std::set<std::uint64_t>> by_key;
     for (std::uint64_t seed : seeds)
       if (auto found = culprits.find(seed); found != culprits.end()) by_key[found->second].insert(seed);
@@ -58,8 +58,8 @@ std::vector<std::uint64_t> seeds(std::uint64_t first, std::uint64_t count) {
 
 std::map<std::uint64_t, SeedOutcome> isolate(ScriptedPrograms& programs, const std::vector<std::uint64_t>& batch,
                                              std::vector<std::string>& notes) {
-  const SeedsCheck whole = programs.check(batch);
-  const CheckSeeds check = [&](const std::vector<std::uint64_t>& part) { return programs.check(part); };
+  const BatchCheck whole = programs.check(batch);
+  const BatchChecker check = [&](const std::vector<std::uint64_t>& part) { return programs.check(part); };
   return isolate_findings(batch, whole, check, notes);
 }
 
@@ -119,9 +119,9 @@ TEST(Isolation, ASeedAloneIsChargedOnlyWithKeysItsBatchShowed) {
   programs.kind = oracle::FindingKind::layout_mismatch;
   programs.culprits = {{4, "k"}};
   std::vector<std::string> notes;
-  const SeedsCheck whole = programs.check(seeds(0, 4 + 1));
-  const CheckSeeds check = [&](const std::vector<std::uint64_t>& part) {
-    SeedsCheck result = programs.check(part);
+  const BatchCheck whole = programs.check(seeds(0, 4 + 1));
+  const BatchChecker check = [&](const std::vector<std::uint64_t>& part) {
+    BatchCheck result = programs.check(part);
     if (part == std::vector<std::uint64_t>{4}) {
       result.findings.push_back(finding(oracle::FindingKind::crash));
       triage::Signature extra;

@@ -1,6 +1,6 @@
-// Programs a compiler rejects on purpose are checked alone: which seeds check_batch takes out of
+// Programs a compiler rejects on purpose are checked alone: which seeds fuzz_batch takes out of
 // its batch, for the compilers of the campaign's configs (no compiler runs here).
-#include "campaign/campaign.h"
+#include "campaign/batch_parts.h"
 
 #include <gtest/gtest.h>
 

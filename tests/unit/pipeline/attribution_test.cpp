@@ -26,26 +26,37 @@ oracle::RunObservation run(const std::string& config, std::vector<std::string> l
   return r;
 }
 
+TEST(AttributionRules, TheOtherPtxasLevelIsSpelledOneWay) {
+  EXPECT_EQ(other_ptxas_level("O3"), "O0");
+  EXPECT_EQ(other_ptxas_level("O2"), "O0");
+  EXPECT_EQ(other_ptxas_level("O0"), "O3");
+  OddConfig odd;
+  odd.config = "nvcc-O3";
+  odd.ptxas_level = "O3";
+  odd.ptxas_swapped = SwapResult::right;
+  EXPECT_EQ(decide_config(odd).why, "nvcc-O3 is right with ptxas -O0, the same PTX: ptxas -O3");
+}
+
 TEST(AttributionRules, RightWithPtxasAtTheOtherLevelIsPtxas) {
   OddConfig o = odd("nvcc-O3");
-  o.ptxas_swapped = Outcome::right;
+  o.ptxas_swapped = SwapResult::right;
   const Decision d = decide_config(o);
   EXPECT_EQ(d.stage, Stage::ptxas);
   EXPECT_NE(d.why.find("ptxas -O0"), std::string::npos) << d.why;
   // An -O0 config right with ptxas -O3: ptxas -O0 is the guilty one.
   OddConfig slow = odd("clang-O0", "O0");
-  slow.ptxas_swapped = Outcome::right;
+  slow.ptxas_swapped = SwapResult::right;
   EXPECT_EQ(decide_config(slow).stage, Stage::ptxas);
 }
 
 TEST(AttributionRules, StillWrongWithPtxasSwappedIsDeviceCodegen) {
   OddConfig o = odd("clang-O3");
-  o.ptxas_swapped = Outcome::still_wrong;
+  o.ptxas_swapped = SwapResult::still_wrong;
   EXPECT_EQ(decide_config(o).stage, Stage::device_codegen);
   // Confirmed: the driver's JIT of the same PTX is wrong too.
   OddConfig confirmed = odd("nvcc-O3");
-  confirmed.ptxas_swapped = Outcome::still_wrong;
-  confirmed.driver_jit = Outcome::still_wrong;
+  confirmed.ptxas_swapped = SwapResult::still_wrong;
+  confirmed.driver_jit = SwapResult::still_wrong;
   const Decision d = decide_config(confirmed);
   EXPECT_EQ(d.stage, Stage::device_codegen);
   EXPECT_NE(d.why.find("JIT"), std::string::npos) << d.why;
@@ -53,40 +64,40 @@ TEST(AttributionRules, StillWrongWithPtxasSwappedIsDeviceCodegen) {
 
 TEST(AttributionRules, AssemblersThatDisagreeLeaveItUnknown) {
   OddConfig o = odd("nvcc-O3");
-  o.ptxas_swapped = Outcome::still_wrong;
-  o.driver_jit = Outcome::right;
+  o.ptxas_swapped = SwapResult::still_wrong;
+  o.driver_jit = SwapResult::right;
   EXPECT_EQ(decide_config(o).stage, Stage::unknown);
 }
 
 TEST(AttributionRules, JitConfigAgainstItsPtxasBuiltTwin) {
   OddConfig o = odd("nvcc-O3-jit", "");
   o.ptx_only = true;
-  o.twin = Outcome::right;
+  o.twin = SwapResult::right;
   EXPECT_EQ(decide_config(o).stage, Stage::driver_jit);
-  o.twin = Outcome::still_wrong;
+  o.twin = SwapResult::still_wrong;
   EXPECT_EQ(decide_config(o).stage, Stage::device_codegen);
-  o.twin = Outcome::build_failed;
+  o.twin = SwapResult::build_failed;
   EXPECT_EQ(decide_config(o).stage, Stage::unknown);
 }
 
 TEST(AttributionRules, RdcConfigSplitsPtxasFromTheRest) {
   OddConfig o = odd("nvcc-O3-rdc");
   o.relocatable = true;
-  o.twin = Outcome::right;
-  o.ptxas_swapped = Outcome::right;
+  o.twin = SwapResult::right;
+  o.ptxas_swapped = SwapResult::right;
   EXPECT_EQ(decide_config(o).stage, Stage::ptxas);
-  o.ptxas_swapped = Outcome::still_wrong;
+  o.ptxas_swapped = SwapResult::still_wrong;
   const Decision d = decide_config(o);
   EXPECT_EQ(d.stage, Stage::unknown);
   EXPECT_NE(d.why.find("linker"), std::string::npos) << d.why;
   // Wrong without rdc too: the PTX is wrong whichever way it is linked.
-  o.twin = Outcome::still_wrong;
+  o.twin = SwapResult::still_wrong;
   EXPECT_EQ(decide_config(o).stage, Stage::device_codegen);
 }
 
 TEST(AttributionRules, SwapsThatCouldNotBeMadeLeaveItUnknown) {
   OddConfig failed = odd("clang-O3");
-  failed.ptxas_swapped = Outcome::build_failed;
+  failed.ptxas_swapped = SwapResult::build_failed;
   EXPECT_EQ(decide_config(failed).stage, Stage::unknown);
   EXPECT_NE(decide_config(failed).why.find("build failed"), std::string::npos);
   OddConfig debug = odd("nvcc-G", "");

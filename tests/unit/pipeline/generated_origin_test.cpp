@@ -8,7 +8,7 @@
 namespace cudiff::pipeline {
 namespace {
 
-class GeneratedOrigin : public ::testing::Test {
+class GeneratedOriginTest : public ::testing::Test {
 protected:
   std::optional<pipeline::GeneratedOrigin> origin_of(const std::string& source) {
     triage::StoredFinding finding;
@@ -22,7 +22,7 @@ protected:
   std::string why_not_;
 };
 
-TEST_F(GeneratedOrigin, AProgramTheGeneratorMakesAgainIsItsSeedAndSize) {
+TEST_F(GeneratedOriginTest, AProgramTheGeneratorMakesAgainIsItsSeedAndSize) {
   const generator::TestCase test =
       generator::generate_program(generator::Policy::defaults(), 7, generator::Size::medium);
   const auto origin = origin_of(test.source);
@@ -33,7 +33,7 @@ TEST_F(GeneratedOrigin, AProgramTheGeneratorMakesAgainIsItsSeedAndSize) {
   EXPECT_EQ(origin->policy.hash(), generator::Policy::defaults().hash());
 }
 
-TEST_F(GeneratedOrigin, ABatchOfOneSeedCountsAndABatchOfTwoDoesNot) {
+TEST_F(GeneratedOriginTest, ABatchOfOneSeedCountsAndABatchOfTwoDoesNot) {
   const auto one = origin_of(generator::generate_batch(generator::Policy::defaults(), {9}, generator::Size::small).source);
   ASSERT_TRUE(one) << why_not_;
   EXPECT_EQ(one->seed, 9u);
@@ -41,7 +41,7 @@ TEST_F(GeneratedOrigin, ABatchOfOneSeedCountsAndABatchOfTwoDoesNot) {
   EXPECT_EQ(why_not_, "not the program of one seed");
 }
 
-TEST_F(GeneratedOrigin, AnEditedProgramAPersonsFileAndAnotherVersionAreRefusedWithTheReason) {
+TEST_F(GeneratedOriginTest, AnEditedProgramAPersonsFileAndAnotherVersionAreRefusedWithTheReason) {
   std::string source = generator::generate_program(generator::Policy::defaults(), 7, generator::Size::small).source;
   std::string edited = source;
   edited.replace(edited.rfind('}'), 1, "} ");

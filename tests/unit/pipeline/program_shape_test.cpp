@@ -1,7 +1,7 @@
 // Unit: what the pipeline reads from a program's text to choose how to build and run it —
 // defines_main (an executable, or an object file) and executor_can_load (a shared object in an
 // executor, or a process of its own).
-#include "pipeline/pipeline.h"
+#include "pipeline/check_parts.h"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // (tests/golden/sanitizer: real reports captured on an H100 with CUDA 13.0 by
 // scripts/gpu/capture-sanitizer-samples.sh; see its README), sanitizer_tools_for, and
 // gate_binaries' choice of one binary per side.
-#include "pipeline/pipeline.h"
+#include "pipeline/sanitizer_parts.h"
 #include "support/test_support.h"
 
 #include <gtest/gtest.h>
@@ -126,7 +126,7 @@ ConfigCheck built(const std::string& name, runners::CompilerKind compiler) {
 }
 
 TEST(SanitizerGate, OneBinaryFromEachSideAndBothCompilers) {
-  CheckRun run;
+  TestCheck run;
   run.configs = {built("nvcc-O3", runners::CompilerKind::nvcc), built("nvcc-O0", runners::CompilerKind::nvcc),
                  built("clang-O3", runners::CompilerKind::clang), built("clang-O0", runners::CompilerKind::clang)};
   oracle::Finding finding;
@@ -142,7 +142,7 @@ TEST(SanitizerGate, OneBinaryFromEachSideAndBothCompilers) {
 }
 
 TEST(SanitizerGate, WithoutSanitizerNothingIsCheckedAndTheNoteSaysSo) {
-  CheckRun run;
+  TestCheck run;
   run.mode = runners::Mode::run;
   run.configs = {built("nvcc-O3", runners::CompilerKind::nvcc), built("clang-O3", runners::CompilerKind::clang)};
   run.gpus.gpus.emplace_back();

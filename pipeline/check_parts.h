@@ -1,0 +1,52 @@
+// pipeline: the check's internals — the layout and parameter-ABI parts of a check, and how a
+// test's text chooses its mode. Internal to pipeline/.
+#pragma once
+
+#include "pipeline/check.h"
+
+#include <filesystem>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace cudiff::pipeline {
+
+/// Whether a program can run in an executor as it would in a process of its own: it defines
+/// main() and declares no __managed__ variable (managed memory is per process; the executor
+/// path does not model it).
+bool executor_can_load(std::string_view source);
+
+/// For a test whose sidecar lists layout probes (else nothing): the device views, read from
+/// each accepted config's PTX (the artifact in ptx mode, else a PTX compile into `workdir`),
+/// and the host views, from each built binary run as `BINARY --layout` (which touches no CUDA
+/// API, so no GPU is needed). Adds the probes and views to `observations`.
+/// A shared-object build runs `--layout` in `executor` when given; without one, or when that run
+/// is not clean, an executable is built for it.
+std::optional<LayoutCheck> check_layout(const TestCheck& run, const TestInput& input,
+                                        const runners::Limits& compile_limits, const runners::Limits& run_limits,
+                                        const std::filesystem::path& workdir, oracle::Observations& observations,
+                                        runners::ExecutorPool* executor = nullptr);
+
+/// Whether a config builds with separate compilation (-rdc=true, -dc, -fgpu-rdc): only PTX of
+/// configs alike in this is compared.
+bool separate_compilation(const runners::Config& config);
+/// Whether a check compares parameter declarations outside ptx mode, where it costs PTX
+/// compiles: always for a person's file (no sidecar), for a generated test only when its
+/// sidecar lists ABI-family functions.
+bool wants_abi_check(const TestInput& input);
+/// The ABI-family functions a sidecar lists, as the oracle takes them.
+std::vector<oracle::AbiFunctionKinds> abi_kinds_of(const generator::Sidecar& sidecar);
+/// The parameter declarations of the accepted configs (nothing in syntax mode, or when no
+/// nvcc and clang config of one arch and separate-compilation mode were both accepted): in ptx
+/// mode every config's artifact; otherwise, when wants_abi_check, the PTX of one nvcc and one
+/// clang config per arch and mode (the layout check's, or a PTX compile into `workdir`). Adds
+/// the views and the sidecar's kinds to `observations`.
+std::optional<AbiCheck> check_abi(const TestCheck& run, const TestInput& input, const runners::Limits& compile_limits,
+                                  const std::filesystem::path& workdir, oracle::Observations& observations);
+
+/// True when the source defines main(); otherwise it is checked as an object file rather
+/// than reported as two failed links. A text scan with comments removed: good enough to
+/// choose a mode, and a wrong guess only shows as a link error on both sides.
+bool defines_main(std::string_view source);
+
+} // namespace cudiff::pipeline

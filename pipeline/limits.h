@@ -1,0 +1,74 @@
+// pipeline: the limits — every limit a compile or a run of a test gets, and those of the
+// executors, test scripts and Slurm commands, declared here and nowhere else. Constants only,
+// including no other stage: runners' executor pool takes its limits from here too
+// (docs/architecture.md, "Layout").
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace cudiff::runners {
+struct Limits;
+} // namespace cudiff::runners
+
+namespace cudiff::pipeline {
+
+// ---- compiles and runs -------------------------------------------------------------------
+
+/// Host memory for every compile and every run: a compiler or a generated program that wants
+/// more is stopped, and that is its result.
+inline constexpr std::uint64_t kMemoryLimitBytes = 16ull << 30;
+/// A compile of a person's file (check, reduce, triage reduce): a large file may take minutes.
+inline constexpr double kFileCompileSeconds = 300;
+/// A compile of one generated program in a campaign, guided fuzzing or the conformance
+/// measurement (a batch of K programs gets 1 + kBatchTestShare * (K - 1) times as long).
+inline constexpr double kProgramCompileSeconds = 120;
+/// One run of a built program.
+inline constexpr double kRunSeconds = 60;
+/// A check of a batch of K tests (a campaign's seeds and each one's variants, all in one
+/// translation unit) gets 1 + kBatchTestShare * (K - 1) times one program's compile and run
+/// limits: a batch's compile may take longer than one program's before it is a hang.
+inline constexpr double kBatchTestShare = 0.25;
+/// A compute-sanitizer run gets this many times a normal run's limit: the sanitizers are slow.
+inline constexpr double kSanitizerTimeFactor = 10;
+/// One run of a C-Reduce-style test script.
+inline constexpr double kScriptSeconds = 120;
+/// Of a test script's output, this much per stream is kept: only its exit status matters.
+inline constexpr std::size_t kScriptOutputBytes = 64 * 1024;
+/// A reduction's candidates compile in seconds; a candidate that hangs a compiler must not cost
+/// five minutes: its compile limit is kCandidateCompileFactor times the original's slowest
+/// compile, at least kCandidateCompileFloorSeconds, at most the request's (a hang keeps that).
+inline constexpr double kCandidateCompileFactor = 10;
+inline constexpr double kCandidateCompileFloorSeconds = 30;
+/// One bucket's reduction in a child process at the end of (or alongside) a campaign.
+inline constexpr double kBucketReductionSeconds = 15 * 60;
+/// A compile past its limit is confirmed once with this many times the limit before it is
+/// called a hang (docs/architecture.md, "Oracles" 4): a slow machine must not produce hangs.
+inline constexpr double kHangConfirmationFactor = 3.0;
+
+/// The compile of a small CUDA program that tells whether a clang release installed side by side
+/// builds CUDA with this toolkit (`cudiff triage bisect`).
+inline constexpr double kClangProbeCompileSeconds = 120;
+
+/// `seconds` of wall clock and kMemoryLimitBytes.
+runners::Limits limits(double seconds);
+
+// ---- executors (runners::ExecutorPool) ---------------------------------------------------
+
+/// An executor's start: context creation takes a fraction of a second; a machine under load
+/// may take much longer.
+inline constexpr double kExecutorStartSeconds = 120;
+/// An executor is replaced after this many programs: modules that dlclose could not unload
+/// (and what they hold on the device) stay bounded.
+inline constexpr std::uint64_t kProgramsPerExecutor = 2000;
+/// After this many starts in a row that fail, the pool stops trying: every run falls back.
+inline constexpr int kExecutorStartAttempts = 3;
+
+// ---- Slurm's commands (campaign/slurm_*.cpp) ---------------------------------------------
+
+/// One squeue call (a campaign's status).
+inline constexpr double kSlurmQuerySeconds = 60;
+/// One sbatch call (a campaign's submission).
+inline constexpr double kSlurmSubmitSeconds = 120;
+
+} // namespace cudiff::pipeline

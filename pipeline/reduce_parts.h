@@ -1,0 +1,84 @@
+// pipeline: the reducer's interestingness tests — a person's C-Reduce-style script, or the
+// built-in "same triage signature" test with its prefilter and its sanitizer gate. Internal to
+// pipeline/ (reduce.cpp, reduce_tests.cpp, bucket_reduction.cpp).
+#pragma once
+
+#include "oracle/oracle.h"
+#include "pipeline/check.h"
+#include "pipeline/reduce.h"
+#include "runners/runners.h"
+
+#include <filesystem>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace cudiff::pipeline {
+
+/// C-Reduce's protocol: the candidate is written under the original's file name into a fresh
+/// directory, and the script runs there with no arguments; exit 0 means interesting.
+class ScriptTest {
+public:
+  /// Throws Error(environment) when the script does not exist or is not executable.
+  ScriptTest(const std::filesystem::path& script, std::string file_name, double timeout_seconds);
+  bool operator()(const std::string& candidate) const;
+
+private:
+  std::filesystem::path script_;
+  std::string file_name_;
+  double timeout_seconds_;
+};
+
+/// The built-in test: the candidate is checked as `cudiff check` would (same configs, the
+/// given mode) and must show a finding with the target's key.
+class SignatureTest {
+public:
+  SignatureTest(ReduceTarget target, CheckRequest check, const runners::Toolchain& toolchain,
+                const runners::GpuDiscovery& gpus, const ReduceRequest& request);
+  /// A necessary condition checked first on one config alone (the fastest in `original`):
+  /// its outcome must be the original's, and a rejecting config may only give errors the
+  /// target's rejecting side gave. Most candidates fail it, at the cost of one compile.
+  void use_prefilter(const TestCheck& original);
+  /// The run-mismatch gate: compute-sanitizer (memcheck, initcheck, racecheck, synccheck) must
+  /// be clean on both compilers' binaries. Throws Error(environment) when it is missing.
+  void use_sanitizer_gate();
+  /// undefined_behaviour_warning() for a candidate, with this test's clang arch and limits.
+  std::optional<std::string> ub_warning(const std::string& candidate) const;
+  bool operator()(const std::string& candidate) const;
+  /// `text` written under the original's name into `dir`, and checked (with the sidecar).
+  TestCheck check(const std::string& text, const std::filesystem::path& dir) const;
+
+private:
+  struct Prefilter {
+    runners::Config config;
+    oracle::CompileOutcome outcome = oracle::CompileOutcome::accepted;
+    std::set<std::string> allowed_error_ids;
+  };
+  /// The prefilter config's compile, when it passes; none when the candidate fails it.
+  std::optional<ConfigCheck> prefilter(const std::filesystem::path& file, const std::filesystem::path& dir,
+                                       const std::string& text) const;
+  TestCheck check(const std::string& text, const std::filesystem::path& dir, CheckRequest request) const;
+  bool sanitizer_clean(const TestCheck& run, const std::string& candidate) const;
+
+  ReduceTarget target_;
+  CheckRequest check_;
+  const runners::Toolchain& toolchain_;
+  const runners::GpuDiscovery& gpus_;
+  std::string file_name_;
+  std::optional<generator::Sidecar> sidecar_;
+  std::optional<Prefilter> prefilter_;
+  std::optional<std::filesystem::path> sanitizer_;
+};
+
+/// The run-mismatch gate's cheap half, checked before anything is built: clang's front end
+/// must accept `text` (written as `file_name`) with the warnings that signal undefined
+/// behaviour made errors: a missing return, an uninitialized variable, a constant
+/// out-of-bounds index or shift, an unsequenced modification, ... memcheck sees none of
+/// these, and deleting a `return` or an initializer is exactly the edit a reducer makes.
+/// The first error, or none when the text is clean.
+std::optional<std::string> undefined_behaviour_warning(const runners::Toolchain& toolchain, const std::string& text,
+                                                       const std::string& file_name, const std::string& arch,
+                                                       const runners::Limits& limits);
+
+} // namespace cudiff::pipeline
