@@ -56,9 +56,8 @@ std::set<std::uint64_t> named_seeds(const oracle::Finding& finding, const genera
 void sanitizer_gate(const FuzzContext& context, const generator::TestCase& test, const pipeline::TestCheck& run,
                     BatchCheck& checked) {
   const bool alone = test.sidecar.batch && test.sidecar.batch->seeds.size() == 1;
-  if (!alone || std::ranges::none_of(checked.findings, [](const oracle::Finding& finding) {
-        return oracle::is_run_kind(finding.kind);
-      }))
+  if (!alone || std::ranges::none_of(checked.findings,
+                                     [](const oracle::Finding& finding) { return oracle::is_run_kind(finding.kind); }))
     return;
   const pipeline::GateOutcome gate = pipeline::sanitizer_gate(context.sanitizer_gate, run, test.source, test.sidecar);
   checked.gate = gate.result;

@@ -258,8 +258,9 @@ StageAttribution compile_side(const oracle::Finding& finding, const std::string&
 
 bool attributable(const oracle::Finding& finding) {
   using Kind = oracle::FindingKind;
-  return oracle::is_run_kind(finding.kind) || finding.kind == Kind::crash || finding.kind == Kind::compile_status_mismatch ||
-         finding.kind == Kind::false_rejection || finding.kind == Kind::late_rejection;
+  return oracle::is_run_kind(finding.kind) || finding.kind == Kind::crash ||
+         finding.kind == Kind::compile_status_mismatch || finding.kind == Kind::false_rejection ||
+         finding.kind == Kind::late_rejection;
 }
 
 StageAttribution attribute_stage(const oracle::Finding& finding, const AttributionRequest& request,

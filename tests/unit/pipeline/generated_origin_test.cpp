@@ -23,8 +23,8 @@ protected:
 };
 
 TEST_F(GeneratedOriginTest, AProgramTheGeneratorMakesAgainIsItsSeedAndSize) {
-  const generator::TestCase test =
-      generator::generate_program(generator::Policy::defaults(), 7, generator::Size::medium);
+  const generator::TestCase test = generator::generate_program(generator::Policy::defaults(), 7,
+                                                               generator::Size::medium);
   const auto origin = origin_of(test.source);
   ASSERT_TRUE(origin) << why_not_;
   EXPECT_EQ(origin->seed, 7u);
@@ -34,10 +34,12 @@ TEST_F(GeneratedOriginTest, AProgramTheGeneratorMakesAgainIsItsSeedAndSize) {
 }
 
 TEST_F(GeneratedOriginTest, ABatchOfOneSeedCountsAndABatchOfTwoDoesNot) {
-  const auto one = origin_of(generator::generate_batch(generator::Policy::defaults(), {9}, generator::Size::small).source);
+  const auto one = origin_of(
+      generator::generate_batch(generator::Policy::defaults(), {9}, generator::Size::small).source);
   ASSERT_TRUE(one) << why_not_;
   EXPECT_EQ(one->seed, 9u);
-  EXPECT_FALSE(origin_of(generator::generate_batch(generator::Policy::defaults(), {9, 10}, generator::Size::small).source));
+  EXPECT_FALSE(
+      origin_of(generator::generate_batch(generator::Policy::defaults(), {9, 10}, generator::Size::small).source));
   EXPECT_EQ(why_not_, "not the program of one seed");
 }
 
