@@ -28,8 +28,8 @@ std::filesystem::path data(const std::string& relative);
 /// Runs the cudiff binary with `args` and extra environment variables and returns what happened.
 runners::SubprocessResult run_cudiff(const std::vector<std::string>& args, double wall_seconds = 300,
                                      std::vector<std::pair<std::string, std::string>> env = {});
-/// Why gpu tests cannot run here ("no GPU (<driver note>): gpu test skipped"), or nothing when
-/// a GPU is present. Used through CUDIFF_SKIP_WITHOUT_GPU().
+/// Why gpu tests cannot run here ("no GPU (<driver note>)"), or nothing when a GPU is present.
+/// Used through CUDIFF_SKIP_WITHOUT_GPU().
 std::optional<std::string> no_gpu();
 /// Whether CUDIFF_REQUIRE_GPU=1 is set: a gpu test that would skip fails instead, so a GPU
 /// host whose discovery broke cannot pass the suite by skipping all of it.
@@ -80,6 +80,7 @@ std::string repeated(std::string_view part, std::size_t times);
 /// In a gpu test that cannot run for `why`: a skip, or a failure when CUDIFF_REQUIRE_GPU=1.
 #define CUDIFF_GPU_TEST_CANNOT_RUN(why)                                                                                \
   do {                                                                                                                 \
-    if (::cudiff::test::gpu_required()) GTEST_FAIL() << "CUDIFF_REQUIRE_GPU=1, but " << (why);                         \
-    GTEST_SKIP() << (why);                                                                                             \
+    if (::cudiff::test::gpu_required())                                                                                \
+      GTEST_FAIL() << "CUDIFF_REQUIRE_GPU=1 and this gpu test cannot run: " << (why);                                  \
+    GTEST_SKIP() << (why) << ": gpu test skipped";                                                                     \
   } while (0)
