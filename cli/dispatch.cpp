@@ -21,7 +21,8 @@ std::string top_level_help() {
     name.resize(12, ' ');
     out += "  " + name + split_lines(command.spec.description).front() + "\n";
   }
-  out += "\nexit status: 0 agreement, 1 discrepancy found, 2 usage or environment error\n";
+  out += "\nexit status: 0 agreement, 1 discrepancy found, 2 usage or environment error, 3 (check) invalid "
+         "program\n";
   return out;
 }
 

@@ -1,6 +1,6 @@
-// pipeline: the sanitizer gate — before a run-time finding (run_mismatch, wrong_code,
-// common_wrong_code) is filed, compute-sanitizer runs on the binaries of the configs that
-// disagree; a program whose run faults has no one defined output, so its finding is the
+// pipeline: the sanitizer gate — before a run-time finding (oracle::is_run_kind: run_mismatch,
+// wrong_code, common_wrong_code, metamorphic) is filed, compute-sanitizer runs on the binaries
+// of the configs that disagree; a program whose run faults has no one defined output, so its finding is the
 // program's defect (a generator defect, a person's bug), never a compiler bug: it goes to the
 // invalid-tests list instead (docs/pipeline.md, "The sanitizer gate").
 #include "pipeline/reduce.h"
