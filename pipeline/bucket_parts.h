@@ -5,8 +5,6 @@
 #include "pipeline/check.h"
 #include "triage/triage.h"
 
-#include <string_view>
-
 namespace cudiff::pipeline {
 
 /// How a stored finding is checked again (a bucket's reduction, a recheck): the configs and mode

@@ -9,12 +9,10 @@
 namespace cudiff::generator {
 namespace {
 
-constexpr std::uint32_t kWarp = 32;
-
 std::uint32_t exchange_partner(const Stmt& stmt, std::uint32_t t, std::uint32_t per_block) {
   if (stmt.warp_scope) {
-    const std::uint32_t base = t & ~(kWarp - 1);
-    const std::uint32_t lane = stmt.rotate ? (t + stmt.param) & (kWarp - 1) : (t ^ stmt.param) & (kWarp - 1);
+    const std::uint32_t base = t & ~(kWarpLanes - 1);
+    const std::uint32_t lane = stmt.rotate ? (t + stmt.param) & (kWarpLanes - 1) : (t ^ stmt.param) & (kWarpLanes - 1);
     return base | lane;
   }
   return stmt.rotate ? (t + stmt.param) & (per_block - 1) : (t ^ stmt.param) & (per_block - 1);
@@ -59,7 +57,7 @@ UB Interpreter::exec_collective(const Stmt& stmt, std::vector<Env>& envs, const 
   case StmtKind::Shuffle: {
     std::vector<Value> results(envs.size());
     for (std::size_t i = 0; i < envs.size(); ++i) {
-      const std::uint32_t lane = envs[i].thread->linear_tid % kWarp;
+      const std::uint32_t lane = envs[i].thread->linear_tid % kWarpLanes;
       std::uint32_t b = stmt.param;
       if (stmt.lane) {  // a computed source lane: __shfl_sync takes it as an int
         Outcome source = eval(*stmt.lane, envs[i]);
@@ -73,14 +71,14 @@ UB Interpreter::exec_collective(const Stmt& stmt, std::vector<Env>& envs, const 
     return UB::None;
   }
   case StmtKind::Vote:
-    for (std::size_t base = 0; base < envs.size(); base += kWarp) {
+    for (std::size_t base = 0; base < envs.size(); base += kWarpLanes) {
       std::uint32_t ballot = 0;
-      for (std::uint32_t lane = 0; lane < kWarp; ++lane)
+      for (std::uint32_t lane = 0; lane < kWarpLanes; ++lane)
         if (values[base + lane].bits != 0) ballot |= 1u << lane;
       Value result = stmt.vote == VoteKind::Ballot ? Value{IntType::UInt, ballot}
                      : stmt.vote == VoteKind::All  ? Value{IntType::Bool, ballot == 0xffffffffu ? 1u : 0u}
                                                    : Value{IntType::Bool, ballot != 0 ? 1u : 0u};
-      for (std::uint32_t lane = 0; lane < kWarp; ++lane)
+      for (std::uint32_t lane = 0; lane < kWarpLanes; ++lane)
         envs[base + lane].vars[stmt.var] = convert(result, stmt.target_type);
     }
     return UB::None;

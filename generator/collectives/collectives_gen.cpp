@@ -11,8 +11,6 @@
 namespace cudiff::generator {
 namespace {
 
-constexpr std::uint32_t kWarp = 32;
-
 const IntType kWordTypes[] = {IntType::Int, IntType::UInt, IntType::LLong, IntType::ULLong};
 
 std::uint32_t random_width(GenContext& ctx) { return 2u << ctx.rng.below(5); }  // 2, 4, 8, 16, 32
@@ -119,7 +117,7 @@ void BodyGen::warp_reduce(Stmt& stmt) {
   // __reduce_add/min/max_sync take int or unsigned; and/or/xor unsigned only.
   IntType type = arithmetic && ctx_.rng.chance(0.5) ? IntType::Int : IntType::UInt;
   Gen value = operand(type);
-  if (stmt.reduce == ReduceOp::Add && type == IntType::Int && group_sum_overflows(value.values, kWarp)) {
+  if (stmt.reduce == ReduceOp::Add && type == IntType::Int && group_sum_overflows(value.values, kWarpLanes)) {
     type = IntType::UInt;
     value = cast(value, type);
   }

@@ -10,8 +10,6 @@
 namespace cudiff::generator {
 namespace {
 
-constexpr std::uint32_t kWarp = kWarpLanes;
-
 ReduceOp reduce_op_of(AtomicKind kind) {
   switch (kind) {
   case AtomicKind::Add: return ReduceOp::Add;
@@ -42,7 +40,7 @@ UB exec_tile(const Interpreter& interpreter, const Stmt& stmt, std::vector<Env>&
       if (values[base + r].bits != 0) ballot |= 1u << r;
     for (std::uint32_t r = 0; r < n; ++r) {
       const std::size_t i = base + r;
-      const std::uint32_t lane = envs[i].thread->linear_tid % kWarp;
+      const std::uint32_t lane = envs[i].thread->linear_tid % kWarpLanes;
       switch (stmt.tile) {
       case TileOp::Shfl:
       case TileOp::ShflXor: {
@@ -126,30 +124,31 @@ UB exec_new_collective(const Interpreter& interpreter, const Stmt& stmt, std::ve
                        const std::vector<Value>& values, const Launch& launch, OutputSink* sink) {
   switch (stmt.kind) {
   case StmtKind::WarpMatch:
-    for (std::size_t base = 0; base < envs.size(); base += kWarp) {
+    for (std::size_t base = 0; base < envs.size(); base += kWarpLanes) {
       bool all_equal = true;
-      for (std::uint32_t lane = 0; lane < kWarp; ++lane) {
+      for (std::uint32_t lane = 0; lane < kWarpLanes; ++lane) {
         std::uint32_t mask = 0;
-        for (std::uint32_t other = 0; other < kWarp; ++other)
+        for (std::uint32_t other = 0; other < kWarpLanes; ++other)
           if (values[base + other].bits == values[base + lane].bits) mask |= 1u << other;
         all_equal = all_equal && mask == ~0u;
         if (stmt.match == MatchKind::Any)
           set(envs[base + lane], stmt.var, convert(Value{IntType::UInt, mask}, stmt.target_type));
       }
       if (stmt.match == MatchKind::All)
-        for (std::uint32_t lane = 0; lane < kWarp; ++lane) {
+        for (std::uint32_t lane = 0; lane < kWarpLanes; ++lane) {
           set(envs[base + lane], stmt.var, convert(Value{IntType::UInt, all_equal ? ~0u : 0u}, stmt.target_type));
           set(envs[base + lane], stmt.pred_var, Value{IntType::Bool, all_equal ? 1u : 0u});
         }
     }
     return UB::None;
   case StmtKind::WarpReduce:
-    for (std::size_t base = 0; base < envs.size(); base += kWarp) {
-      const std::vector<Value> warp(values.begin() + base, values.begin() + base + kWarp);
+    for (std::size_t base = 0; base < envs.size(); base += kWarpLanes) {
+      const std::vector<Value> warp(values.begin() + base, values.begin() + base + kWarpLanes);
       // The generator keeps a signed sum in range, as for cg::plus (stricter than redux.sync).
       if (stmt.reduce == ReduceOp::Add && !sum_never_overflows(warp)) return UB::SignedOverflow;
       const Value r = reduce_values(stmt.reduce, warp);
-      for (std::uint32_t lane = 0; lane < kWarp; ++lane) set(envs[base + lane], stmt.var, convert(r, stmt.target_type));
+      for (std::uint32_t lane = 0; lane < kWarpLanes; ++lane)
+        set(envs[base + lane], stmt.var, convert(r, stmt.target_type));
     }
     return UB::None;
   case StmtKind::Tile: return exec_tile(interpreter, stmt, envs, values);

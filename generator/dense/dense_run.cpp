@@ -12,8 +12,6 @@
 namespace cudiff::generator::dense {
 namespace {
 
-constexpr std::uint32_t kWarp = kWarpLanes;
-
 /// The shared semantics' name of a dense shuffle (the dense IR keeps its own order of kinds,
 /// which the random stream draws by index).
 generator::ShuffleKind shuffle_kind(ShuffleKind kind) {
@@ -283,7 +281,7 @@ private:
     }
     for (std::size_t g = 0; g < threads.size(); ++g) {
       Thread& thread = threads[g];
-      const std::uint32_t lane = thread.in_block % kWarp;
+      const std::uint32_t lane = thread.in_block % kWarpLanes;
       const std::size_t warp_base = g - lane;
       std::uint64_t result = values[g];
       if (s.kind == StmtKind::Shuffle) {
@@ -293,11 +291,12 @@ private:
         result = values[warp_base + shuffle_source_lane(shuffle_kind(s.shuffle), lane, operand, s.width)];
       } else if (s.reduce == WarpReduceKind::Ballot) {
         std::uint32_t r = 0;
-        for (std::uint32_t l = 0; l < kWarp; ++l) r |= (static_cast<std::uint32_t>(values[warp_base + l]) & 1u) << l;
+        for (std::uint32_t l = 0; l < kWarpLanes; ++l)
+          r |= (static_cast<std::uint32_t>(values[warp_base + l]) & 1u) << l;
         result = r;
       } else {
-        std::vector<Value> warp(kWarp);
-        for (std::uint32_t l = 0; l < kWarp; ++l)
+        std::vector<Value> warp(kWarpLanes);
+        for (std::uint32_t l = 0; l < kWarpLanes; ++l)
           warp[l] = Value::make_unsigned(IntType::UInt, static_cast<std::uint32_t>(values[warp_base + l]));
         result = reduce_values(reduce_op(s.reduce), warp).bits;
       }
