@@ -408,6 +408,7 @@ void add_stats(runners::ExecutorStats& to, const runners::ExecutorStats& from) {
   to.runs += from.runs;
   to.fallbacks += from.fallbacks;
   to.starts += from.starts;
+  to.failed_starts += from.failed_starts;
   to.start_seconds += from.start_seconds;
   to.run_seconds += from.run_seconds;
   to.lost += from.lost;

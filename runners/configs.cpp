@@ -120,6 +120,13 @@ std::vector<Config> preset_configs() {
   // config's output is ptxas's (docs/pipeline.md, "Stage attribution").
   presets.push_back(with_ptxas(make("nvcc-O3-ptxas0", CompilerKind::nvcc, "O3"), "O0"));
   presets.push_back(with_ptxas(make("clang-O3-ptxas0", CompilerKind::clang, "O3"), "O0"));
+  // The same front ends at -O3 without fused multiply-add: the PTX holds mul.rn and add.rn,
+  // which ptxas may not contract either. Generated float programs are exact by construction, so
+  // these agree with the -O3 configs there; a difference is in the unfused code paths. On a
+  // program whose result depends on one rounding or two, they are the device code generator's
+  // own, controlled difference (tests/gpu/data/attribution).
+  presets.push_back(make("nvcc-O3-nofma", CompilerKind::nvcc, "O3", {"--fmad=false"}));
+  presets.push_back(make("clang-O3-nofma", CompilerKind::clang, "O3", {"-ffp-contract=off"}));
   // Separate compilation: relocatable device code, linked by nvlink (nvcc) or by
   // clang-linker-wrapper's device link (clang's new offload driver needs nothing more).
   presets.push_back(make("nvcc-O3-rdc", CompilerKind::nvcc, "O3", {"-rdc=true"}));

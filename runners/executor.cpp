@@ -391,6 +391,7 @@ ExecutorPool::RunAttempt ExecutorPool::run(const std::filesystem::path& program,
     stats_.lost += lost;
     if (start_failed) {
       if (++failed_starts_ >= pipeline::kExecutorStartAttempts) unavailable_ = why;
+      ++stats_.failed_starts;
       ++stats_.fallbacks;
       ++stats_.fallback_reasons["executor did not start"];
     } else {

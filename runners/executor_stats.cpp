@@ -13,6 +13,7 @@ boost::json::value to_json(const ExecutorStats& stats) {
                              {"fallback_reasons", std::move(reasons)},
                              {"executors_started", stats.starts},
                              {"executors_lost", stats.lost},
+                             {"executor_start_failures", stats.failed_starts},
                              {"context_seconds", stats.start_seconds},
                              {"run_seconds", stats.run_seconds}};
 }
@@ -26,6 +27,7 @@ std::string describe(const ExecutorStats& stats) {
   return "executor: " + std::to_string(stats.runs) + " runs (" + each + " each), " + std::to_string(stats.fallbacks) +
          " ran as processes" + (reasons.empty() ? "" : " (" + join(reasons, ", ") + ")") + ", " +
          std::to_string(stats.starts) + " executor" + (stats.starts == 1 ? "" : "s") + " started" +
+         (stats.failed_starts == 0 ? "" : ", " + std::to_string(stats.failed_starts) + " failed to start") +
          (stats.lost == 0 ? "" : " (" + std::to_string(stats.lost) + " replaced after ending while idle)");
 }
 

@@ -170,7 +170,7 @@ std::vector<Config> default_configs();
 /// needs.
 std::vector<Config> cross_level_configs();
 /// Every named config `--config` accepts, defaults included (nvcc-O0, nvcc-G, clang-O0,
-/// clang-O3-old-driver, the ptxas -O0, -rdc, JIT and other-architecture presets, ...).
+/// clang-O3-old-driver, the ptxas -O0, no-FMA, -rdc, JIT and other-architecture presets, ...).
 std::vector<Config> preset_configs();
 /// A comma-separated list of preset names; throws Error(usage) naming an unknown one.
 std::vector<Config> parse_configs(std::string_view list);
@@ -289,11 +289,15 @@ struct ExecutorSetup {
 struct ExecutorStats {
   std::uint64_t runs = 0;       ///< programs handed to an executor
   std::uint64_t fallbacks = 0;  ///< of those (or refused outright), left to the process path
-  std::uint64_t starts = 0;     ///< executor processes started
+  std::uint64_t starts = 0;     ///< executor processes started (each said "ready")
+  /// Starts that failed (no "ready" in time, or the executor was killed while it set up its
+  /// context): each left that run to the process path.
+  std::uint64_t failed_starts = 0;
   double start_seconds = 0;     ///< their CUDA context set-up, summed
   double run_seconds = 0;       ///< time in executor runs, summed
-  /// Executors found ended between two runs (killed from outside, or gone by themselves) and
-  /// replaced before the next run: nothing of a program ran in them, so no run fell back.
+  /// Executors found ended between two runs (killed from outside, or gone by themselves): nothing
+  /// of a program ran in them, so no run fell back. Each is replaced by a start, or by a failed
+  /// start: starts + failed_starts >= lost.
   std::uint64_t lost = 0;
   std::map<std::string, std::uint64_t> fallback_reasons;  ///< by kind ("time limit", ...)
 };
