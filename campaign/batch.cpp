@@ -60,8 +60,7 @@ void sanitizer_gate(const FuzzContext& context, const generator::TestCase& test,
                                      [](const oracle::Finding& finding) { return oracle::is_run_kind(finding.kind); }))
     return;
   const pipeline::GateOutcome gate = pipeline::sanitizer_gate(context.sanitizer_gate, run, test.source, test.sidecar);
-  checked.gate = gate.result;
-  checked.gate_note = gate.note;
+  checked.gate = gate;
   if (gate.result == pipeline::GateResult::invalid)
     checked.invalid = pipeline::invalid_test_of(gate, run, checked.source_name, test.source);
 }
@@ -144,10 +143,10 @@ std::string crash_output_of(const boost::json::object& outputs, const oracle::Fi
 /// Stage attribution of a seed's pinned findings (docs/pipeline.md, "Stage attribution"): the
 /// check's artifacts are gone, so `test` (the seed alone, regenerated) is rebuilt as needed;
 /// each finding gets its stage and its signature again, now with the stage.
+/// The seed's sanitizer gate ran before (isolation.cpp, pin): its run-time findings reach here
+/// only when the program is not invalid.
 void attribute_pinned(const FuzzContext& context, const generator::TestCase& test, const runners::GpuDiscovery& gpu,
                       const std::filesystem::path& workdir, BatchOutcome& stats, SeedOutcome& outcome) {
-  // (A compute-sanitizer gate belongs here, before attribution: an invalid program is never
-  // attributed.)
   pipeline::AttributionRequest request;
   request.input = pipeline::TestInput{test.name + ".cu", test.source, std::nullopt, test.sidecar, {}, {}};
   request.configs = context.check.configs;

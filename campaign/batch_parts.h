@@ -107,9 +107,9 @@ struct BatchCheck {
   boost::json::object outputs;
   /// The sanitizer gate's verdict on a seed alone with a run-time finding (fuzz_batch runs it
   /// while the binaries exist; none for a batch of several, or without such a finding), its
-  /// one-line note, and for an invalid program what the invalid-tests list keeps.
-  std::optional<pipeline::GateResult> gate;
-  std::string gate_note;
+  /// one-line note and a confined fault's report (pipeline::mark_gated writes them into the
+  /// findings), and for an invalid program what the invalid-tests list keeps.
+  std::optional<pipeline::GateOutcome> gate;
   std::optional<triage::InvalidTest> invalid;
   bool agree() const { return findings.empty(); }
 };

@@ -68,7 +68,7 @@ private:
       }
       outcome.findings.push_back(checked.findings[i]);
       if (checked.gate && oracle::is_run_kind(checked.findings[i].kind))
-        outcome.findings.back().details["sanitizer_gate"] = checked.gate_note;
+        pipeline::mark_gated(outcome.findings.back(), *checked.gate);
       outcome.signatures.push_back(checked.signatures[i]);
     }
     if (outcome.findings.empty() && !invalid) return;
@@ -84,10 +84,10 @@ private:
   /// Whether the gate found the seed's program invalid; if so the outcome keeps what the
   /// invalid-tests list needs and a note says the finding was not filed.
   bool sanitizer_rejected(std::uint64_t seed, const BatchCheck& checked, SeedOutcome& outcome) {
-    if (checked.gate != pipeline::GateResult::invalid) return false;
+    if (!checked.gate || checked.gate->result != pipeline::GateResult::invalid) return false;
     outcome.invalid = checked.invalid.value_or(triage::InvalidTest{});
     outcome.invalid->seed = std::to_string(seed);
-    notes_.push_back("seed " + std::to_string(seed) + ": " + checked.gate_note + ": not filed");
+    notes_.push_back("seed " + std::to_string(seed) + ": " + checked.gate->note + ": not filed");
     return true;
   }
 

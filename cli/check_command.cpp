@@ -65,12 +65,13 @@ int run_check(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     workdir = temp.emplace("cudiff-check").path();
   }
 
+  // The sanitizer gate runs inside the check, after judging and before attribution (run mode
+  // only): a program whose run faults is invalid, and its run-time findings are not recorded
+  // as compiler bugs.
+  request.gate = pipeline::make_sanitizer_gate(!args.has("--no-sanitizer-gate"), toolchain,
+                                               request.run_limits.wall_seconds);
   pipeline::TestCheck run = pipeline::check_test(request, toolchain, gpus, workdir);
-  // The sanitizer gate, its own step after judging (run mode only): a program whose run
-  // faults is invalid, and its run-time findings are not recorded as compiler bugs.
-  const pipeline::SanitizerGate gate = pipeline::make_sanitizer_gate(!args.has("--no-sanitizer-gate"), toolchain,
-                                                                     request.run_limits.wall_seconds);
-  const pipeline::GateOutcome gated = pipeline::gate_check(gate, run, request.input);
+  const pipeline::GateOutcome gated = run.gate.value_or(pipeline::GateOutcome{pipeline::GateResult::clean, {}, {}, {}, ""});
   pipeline::record_check(recorder, run, &gated);
 
   const bool json = args.has("--json");

@@ -80,7 +80,8 @@ public:
       return std::move(result_);
     }
     if (!reference_.usable()) {
-      result_.why = "no reference: the configs split evenly and no output is predicted";
+      // No reference, but a config and its ptxas twin that differ need none.
+      if (!twin_rule()) result_.why = "no reference: the configs split evenly and no output is predicted";
       return std::move(result_);
     }
     std::vector<Decision> decisions;
@@ -92,6 +93,7 @@ public:
       decisions.push_back(attribution::decide_config(swaps_of(config)));
     }
     set(attribution::decide_finding(decisions, false, finding.kind == oracle::FindingKind::common_wrong_code));
+    if (result_.stage == oracle::Stage::unknown) twin_rule();
     return std::move(result_);
   }
 
@@ -196,6 +198,55 @@ private:
     if (words.size() == 3 && words[0] == "checksum")
       for (const std::string& line : run.output_lines)
         if (line.starts_with("checksum " + words[1] + " ")) return line;
+    return run.output_lines.empty() ? run.status_text : run.output_lines.front();
+  }
+
+  /// The twin rule (attribution::decide_twins): the first config among the finding's whose
+  /// ptxas twin is among them too and printed something else. The same PTX then goes through
+  /// ptxas's other levels (and, for nvcc, the driver's JIT) to tell which level is odd. False
+  /// when no such pair exists; nothing is set then.
+  bool twin_rule() {
+    for (const runners::Config& config : request_.configs)
+      for (const runners::Config& twin : request_.configs) {
+        const std::string level = runners::ptxas_level(config), twin_level = runners::ptxas_level(twin);
+        if (&config == &twin || level.empty() || twin_level.empty() || level <= twin_level) continue;
+        if (!same_build(with_ptxas_level(config, twin_level), twin)) continue;
+        const auto run = baseline_.find(config.name), twin_run = baseline_.find(twin.name);
+        if (run == baseline_.end() || twin_run == baseline_.end()) continue;
+        if (attribution::same_behaviour(run->second, twin_run->second)) continue;
+        note(config.name + " against its ptxas twin " + twin.name, {config.name, twin.name}, "differ",
+             config.name + ": " + first_output(run->second) + " / " + twin.name + ": " + first_output(twin_run->second));
+        attribution::PtxasTwins twins{config.name, level, twin.name, twin_level, {}};
+        const auto side_of = [&](const Built& built) -> std::optional<bool> {
+          if (!built.run) return std::nullopt;
+          if (attribution::same_behaviour(*built.run, run->second)) return true;
+          if (attribution::same_behaviour(*built.run, twin_run->second)) return false;
+          return std::nullopt;
+        };
+        const auto other = [&](const runners::Config& rebuilt, const std::string& name) {
+          const Built built = build_and_run(rebuilt);
+          const std::optional<bool> side = side_of(built);
+          twins.others.push_back({name, side});
+          note(config.name + "'s PTX through " + name, {config.name},
+               side ? (*side ? "as " + config.name : "as " + twin.name)
+                    : (built.run ? "neither" : attribution::to_string(built.outcome)),
+               built.run ? first_output(*built.run) : built.line);
+        };
+        for (const std::string& third : {"O0", "O1", "O2", "O3"})
+          if (third != level && third != twin_level) other(with_ptxas_level(config, third), "ptxas -" + third);
+        if (config.compiler == runners::CompilerKind::nvcc && !runners::relocatable_device_code(config) &&
+            config.arch.starts_with("sm_"))
+          other(driver_jit_of(config), "the driver's JIT");
+        set(attribution::decide_twins(twins));
+        return true;
+      }
+    return false;
+  }
+
+  /// A run's first checksum line (else its first line, else how it ended): what tells twins apart.
+  static std::string first_output(const oracle::RunObservation& run) {
+    for (const std::string& line : run.output_lines)
+      if (line.starts_with("checksum ")) return line;
     return run.output_lines.empty() ? run.status_text : run.output_lines.front();
   }
 

@@ -53,7 +53,9 @@ bool attributable(const oracle::Finding& finding);
 /// majority) is rebuilt with ptxas at the other level (right then: ptxas; still wrong: the PTX
 /// is wrong, device-codegen, confirmed for nvcc by the driver's JIT of the same PTX); a JIT
 /// config against its ptxas-built twin (driver-jit); an rdc config against its twin and ptxas
-/// swap; a difference only in host-printed lines is the host compiler's. Builds go under
+/// swap; a difference only in host-printed lines is the host compiler's; with no reference
+/// (or an unknown stage), a config and its ptxas twin that differ are ptxas's (the twin rule,
+/// with ptxas's other levels and the driver's JIT telling the odd level). Builds go under
 /// `workdir`, which the caller owns. A compiler that fails is evidence, never an exception.
 StageAttribution attribute_stage(const oracle::Finding& finding, const AttributionRequest& request,
                                  const runners::Toolchain& toolchain, const runners::GpuDiscovery& gpus,

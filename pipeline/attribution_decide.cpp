@@ -111,6 +111,29 @@ Decision decide_config(const OddConfig& odd) {
   return {Stage::device_codegen, why};
 }
 
+Decision decide_twins(const PtxasTwins& twins) {
+  const std::string a = twins.config + " (ptxas -" + twins.level + ")";
+  const std::string b = twins.twin + " (ptxas -" + twins.twin_level + ")";
+  std::string why = a + " and " + b + " differ on the same PTX: ptxas";
+  std::vector<std::string> with_a{"-" + twins.level}, with_b{"-" + twins.twin_level}, neither;
+  for (const PtxasTwins::Other& other : twins.others) {
+    if (!other.like_config) neither.push_back(other.name);
+    else (*other.like_config ? with_a : with_b).push_back(other.name);
+  }
+  if (twins.others.empty()) return {Stage::ptxas, why};
+  if (with_a.size() != with_b.size()) {
+    const bool a_odd = with_a.size() < with_b.size();
+    const auto& majority = a_odd ? with_b : with_a;
+    why += "; ptxas -" + (a_odd ? twins.level : twins.twin_level) + " is the odd level (" + join(majority, ", ") +
+           " print what " + (a_odd ? twins.twin : twins.config) + " prints)";
+  } else {
+    why += "; the other builds of that PTX split evenly (" + join(with_a, ", ") + " against " + join(with_b, ", ") +
+           "): which level is wrong is not told";
+  }
+  if (!neither.empty()) why += "; " + join(neither, ", ") + " printed neither";
+  return {Stage::ptxas, why};
+}
+
 Decision decide_finding(const std::vector<Decision>& odd_configs, bool host_only, bool common) {
   if (host_only)
     return {Stage::host_compiler, "every config prints the same device results; only lines host code prints differ"};

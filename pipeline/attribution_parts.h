@@ -50,6 +50,27 @@ struct Decision {
 /// - a swap that failed to build or was not possible → unknown.
 Decision decide_config(const OddConfig& odd);
 
+/// A config and its ptxas twin (nvcc-O3 and nvcc-O3-ptxas0): the same front end and PTX,
+/// ptxas at another level. When their runs differ the stage is ptxas, whichever level is wrong.
+struct PtxasTwins {
+  std::string config;        ///< the one at `level`
+  std::string level;         ///< "O3"
+  std::string twin;          ///< the one at `twin_level`
+  std::string twin_level;    ///< "O0"
+  /// The same PTX through other assemblers ("ptxas -O1", "the driver's JIT"): which twin's
+  /// output each printed; none when it printed neither's, failed or could not run.
+  struct Other {
+    std::string name;
+    std::optional<bool> like_config;  ///< true: as `config`; false: as `twin`
+  };
+  std::vector<Other> others;
+};
+
+/// The twin rule: stage ptxas. Which level is wrong is said only where the other assemblers
+/// side with one twin by a strict majority (counting the twins themselves), and then as the
+/// odd level, with what each printed: a majority of levels is evidence, not proof.
+Decision decide_twins(const PtxasTwins& twins);
+
 /// The finding's stage from its odd configs' decisions: host-compiler when the difference is
 /// only in host-side output lines; the odd configs' stage when they agree; unknown when they
 /// point at different stages, when no config could be called wrong, or, for a wrong output
@@ -86,6 +107,9 @@ struct Reference {
 /// behaviour a strict majority of configs share (none on a tie).
 Reference reference_of(const std::vector<oracle::RunObservation>& runs,
                        const std::optional<generator::Sidecar>& sidecar);
+
+/// The same behaviour as the judge compares runs: how it ended, CUDA errors, exit code, output.
+bool same_behaviour(const oracle::RunObservation& a, const oracle::RunObservation& b);
 
 /// True when every run shows the reference's device results (status, CUDA errors, checksum
 /// lines) and the runs differ only in other lines, which host code prints (layout lines,

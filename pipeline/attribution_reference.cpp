@@ -25,14 +25,6 @@ bool ended_cleanly(const oracle::RunObservation& run) {
   return !run.timed_out && run.signal == 0 && run.exit_code == 0 && run.cuda_errors.empty();
 }
 
-/// The same behaviour as the judge compares it (oracle/judge_runs.cpp): how it ended, CUDA
-/// errors, exit code, output.
-bool same_behaviour(const oracle::RunObservation& a, const oracle::RunObservation& b) {
-  if (a.timed_out || b.timed_out) return a.timed_out == b.timed_out;
-  return a.exit_code == b.exit_code && a.signal == b.signal && a.output_lines == b.output_lines &&
-         a.cuda_errors == b.cuda_errors;
-}
-
 /// Device results only: how it ended, CUDA errors, checksum lines.
 bool same_device_results(const oracle::RunObservation& a, const oracle::RunObservation& b) {
   if (a.timed_out || b.timed_out) return a.timed_out == b.timed_out;
@@ -50,6 +42,13 @@ std::string first_departure(const std::vector<std::string>& lines, const std::ve
 }
 
 } // namespace
+
+// As the judge compares runs (oracle/judge_runs.cpp).
+bool same_behaviour(const oracle::RunObservation& a, const oracle::RunObservation& b) {
+  if (a.timed_out || b.timed_out) return a.timed_out == b.timed_out;
+  return a.exit_code == b.exit_code && a.signal == b.signal && a.output_lines == b.output_lines &&
+         a.cuda_errors == b.cuda_errors;
+}
 
 std::vector<std::string> expected_checksum_lines(const generator::Sidecar& sidecar) {
   std::vector<std::string> lines;

@@ -3,6 +3,7 @@
 #include "pipeline/attribution.h"
 #include "pipeline/check_parts.h"
 #include "pipeline/record.h"
+#include "pipeline/sanitizer.h"
 
 #include <cctype>
 #include <future>
@@ -144,8 +145,9 @@ void attribute_findings(TestCheck& run, const CheckRequest& request, const std::
     attribution.configs.push_back(check.compile.config);
     if (check.run) attribution.runs.push_back(*check.run);
   }
+  const bool invalid = run.gate && run.gate->result == GateResult::invalid;
   for (oracle::Finding& finding : run.verdict.findings) {
-    if (!attributable(finding)) continue;
+    if (!attributable(finding) || (invalid && oracle::is_run_kind(finding.kind))) continue;
     attribution.crash_output = crash_output(run, finding);
     record_stage(finding, attribute_stage(finding, attribution, run.toolchain, run.gpus, workdir));
   }
@@ -268,8 +270,8 @@ TestCheck check_test(const CheckRequest& request, const runners::Toolchain& tool
   if (request.input.sidecar) observations.expected_checksums = expected_checksums_of(*request.input.sidecar);
   if (request.input.sidecar) observations.variant_kernels = variant_kernels_of(*request.input.sidecar);
   run.verdict = oracle::judge(observations, oracle::JudgeOptions{request.warnings});
-  // (A compute-sanitizer gate belongs here, before attribution: an invalid program is never
-  // attributed.)
+  // The gate before attribution: an invalid program's run findings are never attributed.
+  if (request.gate && run.mode == runners::Mode::run) run.gate = gate_check(*request.gate, run, request.input);
   // Every mode: a compile finding is attributed from what spoke, with no rebuild, so a crash
   // `cudiff check --mode ptx` finds is keyed with its stage, as the campaign keys it (one
   // bucket, not two); run findings exist only in mode run, and are rebuilt on the GPU.

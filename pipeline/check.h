@@ -5,6 +5,7 @@
 #include "generator/generator.h"
 #include "oracle/oracle.h"
 #include "pipeline/limits.h"
+#include "pipeline/sanitizer_types.h"
 #include "runners/runners.h"
 
 #include <filesystem>
@@ -88,6 +89,8 @@ struct TestCheck {
   std::optional<oracle::Expectation> expected;  ///< what the verdict was judged against
   oracle::Verdict verdict;
   std::optional<std::string> assumed_stage;  ///< CheckRequest::assumed_stage, for signatures_of
+  /// The sanitizer gate's outcome, when CheckRequest::gate was set and the mode was run.
+  std::optional<GateOutcome> gate;
 };
 
 /// What to check: one test case, how far to build it, with which configs and limits.
@@ -106,6 +109,10 @@ struct CheckRequest {
   /// `cudiff check` turns it on; a campaign attributes a finding only once it is pinned on one
   /// test, and the reducer's candidates never are.
   bool attribute_stages = false;
+  /// The sanitizer gate (`cudiff check`; mode run only): it runs after judging and before
+  /// attribution, so an invalid program's run findings are never attributed. None: no gate here
+  /// (a campaign gates a seed alone itself, campaign/batch.cpp).
+  std::optional<SanitizerGate> gate;
   /// A reduction of a bucket whose key holds an attributed stage: every finding of the check is
   /// keyed as if it had this stage (`signatures_of`), since a candidate is never attributed
   /// (each attribution is several rebuilds). None: findings are keyed as judged.

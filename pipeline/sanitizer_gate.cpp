@@ -3,11 +3,13 @@
 // of the configs that disagree; a program whose run faults has no one defined output, so its finding is the
 // program's defect (a generator defect, a person's bug), never a compiler bug: it goes to the
 // invalid-tests list instead (docs/pipeline.md, "The sanitizer gate").
+#include "pipeline/attribution_parts.h"
 #include "pipeline/reduce.h"
 #include "pipeline/sanitizer_parts.h"
 
 #include <algorithm>
 #include <future>
+#include <set>
 
 namespace cudiff::pipeline {
 namespace {
@@ -62,6 +64,8 @@ std::string to_string(GateResult result) {
   switch (result) {
   case GateResult::clean: return "clean";
   case GateResult::invalid: return "invalid";
+  case GateResult::confined: return "confined";
+  case GateResult::inconclusive: return "inconclusive";
   case GateResult::not_checked: return "not checked";
   }
   return "not checked";
@@ -108,17 +112,39 @@ std::vector<const ConfigCheck*> gate_binaries(const TestCheck& run, const oracle
 GateOutcome sanitizer_gate(const SanitizerGate& gate, const TestCheck& run, const std::string& source,
                            const std::optional<generator::Sidecar>& sidecar) {
   GateOutcome outcome;
-  std::vector<const ConfigCheck*> binaries;
-  for (const oracle::Finding& finding : run.verdict.findings)
-    if (oracle::is_run_kind(finding.kind))
-      for (const ConfigCheck* check : gate_binaries(run, finding))
-        if (std::ranges::find(binaries, check) == binaries.end()) binaries.push_back(check);
   if (std::ranges::none_of(run.verdict.findings,
                            [](const oracle::Finding& finding) { return oracle::is_run_kind(finding.kind); })) {
     outcome.result = GateResult::clean;
     outcome.note = "sanitizer gate: no run-time finding to check";
     return outcome;
   }
+  // With a prediction, the configs that print it are the right side; a fault confined to the
+  // others is a miscompile's symptom. The gate then checks at least one binary of each.
+  std::vector<oracle::RunObservation> observed;
+  for (const ConfigCheck& check : run.configs)
+    if (check.run) observed.push_back(*check.run);
+  const attribution::Reference reference = attribution::reference_of(observed, sidecar);
+  std::set<std::string> right;
+  if (!reference.expected_lines.empty())
+    for (const oracle::RunObservation& observation : observed)
+      if (reference.right(observation)) right.insert(observation.config);
+  const auto is_right = [&](const ConfigCheck* check) { return right.count(check->compile.config.name) != 0; };
+
+  std::vector<const ConfigCheck*> binaries;
+  const auto add = [&](const ConfigCheck* check) {
+    if (std::ranges::find(binaries, check) == binaries.end()) binaries.push_back(check);
+  };
+  for (const oracle::Finding& finding : run.verdict.findings)
+    if (oracle::is_run_kind(finding.kind))
+      for (const ConfigCheck* check : gate_binaries(run, finding)) add(check);
+  if (!right.empty())
+    for (bool side : {true, false})
+      if (std::ranges::none_of(binaries, [&](const ConfigCheck* c) { return is_right(c) == side; }))
+        for (const ConfigCheck& check : run.configs)
+          if (binary_ran(check) && is_right(&check) == side) {
+            add(&check);
+            break;
+          }
   for (const ConfigCheck* check : binaries) outcome.configs.push_back(check->compile.config.name);
   auto not_checked = [&](const std::string& why) {
     outcome.result = GateResult::not_checked;
@@ -132,7 +158,6 @@ GateOutcome sanitizer_gate(const SanitizerGate& gate, const TestCheck& run, cons
   runners::Limits limits = pipeline::limits(gate.run_seconds * kSanitizerTimeFactor);
   limits.deadline = gate.deadline;
   const std::vector<SanitizerTool> tools = sanitizer_tools_for(source, sidecar);
-  std::vector<std::string> inconclusive;
   for (SanitizerTool tool : tools) {
     std::vector<std::future<SanitizerRun>> pending;
     for (const ConfigCheck* check : binaries)
@@ -141,29 +166,90 @@ GateOutcome sanitizer_gate(const SanitizerGate& gate, const TestCheck& run, cons
                              run.gpus.gpus.front(), limits);
       }));
     for (std::future<SanitizerRun>& done : pending) outcome.runs.push_back(done.get());
-    for (const SanitizerRun& done : outcome.runs) {
-      if (done.tool != tool) continue;
-      if (done.errors() && !outcome.failure) outcome.failure = done;
-      else if (!done.clean()) inconclusive.push_back(done.config + ": " + done.inconclusive_reason());
-    }
-    if (outcome.failure) break;  // the other tools cannot make the program valid again
+    std::optional<SanitizerRun> failure;
+    // An invalid program stays invalid whatever the other tools say.
+    if (gate_verdict(outcome.runs, right, failure) == GateResult::invalid) break;
   }
-  if (outcome.failure) {
-    const SanitizerRun& failure = *outcome.failure;
+  outcome.result = gate_verdict(outcome.runs, right, outcome.failure);
+  const auto erring_under = [&](const SanitizerRun& failure) {
     std::vector<std::string> erring;
     for (const SanitizerRun& done : outcome.runs)
       if (done.tool == failure.tool && done.errors()) erring.push_back(done.config);
-    outcome.result = GateResult::invalid;
-    outcome.note = "sanitizer gate: INVALID program, not a compiler bug: " + to_string(failure.tool) + " reports " +
-                   std::to_string(failure.report.errors) + " error" + (failure.report.errors == 1 ? "" : "s") + " (" +
-                   failure.report.cause + ") under " + join(erring, ", ") +
-                   (failure.report.first_error.empty() ? "" : ": " + failure.report.first_error.front());
-    return outcome;
+    return join(erring, ", ");
+  };
+  const auto errors_text = [](const SanitizerRun& failure) {
+    return to_string(failure.tool) + " reports " + std::to_string(failure.report.errors) + " error" +
+           (failure.report.errors == 1 ? "" : "s") + " (" + failure.report.cause + ")";
+  };
+  const auto first_error = [](const SanitizerRun& failure) {
+    return failure.report.first_error.empty() ? std::string() : ": " + failure.report.first_error.front();
+  };
+  switch (outcome.result) {
+  case GateResult::invalid:
+    outcome.note = "sanitizer gate: INVALID program, not a compiler bug: " + errors_text(*outcome.failure) +
+                   " under " + erring_under(*outcome.failure) + first_error(*outcome.failure);
+    break;
+  case GateResult::confined: {
+    std::vector<std::string> clean_right;
+    for (const SanitizerRun& done : outcome.runs)
+      if (done.tool == outcome.failure->tool && done.clean() && right.count(done.config) != 0)
+        clean_right.push_back(done.config);
+    outcome.note = "sanitizer gate: a fault only where the output departs from the prediction, the miscompile's "
+                   "symptom: " +
+                   errors_text(*outcome.failure) + " under " + erring_under(*outcome.failure) + ", clean under " +
+                   join(clean_right, ", ") + first_error(*outcome.failure);
+    break;
   }
-  if (!inconclusive.empty()) return not_checked(join(inconclusive, "; "));
-  outcome.result = GateResult::clean;
-  outcome.note = "sanitizer gate: clean (" + tool_list(tools) + " on " + join(outcome.configs, ", ") + ")";
+  case GateResult::inconclusive: {
+    std::vector<std::string> inconclusive;
+    for (const SanitizerRun& done : outcome.runs)
+      if (!done.errors() && !done.clean()) inconclusive.push_back(done.config + ": " + done.inconclusive_reason());
+    outcome.note = "sanitizer gate inconclusive, finding unconfirmed: " + join(inconclusive, "; ");
+    break;
+  }
+  case GateResult::clean:
+  case GateResult::not_checked:
+    outcome.note = "sanitizer gate: clean (" + tool_list(tools) + " on " + join(outcome.configs, ", ") + ")";
+    break;
+  }
   return outcome;
+}
+
+GateResult gate_verdict(const std::vector<SanitizerRun>& runs, const std::set<std::string>& right,
+                        std::optional<SanitizerRun>& failure) {
+  failure.reset();
+  std::vector<SanitizerTool> tools;
+  for (const SanitizerRun& done : runs)
+    if (std::ranges::find(tools, done.tool) == tools.end()) tools.push_back(done.tool);
+  bool inconclusive = false;
+  std::optional<SanitizerRun> confined;
+  for (SanitizerTool tool : tools) {
+    const SanitizerRun* first_erring = nullptr;
+    bool right_erring = false, right_clean = false;
+    for (const SanitizerRun& done : runs) {
+      if (done.tool != tool) continue;
+      const bool right_side = right.count(done.config) != 0;
+      if (done.errors()) {
+        if (first_erring == nullptr) first_erring = &done;
+        right_erring = right_erring || right_side;
+      } else if (done.clean()) {
+        right_clean = right_clean || right_side;
+      } else {
+        inconclusive = true;
+      }
+    }
+    if (first_erring == nullptr) continue;
+    if (right_erring || !right_clean) {
+      failure = *first_erring;
+      return GateResult::invalid;
+    }
+    if (!confined) confined = *first_erring;
+  }
+  if (confined) {
+    failure = confined;
+    return GateResult::confined;
+  }
+  return inconclusive ? GateResult::inconclusive : GateResult::clean;
 }
 
 GateOutcome gate_check(const SanitizerGate& gate, TestCheck& run, const TestInput& input) {
@@ -175,11 +261,25 @@ GateOutcome gate_check(const SanitizerGate& gate, TestCheck& run, const TestInpu
     return outcome;
   run.notes.push_back(outcome.note);
   for (oracle::Finding& finding : run.verdict.findings)
-    if (oracle::is_run_kind(finding.kind)) {
-      finding.details["sanitizer_gate"] = outcome.note;
-      finding.details["sanitizer_gate_result"] = to_string(outcome.result);
-    }
+    if (oracle::is_run_kind(finding.kind)) mark_gated(finding, outcome);
   return outcome;
+}
+
+void mark_gated(oracle::Finding& finding, const GateOutcome& gate) {
+  finding.details["sanitizer_gate"] = gate.note;
+  finding.details["sanitizer_gate_result"] = to_string(gate.result);
+  if (gate.result == GateResult::inconclusive) finding.details["unconfirmed"] = gate.note;
+  if (gate.result == GateResult::confined && gate.failure) {
+    boost::json::array lines;
+    for (const std::string& line : gate.failure->report.first_error) lines.push_back(boost::json::value(line));
+    finding.details["sanitizer_report"] =
+        boost::json::object{{"tool", to_string(gate.failure->tool)},
+                            {"config", gate.failure->config},
+                            {"errors", gate.failure->report.errors},
+                            {"cause", gate.failure->report.cause},
+                            {"command", gate.failure->command.display()},
+                            {"first_error", std::move(lines)}};
+  }
 }
 
 triage::InvalidTest invalid_test_of(const GateOutcome& gate, const TestCheck& run, const std::string& source_name,

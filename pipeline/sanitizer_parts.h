@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -42,5 +43,17 @@ SanitizerRun run_sanitizer(const std::filesystem::path& sanitizer, SanitizerTool
 /// "groups" of a run mismatch, "wrong"/"right" config lists, else the finding's configs), and
 /// at least one of each compiler when both built one; only configs with a binary that ran.
 std::vector<const ConfigCheck*> gate_binaries(const TestCheck& run, const oracle::Finding& finding);
+
+/// The gate's verdict from the runs it made (in tool order) and its right side (the configs
+/// that print the prediction; empty without one). Pure: tested on recorded runs.
+/// - invalid: a tool's errors under a right-side config, or with no right-side config of that
+///   tool clean (no prediction, or every checked config wrong); `failure` is that tool's first
+///   erring run;
+/// - confined: errors only under wrong-side configs, with a right-side config clean under the
+///   same tool; `failure` is the first such erring run;
+/// - inconclusive: no errors, but a run neither clean nor in error;
+/// - clean otherwise.
+GateResult gate_verdict(const std::vector<SanitizerRun>& runs, const std::set<std::string>& right,
+                        std::optional<SanitizerRun>& failure);
 
 } // namespace cudiff::pipeline

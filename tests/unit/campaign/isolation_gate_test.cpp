@@ -44,8 +44,7 @@ struct GatedPrograms {
     result.source_name = seeds.size() == 1 ? "cudiff_21.cu" : "batch.cu";
     result.source = "// program";
     if (seeds.size() == 1 && gate) {
-      result.gate = gate;
-      result.gate_note = note;
+      result.gate = pipeline::GateOutcome{*gate, {}, {}, {}, note};
       if (*gate == pipeline::GateResult::invalid) {
         result.invalid = triage::InvalidTest{};
         result.invalid->tool = "memcheck";

@@ -104,6 +104,35 @@ TEST(AttributionRules, SwapsThatCouldNotBeMadeLeaveItUnknown) {
   EXPECT_EQ(decide_config(debug).stage, Stage::unknown);
 }
 
+TEST(AttributionRules, TwinsThatDifferOnTheSamePtxAreUpToPtxas) {
+  PtxasTwins twins{"nvcc-O3", "O3", "nvcc-O3-ptxas0", "O0", {}};
+  Decision d = decide_twins(twins);
+  EXPECT_EQ(d.stage, Stage::ptxas);
+  EXPECT_EQ(d.why, "nvcc-O3 (ptxas -O3) and nvcc-O3-ptxas0 (ptxas -O0) differ on the same PTX: ptxas");
+
+  // -O1, -O2 and the JIT print what -O0 prints: -O3 is the odd level.
+  twins.others = {{"ptxas -O1", false}, {"ptxas -O2", false}, {"the driver's JIT", false}};
+  d = decide_twins(twins);
+  EXPECT_EQ(d.stage, Stage::ptxas);
+  EXPECT_NE(d.why.find("ptxas -O3 is the odd level (-O0, ptxas -O1, ptxas -O2, the driver's JIT print what "
+                       "nvcc-O3-ptxas0 prints)"),
+            std::string::npos)
+      << d.why;
+
+  // The other way round, and a build that printed neither.
+  twins.others = {{"ptxas -O1", true}, {"ptxas -O2", true}, {"the driver's JIT", std::nullopt}};
+  d = decide_twins(twins);
+  EXPECT_NE(d.why.find("ptxas -O0 is the odd level"), std::string::npos) << d.why;
+  EXPECT_NE(d.why.find("the driver's JIT printed neither"), std::string::npos) << d.why;
+
+  // An even split names no level, and the stage stays ptxas.
+  twins.others = {{"ptxas -O1", true}, {"ptxas -O2", false}};
+  d = decide_twins(twins);
+  EXPECT_EQ(d.stage, Stage::ptxas);
+  EXPECT_EQ(d.why.find("odd level"), std::string::npos) << d.why;
+  EXPECT_NE(d.why.find("which level is wrong is not told"), std::string::npos) << d.why;
+}
+
 TEST(AttributionRules, TheFindingsStage) {
   const Decision ptxas{Stage::ptxas, "a"};
   const Decision codegen{Stage::device_codegen, "b"};

@@ -162,5 +162,67 @@ TEST(SanitizerGate, WithoutSanitizerNothingIsCheckedAndTheNoteSaysSo) {
   EXPECT_EQ(sanitizer_gate(gate, run, "", std::nullopt).result, GateResult::clean);
 }
 
+/// A recorded run: `errors` < 0 for one that proved nothing (timed out, no summary).
+SanitizerRun recorded(SanitizerTool tool, const std::string& config, int errors) {
+  SanitizerRun run;
+  run.tool = tool;
+  run.config = config;
+  run.process.started = true;
+  if (errors < 0) {
+    run.process.timed_out = true;
+    return run;
+  }
+  run.report.summary_found = true;
+  run.report.errors = errors;
+  run.report.cause = errors > 0 ? "out-of-bounds" : "";
+  run.process.exit_code = errors > 0 ? 86 : 0;
+  return run;
+}
+
+TEST(SanitizerGateVerdict, AFaultOnlyWhereTheOutputIsWrongIsConfinedAndFiled) {
+  using enum SanitizerTool;
+  std::optional<SanitizerRun> failure;
+  // nvcc-O3 prints the prediction and runs clean; clang-O3 is wrong and faults.
+  const std::set<std::string> right = {"nvcc-O3"};
+  std::vector<SanitizerRun> runs = {recorded(memcheck, "clang-O3", 129), recorded(memcheck, "nvcc-O3", 0),
+                                    recorded(initcheck, "clang-O3", 0), recorded(initcheck, "nvcc-O3", 0)};
+  EXPECT_EQ(gate_verdict(runs, right, failure), GateResult::confined);
+  ASSERT_TRUE(failure);
+  EXPECT_EQ(failure->config, "clang-O3");
+  EXPECT_EQ(failure->report.errors, 129);
+
+  // A later tool that finds the right side faulting too makes the program invalid.
+  runs[3] = recorded(initcheck, "nvcc-O3", 2);
+  EXPECT_EQ(gate_verdict(runs, right, failure), GateResult::invalid);
+  EXPECT_EQ(failure->config, "nvcc-O3");
+
+  // Without a prediction there is no right side: any fault is the program's.
+  runs[3] = recorded(initcheck, "nvcc-O3", 0);
+  EXPECT_EQ(gate_verdict(runs, {}, failure), GateResult::invalid);
+  EXPECT_EQ(failure->config, "clang-O3");
+
+  // The right side's run proved nothing: the fault cannot be called confined.
+  runs = {recorded(memcheck, "clang-O3", 3), recorded(memcheck, "nvcc-O3", -1)};
+  EXPECT_EQ(gate_verdict(runs, right, failure), GateResult::invalid);
+}
+
+TEST(SanitizerGateVerdict, RunsThatProveNothingLeaveTheFindingUnconfirmed) {
+  using enum SanitizerTool;
+  std::optional<SanitizerRun> failure;
+  EXPECT_EQ(gate_verdict({recorded(memcheck, "clang-O3", -1), recorded(memcheck, "nvcc-O3", 0)}, {}, failure),
+            GateResult::inconclusive);
+  EXPECT_FALSE(failure);
+  EXPECT_EQ(gate_verdict({recorded(memcheck, "clang-O3", 0), recorded(memcheck, "nvcc-O3", 0)}, {}, failure),
+            GateResult::clean);
+  // A marked finding says it is unconfirmed, with why.
+  oracle::Finding finding;
+  GateOutcome outcome;
+  outcome.result = GateResult::inconclusive;
+  outcome.note = "sanitizer gate inconclusive, finding unconfirmed: clang-O3: memcheck timed out";
+  mark_gated(finding, outcome);
+  EXPECT_EQ(finding.details.at("unconfirmed").as_string(), outcome.note);
+  EXPECT_EQ(finding.details.at("sanitizer_gate_result").as_string(), "inconclusive");
+}
+
 } // namespace
 } // namespace cudiff::pipeline
