@@ -48,10 +48,7 @@ int run_check(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   request.run_limits = read_run_limits(args, defaults());
   const std::optional<std::filesystem::path> keep = args.value("--keep");
   // --db / --known, opened before any compile: a bad file fails at once.
-  const std::optional<std::filesystem::path> known = args.value("--known")
-                                                         ? std::optional<std::filesystem::path>(*args.value("--known"))
-                                                         : std::nullopt;
-  pipeline::CheckRecorder recorder = pipeline::open_check_recorder(read_db(args, defaults()), known);
+  pipeline::CheckRecorder recorder = pipeline::open_check_recorder(read_db(args, defaults()), read_known(args));
   const runners::Toolchain toolchain = read_toolchain(args);
 
   std::optional<TempDir> temp;

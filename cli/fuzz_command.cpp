@@ -118,6 +118,7 @@ int run_libfuzzer_engine(const ParsedArgs& args, std::ostream& out, std::ostream
   request.flags = {"--db=" + args.value("--db").value_or("cudiff.db")};
   for (const char* name : {"--known", "--size", "--policy", "--config", "--mode", "--gpus", "--nvcc", "--clang"})
     if (auto value = args.value(name)) request.flags.push_back(std::string(name) + "=" + *value);
+  if (args.has("--no-known")) request.flags.push_back("--no-known");
   request.options = guided_options(parse_args(guided_spec(), request.flags));
   if (auto corpus = args.value("--corpus")) {
     request.corpus = *corpus;

@@ -31,6 +31,7 @@ CommandSpec guided_spec() {
       {shared_option(Flag::db, defaults()),
        {"--campaign", "ID", "file into this existing campaign (set by cudiff fuzz --engine libfuzzer)"},
        shared_option(Flag::known, defaults()),
+       no_known_option(),
        shared_option(Flag::size, defaults()),
        shared_option(Flag::policy, defaults()),
        shared_option(Flag::config, defaults()),

@@ -227,7 +227,10 @@ OptionSpec shared_option(Flag flag, const Defaults& defaults) {
 
 std::vector<OptionSpec> shared_options(std::initializer_list<Flag> flags, const Defaults& defaults) {
   std::vector<OptionSpec> options;
-  for (Flag flag : flags) options.push_back(shared_option(flag, defaults));
+  for (Flag flag : flags) {
+    options.push_back(shared_option(flag, defaults));
+    if (flag == Flag::known) options.push_back(no_known_option());
+  }
   return options;
 }
 
@@ -238,8 +241,16 @@ std::optional<std::filesystem::path> read_db(const ParsedArgs& args, const Defau
 }
 
 triage::KnownDifferences read_known(const ParsedArgs& args) {
-  if (auto known = args.value("--known")) return triage::KnownDifferences::load(*known);
-  return {};
+  triage::KnownDifferences known = args.has("--no-known") ? triage::KnownDifferences::none()
+                                                          : triage::KnownDifferences::shipped();
+  if (auto file = args.value("--known")) known.add(triage::KnownDifferences::load(*file));
+  return known;
+}
+
+OptionSpec no_known_option() {
+  return {"--no-known", "",
+          "apply none of the project's known differences (triage/known_differences.json, the rules "
+          "catalog's dialect entries): every finding counts as new"};
 }
 
 std::vector<runners::Config> read_configs(const ParsedArgs& args, const Defaults& defaults, bool binaries_run) {

@@ -94,7 +94,7 @@ struct Defaults {
   std::string json = "print JSON instead of a table";
   std::string seed = "first seed";
   std::string quiet = "no progress line";
-  std::string known = "known-differences file: matching buckets are marked known";
+  std::string known = "more known differences, from a file (added to the shipped ones; docs/triage.md)";
   /// Without --config: the cross-level set (runners::cross_level_configs) when a GPU is found
   /// and binaries run, else runners::default_configs(). False: always the default.
   bool cross_level_with_gpu = false;
@@ -107,8 +107,12 @@ std::vector<OptionSpec> shared_options(std::initializer_list<Flag> flags, const 
 
 /// --db, or the command's default database; none when it has none and --db is not given.
 std::optional<std::filesystem::path> read_db(const ParsedArgs& args, const Defaults& defaults);
-/// --known loaded (empty when not given); throws Error with one line for a bad file.
+/// The project's known differences (triage::KnownDifferences::shipped, the rules catalog's
+/// dialect entries), unless --no-known, then --known's file's entries; throws Error with one
+/// line for a bad file.
 triage::KnownDifferences read_known(const ParsedArgs& args);
+/// --no-known, as every command that takes --known shows it.
+OptionSpec no_known_option();
 /// --config with --arch applied (runners::set_arch). Without --config:
 /// runners::cross_level_configs() when `defaults.cross_level_with_gpu` and `binaries_run` (a
 /// GPU was found and the mode runs), else runners::default_configs().

@@ -124,17 +124,11 @@ std::string crash_output(const TestCheck& run, const oracle::Finding& finding) {
   return {};
 }
 
-CheckRecorder open_check_recorder(const std::optional<std::filesystem::path>& db,
-                                  const std::optional<std::filesystem::path>& known) {
+CheckRecorder open_check_recorder(const std::optional<std::filesystem::path>& db, triage::KnownDifferences known) {
   CheckRecorder recorder;
-  if (known) {
-    recorder.known = triage::KnownDifferences::load(*known);
-    recorder.active = true;
-  }
-  if (db) {
-    recorder.db = triage::Database::open(*db);
-    recorder.active = true;
-  }
+  recorder.known = std::move(known);
+  recorder.active = true;  // known differences label findings even without a database
+  if (db) recorder.db = triage::Database::open(*db);
   return recorder;
 }
 
@@ -197,8 +191,10 @@ void record_check(CheckRecorder& recorder, TestCheck& run, const GateOutcome* ga
       }
     });
   }
+  // Without a database only known differences are worth a label (what else would it say).
   for (std::size_t i = 0; i < signatures.size(); ++i)
-    if (!withheld(i)) label(run.verdict.findings[i], signatures[i], known.match(signatures[i]), recorded[i], run.notes);
+    if (!withheld(i) && (recorder.db || known.match(signatures[i]) != nullptr))
+      label(run.verdict.findings[i], signatures[i], known.match(signatures[i]), recorded[i], run.notes);
 }
 
 } // namespace cudiff::pipeline

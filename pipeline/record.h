@@ -30,15 +30,14 @@ std::string host_name();
 struct CheckRecorder {
   std::optional<triage::Database> db;
   triage::KnownDifferences known;
-  bool active = false;  ///< a database or a known-differences file was given
+  bool active = false;  ///< opened by open_check_recorder (a default one records nothing)
 };
 /// The GPUs a check in `mode` ran on, as a campaign row records them ("0: NVIDIA H100 (sm_90)");
 /// empty unless it ran.
 std::string gpus_text(const runners::GpuDiscovery& gpus, runners::Mode mode);
-/// Throws Error(environment) with one line for a database or known-differences file that
-/// cannot be used; the files are left untouched.
-CheckRecorder open_check_recorder(const std::optional<std::filesystem::path>& db,
-                                  const std::optional<std::filesystem::path>& known);
+/// Throws Error(environment) with one line for a database that cannot be used; the file is
+/// left untouched. `known` (the caller read its file already) labels the findings.
+CheckRecorder open_check_recorder(const std::optional<std::filesystem::path>& db, triage::KnownDifferences known);
 /// With a database: records the check as a campaign of its own (kind "check", one test, its
 /// findings), in one transaction. With known differences: findings matching one are labelled
 /// known (summary prefix, details "triage"); they are still findings. Adds one note per

@@ -45,6 +45,28 @@ KnownDifferences KnownDifferences::parse(std::string_view text, std::string_view
   return known;
 }
 
+namespace detail {
+extern const std::string_view shipped_known_json;  // known_data.cpp, generated
+} // namespace detail
+
+KnownDifferences KnownDifferences::shipped() {
+  try {
+    return parse(detail::shipped_known_json, "the shipped known differences (triage/known_differences.json)");
+  } catch (const Error& error) {
+    throw Error(ErrorKind::internal, error.what());
+  }
+}
+
+KnownDifferences KnownDifferences::none() {
+  KnownDifferences known;
+  known.dialect_ = false;
+  return known;
+}
+
+void KnownDifferences::add(const KnownDifferences& more) {
+  entries_.insert(entries_.end(), more.entries_.begin(), more.entries_.end());
+}
+
 KnownDifferences KnownDifferences::load(const std::filesystem::path& file) {
   return parse(read_file(file), file.string());
 }
@@ -61,12 +83,12 @@ const KnownDifference* KnownDifferences::match(const Signature& signature) const
         return &entry;
     }
   }
-  // Known by default, with or without a file: a dialect difference is a rule the accepting
-  // compiler documents as relaxed (the finding cites its documentation), so it is deliberate.
+  // Known unless --no-known, with or without a file: a dialect difference is a rule the
+  // accepting compiler documents as relaxed (the finding cites its documentation).
   static const KnownDifference dialect{"dialect_difference", "*", "*",
                                        "a documented dialect difference: the accepting compiler relaxes this rule on "
                                        "purpose (the finding cites its documentation)"};
-  if (signature.kind == dialect.kind) return &dialect;
+  if (dialect_ && signature.kind == dialect.kind) return &dialect;
   return nullptr;
 }
 

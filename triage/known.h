@@ -28,12 +28,22 @@ public:
   /// JSON with comments (docs/triage.md); throws Error(usage) naming the file and the problem.
   static KnownDifferences load(const std::filesystem::path& file);
   static KnownDifferences parse(std::string_view text, std::string_view origin);
+  /// The project's own knowledge, compiled in from triage/known_differences.json: applied by
+  /// every campaign and check unless --no-known. Throws Error(internal) if it is malformed (a
+  /// build defect that tests/unit/triage rules out).
+  static KnownDifferences shipped();
+  /// These entries, then `more`'s: the first match wins, so the shipped ones come first.
+  void add(const KnownDifferences& more);
+  /// No knowledge at all (--no-known): not even the rules catalog's dialect entries, which
+  /// every other KnownDifferences, empty ones included, applies.
+  static KnownDifferences none();
   /// The first entry whose kind, side and id match the signature, if any.
   const KnownDifference* match(const Signature& signature) const;
   const std::vector<KnownDifference>& entries() const { return entries_; }
 
 private:
   std::vector<KnownDifference> entries_;
+  bool dialect_ = true;  ///< a dialect difference is known
 };
 
 } // namespace cudiff::triage

@@ -272,7 +272,31 @@ TEST(TriageKnown, MalformedFileIsAUsageErrorNamingTheFile) {
             std::string::npos);
 }
 
-TEST(TriageKnown, ShippedExampleFileParses) {
-  const auto known = triage::KnownDifferences::load(test::source_dir() / "triage" / "known_differences.json");
-  for (const auto& entry : known.entries()) EXPECT_FALSE(entry.reason.empty());
+TEST(TriageKnown, TheShippedKnowledgeIsCompiledInAndOnlyNoKnownDropsIt) {
+  // The compiled-in copy is the file in the tree, entry for entry.
+  const auto file = triage::KnownDifferences::load(test::source_dir() / "triage" / "known_differences.json");
+  const auto shipped = triage::KnownDifferences::shipped();
+  ASSERT_FALSE(shipped.entries().empty());
+  ASSERT_EQ(shipped.entries().size(), file.entries().size());
+  for (std::size_t i = 0; i < shipped.entries().size(); ++i) {
+    EXPECT_EQ(shipped.entries()[i].id, file.entries()[i].id);
+    EXPECT_FALSE(shipped.entries()[i].reason.empty());
+  }
+  // clang ignoring __managed__: the shipped entry knows it; --no-known does not, not even a
+  // dialect difference; a file's entries come after the shipped ones.
+  triage::Signature managed;
+  managed.kind = "compile_status_mismatch";
+  managed.side = "clang";
+  managed.ids = {"reference to __host__ variable '_' in __global__ function"};
+  ASSERT_NE(shipped.match(managed), nullptr);
+  EXPECT_EQ(triage::KnownDifferences::none().match(managed), nullptr);
+  triage::Signature dialect;
+  dialect.kind = "dialect_difference";
+  EXPECT_NE(shipped.match(dialect), nullptr);
+  EXPECT_EQ(triage::KnownDifferences::none().match(dialect), nullptr);
+  auto more = triage::KnownDifferences::none();
+  more.add(triage::KnownDifferences::parse(
+      R"({"known": [{"kind": "compile_status_mismatch", "side": "clang", "id": "*", "reason": "mine"}]})", "k.json"));
+  ASSERT_NE(more.match(managed), nullptr);
+  EXPECT_EQ(more.match(managed)->reason, "mine");
 }
