@@ -63,6 +63,9 @@ struct CampaignSummary {
   std::int64_t tests = 0, findings = 0;
   std::int64_t invalid_tests = 0;  ///< tests the sanitizer gate rejected (this start)
   std::vector<std::string> new_buckets;   ///< their keys
+  /// What the new buckets are, as the summary's first line says it: new bugs by class, known
+  /// or reported, dialect (the shipped known differences make many of them known).
+  triage::BugTally bugs;
   std::vector<std::string> reductions;    ///< one line per bucket reduced
   std::vector<std::string> notes;
   double seconds = 0;

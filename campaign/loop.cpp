@@ -543,6 +543,9 @@ CampaignSummary run_campaign(const CampaignSetup& setup, std::ostream& err) {
                       " (resume with --resume)");
 
   close(db, open, progress);
+  std::vector<triage::Bucket> fresh_buckets;
+  for (const std::string& key : summary.new_buckets) fresh_buckets.push_back(db.bucket(key));
+  summary.bugs = triage::tally_bugs(fresh_buckets);
   // Each GPU's share, over the time the workers ran (not the reductions after them).
   if (!open.compile_only)
     for (std::size_t i = 0; i < setup.gpus.gpus.size(); ++i) {

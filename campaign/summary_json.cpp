@@ -44,6 +44,7 @@ boost::json::object to_json(const CampaignSummary& summary) {
           {"findings", summary.findings},
           {"invalid_tests", summary.invalid_tests},
           {"new_buckets", strings_json(summary.new_buckets)},
+          {"bugs", triage::to_json(summary.bugs)},
           {"seconds", seconds},
           {"tests_per_second", seconds > 0 ? static_cast<double>(summary.tests) / seconds : 0.0},
           {"programs", summary.tests * static_cast<std::int64_t>(1 + summary.params.variants)},

@@ -67,6 +67,7 @@ void print_summary(const campaign::CampaignSummary& summary, bool json, std::ost
     return;
   }
   for (const std::string& line : summary.reductions) out << line << "\n";
+  out << triage::describe(summary.bugs) << "\n";
   TextTable table({"campaign", "tests", "findings", "invalid", "new buckets", "time", "tests/s", "mode"});
   table.add_row({summary.campaign_id.substr(0, 12), std::to_string(summary.tests), std::to_string(summary.findings),
                  std::to_string(summary.invalid_tests), std::to_string(summary.new_buckets.size()),

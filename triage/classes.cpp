@@ -3,6 +3,7 @@
 #include "triage/triage.h"
 
 #include <algorithm>
+#include <map>
 
 namespace cudiff::triage {
 
@@ -12,6 +13,7 @@ std::string to_string(FindingClass finding_class) {
   case FindingClass::crash: return "crash";
   case FindingClass::rejects_valid: return "rejects valid";
   case FindingClass::missed_diagnostic: return "missed diagnostic";
+  case FindingClass::layout_abi: return "layout and ABI";
   case FindingClass::dialect_difference: return "dialect difference";
   case FindingClass::invalid_tests: return "invalid tests";
   }
@@ -38,9 +40,11 @@ FindingClass class_of(oracle::FindingKind kind) {
   case FindingKind::run_mismatch:
   case FindingKind::wrong_code:
   case FindingKind::common_wrong_code:
-  case FindingKind::layout_mismatch:
-  case FindingKind::abi_mismatch:
   case FindingKind::metamorphic: return FindingClass::wrong_code;
+  // Layouts and parameter declarations are compared, not run: a difference is often a
+  // documented choice (long double's device size), so it is kept apart from wrong results.
+  case FindingKind::layout_mismatch:
+  case FindingKind::abi_mismatch: return FindingClass::layout_abi;
   case FindingKind::crash:
   case FindingKind::hang:
   case FindingKind::slow_compile: return FindingClass::crash;
@@ -94,6 +98,62 @@ std::vector<ClassGroup> group_by_class(const std::vector<Bucket>& buckets) {
 
 std::string class_name(const std::optional<FindingClass>& finding_class) {
   return finding_class ? to_string(*finding_class) : "other kinds";
+}
+
+std::int64_t BugTally::total_new() const {
+  std::int64_t total = 0;
+  for (const auto& [finding_class, count] : new_bugs) total += count;
+  return total;
+}
+
+BugTally tally_bugs(const std::vector<Bucket>& buckets) {
+  BugTally tally;
+  std::map<FindingClass, std::int64_t> by_class;
+  for (const Bucket& bucket : buckets) {
+    const std::optional<FindingClass> finding_class = class_of_kind(bucket.kind);
+    if (finding_class == FindingClass::dialect_difference) ++tally.dialect;
+    else if (bucket.status == Status::fresh) ++by_class[finding_class.value_or(FindingClass::wrong_code)];
+    else if (bucket.status == Status::invalid) ++tally.invalid;
+    else ++tally.known_or_reported;
+  }
+  for (FindingClass finding_class : finding_classes)
+    if (by_class.count(finding_class)) tally.new_bugs.emplace_back(finding_class, by_class[finding_class]);
+  return tally;
+}
+
+std::string describe(const BugTally& tally) {
+  const auto plural = [](std::int64_t count, const std::string& one, const std::string& many) {
+    return std::to_string(count) + " " + (count == 1 ? one : many);
+  };
+  std::string text;
+  const std::int64_t total = tally.total_new();
+  if (total == 0) {
+    text = "no new bugs";
+  } else {
+    std::vector<std::string> parts;
+    for (const auto& [finding_class, count] : tally.new_bugs) {
+      const std::string name = to_string(finding_class);
+      // "crashes", "missed diagnostics"; "wrong code", "rejects valid", "layout and ABI" stay.
+      const bool countable = finding_class == FindingClass::crash || finding_class == FindingClass::missed_diagnostic;
+      parts.push_back(countable ? plural(count, name, name == "crash" ? "crashes" : name + "s")
+                                : std::to_string(count) + " " + name);
+    }
+    text = plural(total, "new bug", "new bugs") + " (" + join(parts, ", ") + ")";
+  }
+  text += ", " + std::to_string(tally.known_or_reported) + " known or reported, " + std::to_string(tally.dialect) +
+          " dialect";
+  if (tally.invalid > 0) text += ", " + std::to_string(tally.invalid) + " marked invalid";
+  return text;
+}
+
+boost::json::object to_json(const BugTally& tally) {
+  boost::json::object by_class;
+  for (const auto& [finding_class, count] : tally.new_bugs) by_class[to_string(finding_class)] = count;
+  return {{"new_bugs", tally.total_new()},
+          {"new_by_class", std::move(by_class)},
+          {"known_or_reported", tally.known_or_reported},
+          {"dialect", tally.dialect},
+          {"invalid", tally.invalid}};
 }
 
 } // namespace cudiff::triage

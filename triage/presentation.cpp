@@ -73,11 +73,13 @@ Listing read_listing(const Database& db, const ListFilter& filter) {
   const bool with_invalid = !query.status && !query.kind && (!only || *only == FindingClass::invalid_tests);
 
   Listing listing;
+  std::vector<Bucket> kept;
   for (auto& group : group_by_class(db.buckets(query))) {
     if (only && group.finding_class != only) continue;
     const bool invalid = group.finding_class == FindingClass::invalid_tests;
     if (filtered && group.buckets.empty() && !(invalid && with_invalid)) continue;
     listing.buckets += group.buckets.size();
+    kept.insert(kept.end(), group.buckets.begin(), group.buckets.end());
     listing.groups.push_back(std::move(group));
   }
   listing.origins = db.bucket_origins();
@@ -85,6 +87,7 @@ Listing read_listing(const Database& db, const ListFilter& filter) {
   if (with_invalid) listing.causes = db.invalid_test_causes();
   for (const auto& [cause, count] : listing.causes) listing.invalid_tests += count;
   listing.totals = db.totals();
+  listing.bugs = tally_bugs(kept);
   return listing;
 }
 
@@ -108,11 +111,11 @@ boost::json::value to_json(const Listing& listing, bool by_class) {
     classes.push_back(std::move(entry));
   }
   if (!by_class) return flat;
-  return boost::json::object{{"classes", std::move(classes)}};
+  return boost::json::object{{"bugs", to_json(listing.bugs)}, {"classes", std::move(classes)}};
 }
 
 std::string render_listing(const Listing& listing) {
-  std::string out;
+  std::string out = describe(listing.bugs) + "\n\n";
   for (const auto& group : listing.groups) {
     if (group.finding_class == FindingClass::invalid_tests) {
       out += "invalid tests: " + std::to_string(listing.invalid_tests) +

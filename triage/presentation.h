@@ -39,6 +39,7 @@ struct Listing {
   std::vector<std::pair<std::string, std::int64_t>> causes;  ///< of the invalid tests, when shown
   std::int64_t invalid_tests = 0;
   Totals totals;  ///< of the whole database
+  BugTally bugs;  ///< of the buckets kept: the list's first line
 };
 
 /// Reads the list: the buckets that pass `filter`, grouped by class. With a filter, classes
@@ -48,9 +49,9 @@ Listing read_listing(const Database& db, const ListFilter& filter);
 /// `list --json`: the flat array of buckets in the text's order (each bucket's to_json with
 /// its link, versions, recheck, engines and configs), what scripts have always parsed; with
 /// `by_class`, an object {"classes": [...]} with each class's counts and buckets, and the
-/// invalid tests by cause.
+/// invalid tests by cause, and "bugs" (to_json(BugTally)).
 boost::json::value to_json(const Listing& listing, bool by_class);
-/// A heading per class (`CLASS: N buckets, F findings`) and its table, the invalid tests by
+/// The bug tally's line ("3 new bugs (...), 5 known or reported, 2 dialect"), then a heading per class (`CLASS: N buckets, F findings`) and its table, the invalid tests by
 /// cause, then the line of totals ("N of M buckets; ...").
 std::string render_listing(const Listing& listing);
 

@@ -14,8 +14,8 @@ std::string_view description(const std::optional<FindingClass>& finding_class) {
   if (!finding_class) return "Kinds this cudiff does not know (written by a newer one).";
   switch (*finding_class) {
   case FindingClass::wrong_code:
-    return "The program builds, and a config computes other results, layouts or parameter declarations than "
-           "another config, the generator's prediction, or a variant's original.";
+    return "The program builds and runs, and a config prints other results than another config, the generator's "
+           "prediction, or a variant's original.";
   case FindingClass::crash:
     return "A compiler or one of its stages crashed, hung, or compiled far slower than the others.";
   case FindingClass::rejects_valid:
@@ -25,6 +25,10 @@ std::string_view description(const std::optional<FindingClass>& finding_class) {
     return "A compiler lets a program that breaks a rule through: every stage of it (missed_diagnostic, "
            "missed_by_all), or its front end, a later stage failing instead (late_rejection); or it warns where "
            "the other does not (warning_mismatch).";
+  case FindingClass::layout_abi:
+    return "A type's size, alignment or member offsets, or a kernel's parameter declarations, differ between host "
+           "and device or between the compilers (layout_mismatch, abi_mismatch); known choices such as long "
+           "double's device size are labelled known.";
   case FindingClass::dialect_difference: return "A rule the accepting compiler documents as relaxed in its dialect.";
   case FindingClass::invalid_tests:
     return "Tests whose runs fault under compute-sanitizer: the program's defect, never filed as a bucket.";
@@ -42,6 +46,7 @@ std::string anchor(const std::optional<FindingClass>& finding_class) {
 std::map<std::string, std::string> class_colours() {
   return {{"wrong code", "#d62728"},         {"crash", "#ff7f0e"},
           {"rejects valid", "#1f77b4"},      {"missed diagnostic", "#9467bd"},
+          {"layout and ABI", "#bcbd22"},
           {"dialect difference", "#8c564b"}, {"invalid tests", "#7f7f7f"}};
 }
 

@@ -35,8 +35,8 @@ TEST(TriageClasses, EveryFindingKindHasTheDocumentedClass) {
       {"run_mismatch", FindingClass::wrong_code},
       {"wrong_code", FindingClass::wrong_code},
       {"common_wrong_code", FindingClass::wrong_code},
-      {"layout_mismatch", FindingClass::wrong_code},
-      {"abi_mismatch", FindingClass::wrong_code},
+      {"layout_mismatch", FindingClass::layout_abi},
+      {"abi_mismatch", FindingClass::layout_abi},
       {"metamorphic", FindingClass::wrong_code},
       {"crash", FindingClass::crash},
       {"hang", FindingClass::crash},
@@ -68,7 +68,7 @@ TEST(TriageClasses, NamesInOrderRoundTripAndUnknownIsRefused) {
   std::vector<std::string> names;
   for (FindingClass finding_class : triage::finding_classes) names.push_back(triage::to_string(finding_class));
   EXPECT_EQ(names, (std::vector<std::string>{"wrong code", "crash", "rejects valid", "missed diagnostic",
-                                             "dialect difference", "invalid tests"}));
+                                             "layout and ABI", "dialect difference", "invalid tests"}));
   for (FindingClass finding_class : triage::finding_classes)
     EXPECT_EQ(triage::parse_finding_class(triage::to_string(finding_class)), finding_class);
   EXPECT_EQ(triage::parse_finding_class("wrong-code"), FindingClass::wrong_code);
@@ -103,9 +103,9 @@ TEST(TriageClasses, GroupsKeepEveryClassInOrderAndUnknownKindsLast) {
   const auto groups = triage::group_by_class({bucket(1, "crash", 9), bucket(2, "wrong_code", 7),
                                               bucket(3, "future_kind", 5), bucket(4, "hang", 3),
                                               bucket(5, "late_rejection", 2)});
-  ASSERT_EQ(groups.size(), 7u);
-  for (std::size_t i = 0; i < 6; ++i) EXPECT_EQ(groups[i].finding_class, triage::finding_classes[i]);
-  EXPECT_EQ(groups[6].finding_class, std::nullopt);
+  ASSERT_EQ(groups.size(), 8u);
+  for (std::size_t i = 0; i < 7; ++i) EXPECT_EQ(groups[i].finding_class, triage::finding_classes[i]);
+  EXPECT_EQ(groups[7].finding_class, std::nullopt);
   ASSERT_EQ(groups[1].buckets.size(), 2u);
   EXPECT_EQ(groups[1].buckets[0].id, 1) << "the order given is kept";
   EXPECT_EQ(groups[1].buckets[1].id, 4);
@@ -113,7 +113,33 @@ TEST(TriageClasses, GroupsKeepEveryClassInOrderAndUnknownKindsLast) {
   EXPECT_EQ(groups[0].findings, 7);
   EXPECT_TRUE(groups[2].buckets.empty());
   EXPECT_EQ(groups[3].buckets.size(), 1u);
-  EXPECT_TRUE(groups[5].buckets.empty());
-  EXPECT_EQ(groups[6].buckets.front().id, 3);
-  EXPECT_EQ(triage::group_by_class({}).size(), 6u) << "no bucket of an unknown kind: no such group";
+  EXPECT_TRUE(groups[6].buckets.empty());
+  EXPECT_EQ(groups[7].buckets.front().id, 3);
+  EXPECT_EQ(triage::group_by_class({}).size(), 7u) << "no bucket of an unknown kind: no such group";
+}
+
+TEST(BugTally, NewBugsByClassThenKnownThenDialect) {
+  const auto bucket = [](std::string kind, triage::Status status) {
+    triage::Bucket b;
+    b.kind = std::move(kind);
+    b.status = status;
+    return b;
+  };
+  using triage::Status;
+  const std::vector<triage::Bucket> buckets = {
+      bucket("wrong_code", Status::fresh),         bucket("crash", Status::fresh),
+      bucket("hang", Status::fresh),               bucket("missed_diagnostic", Status::fresh),
+      bucket("layout_mismatch", Status::known),    bucket("false_rejection", Status::reported),
+      bucket("dialect_difference", Status::known), bucket("dialect_difference", Status::fresh),
+      bucket("run_mismatch", Status::invalid)};
+  const triage::BugTally tally = triage::tally_bugs(buckets);
+  EXPECT_EQ(tally.total_new(), 4);
+  EXPECT_EQ(tally.known_or_reported, 2);
+  EXPECT_EQ(tally.dialect, 2) << "a dialect difference is never a bug, whatever its status";
+  EXPECT_EQ(triage::describe(tally), "4 new bugs (1 wrong code, 2 crashes, 1 missed diagnostic), 2 known or "
+                                     "reported, 2 dialect, 1 marked invalid");
+  const auto json = triage::to_json(tally);
+  EXPECT_EQ(json.at("new_bugs").as_int64(), 4);
+  EXPECT_EQ(json.at("new_by_class").at("crash").as_int64(), 2);
+  EXPECT_EQ(triage::describe(triage::tally_bugs({})), "no new bugs, 0 known or reported, 0 dialect");
 }
