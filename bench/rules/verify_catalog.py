@@ -172,7 +172,7 @@ def marker_line(fragment, marker):
 # "file:12:5: error: ...". Location-less ones: "ptxas fatal : ...", "ptxas ... error : ...",
 # "fatal error: ...", "clang++-22: error: ...". Source echoes (which carry the fragment's
 # "// expected-error" comment) never match: they do not start with a location or a tool name.
-NVCC_LOC_RE = re.compile(r"^(?P<file>[^\s()]+)\((?P<line>\d+)\): (?P<kind>error|catastrophic error|warning)\b")
+NVCC_LOC_RE = re.compile(r"^(?P<file>[^\s()]+)\((?P<line>\d+)\): (?P<kind>[Ee]rror|catastrophic error|warning)\b")
 CLANG_LOC_RE = re.compile(r"^(?P<file>[^\s:]+):(?P<line>\d+):\d+: (?P<kind>error|fatal error|warning)\b")
 TOOL_ERROR_RE = re.compile(r"^(?:(?:ptxas|nvlink|fatbinary|cicc|nvcc|clang(?:\+\+)?(?:-\d+)?|ld)\b.*?\b(?:error|fatal)\b"
                            r"|(?:fatal error|error|Error|catastrophic error)\s*:)")
@@ -341,7 +341,7 @@ def evidence_differences(catalog, results):
             differences.append(f"{r['id']}: no evidence in the catalog")
             continue
         for compiler in COMPILERS:
-            recorded = (evidence.get(compiler) or {}).get("measured") or {}
+            recorded = evidence.get(compiler) or {}
             for level, measured in compiler_outcomes(r, compiler).items():
                 if recorded.get(level) != measured:
                     differences.append(f"{r['id']}: {compiler} -{level} measured {measured}, "
