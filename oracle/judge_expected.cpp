@@ -64,8 +64,10 @@ array why_accepted(const std::vector<const CompileObservation*>& accepted, const
     const std::string compiler = runners::to_string(compile->compiler);
     const rules::CompilerEvidence* evidence = rule->evidence->of(compiler);
     if (evidence == nullptr || !seen.insert(compiler).second) continue;
-    object entry{{"compiler", compiler}, {"why", evidence->why.empty() ? "diagnoses" : evidence->why},
-                 {"reason", evidence->reason}, {"measured", rule->evidence->measured}};
+    object entry{{"compiler", compiler},
+                 {"why", evidence->why.empty() ? "diagnoses" : evidence->why},
+                 {"reason", evidence->reason},
+                 {"measured", rule->evidence->measured}};
     if (!evidence->url.empty()) entry["url"] = evidence->url;
     if (!evidence->searched.empty()) entry["searched"] = evidence->searched;
     entries.push_back(std::move(entry));
@@ -110,11 +112,10 @@ std::optional<Finding> missed_diagnostic(const detail::StatusSplit& measured, co
   const std::vector<std::string> accepting = detail::config_names(split.accepted);
   const std::vector<std::string> rejecting = detail::config_names(split.rejected);
   const std::vector<std::string> warning = detail::config_names(warned);
-  const rules::RuleDialect* dialect =
-      warned.empty() ? deliberate_relaxation(split, rule_entry) : nullptr;
+  const rules::RuleDialect* dialect = warned.empty() ? deliberate_relaxation(split, rule_entry) : nullptr;
   const FindingKind kind = rejecting.empty() && warning.empty() ? FindingKind::missed_by_all
-                           : dialect != nullptr ? FindingKind::dialect_difference
-                                                : FindingKind::missed_diagnostic;
+                           : dialect != nullptr                 ? FindingKind::dialect_difference
+                                                                : FindingKind::missed_diagnostic;
   const std::string rule = expected.rule_id.empty() ? std::string("an E rule") : expected.rule_id;
   std::string summary = kind == FindingKind::missed_by_all        ? "missed by every config: "
                         : kind == FindingKind::dialect_difference ? "dialect difference: "
@@ -125,9 +126,11 @@ std::optional<Finding> missed_diagnostic(const detail::StatusSplit& measured, co
     summary += "; " + join(rejecting, ", ") + " reject" + (rejecting.size() == 1 ? "s" : "") + ": " +
                detail::describe_error(split.rejected.front()->first_error());
   if (!warning.empty())
-    summary += "; " + join(warning, ", ") + " warn" + (warning.size() == 1 ? "s" : "") + " at the line, as the rule allows";
+    summary += "; " + join(warning, ", ") + " warn" + (warning.size() == 1 ? "s" : "") +
+               " at the line, as the rule allows";
   if (dialect != nullptr) summary += " (" + dialect->compiler + " relaxes it on purpose)";
-  const std::optional<object> upstream = dialect == nullptr ? upstream_report(split.accepted, rule_entry) : std::nullopt;
+  const std::optional<object> upstream = dialect == nullptr ? upstream_report(split.accepted, rule_entry)
+                                                            : std::nullopt;
   if (upstream) summary += " (reported upstream: " + std::string(upstream->at("url").as_string()) + ")";
   object details{{"rule", expected.rule_id},
                  {"line", expected.line},

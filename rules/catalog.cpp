@@ -55,7 +55,8 @@ RuleDialect dialect_of(const std::string& id, const boost::json::object& object)
 constexpr std::string_view kOutcomes[] = {"reject", "reject_elsewhere", "accept_warns", "accept", "timeout"};
 constexpr std::string_view kWhys[] = {"dialect", "rule_wrong", "upstream", "bug", "warning"};
 
-template <std::size_t N> bool one_of(const std::string& text, const std::string_view (&list)[N]) {
+template <std::size_t N>
+bool one_of(const std::string& text, const std::string_view (&list)[N]) {
   for (std::string_view item : list)
     if (text == item) return true;
   return false;
@@ -93,9 +94,9 @@ CompilerEvidence compiler_evidence_of(const std::string& id, const std::string& 
     throw_environment(where + ": why upstream without the issue's url");
   if (e.why == "bug" && e.searched.empty())
     throw_environment(where + ": why bug without what was searched for an upstream issue");
-  if (e.why == "warning" && (e.warning.empty() || (e.at_o0 != "accept_warns" && e.at_o0 != "reject" &&
-                                                   e.at_o0 != "reject_elsewhere") ||
-                             (e.at_o3 != "accept_warns" && e.at_o3 != "reject" && e.at_o3 != "reject_elsewhere")))
+  if (e.why == "warning" &&
+      (e.warning.empty() || (e.at_o0 != "accept_warns" && e.at_o0 != "reject" && e.at_o0 != "reject_elsewhere") ||
+       (e.at_o3 != "accept_warns" && e.at_o3 != "reject" && e.at_o3 != "reject_elsewhere")))
     throw_environment(where + ": why warning needs the warning's text and a warning on the marker's line at "
                               "every level it accepts");
   return e;
@@ -105,7 +106,8 @@ RuleEvidence evidence_of(const std::string& id, const boost::json::object& objec
                          const std::optional<RuleDialect>& dialect) {
   RuleEvidence evidence;
   evidence.measured = text_of(object, "measured");
-  if (evidence.measured.empty()) throw_environment("rules catalog: evidence of " + id + " does not say when it was measured");
+  if (evidence.measured.empty())
+    throw_environment("rules catalog: evidence of " + id + " does not say when it was measured");
   evidence.nvcc = compiler_evidence_of(id, "nvcc", object, dialect);
   evidence.clang = compiler_evidence_of(id, "clang", object, dialect);
   return evidence;
@@ -177,7 +179,8 @@ std::vector<Rule> parse_rule_catalog(std::string_view text) {
     // A checkable rule is planted in edge programs and judged: without evidence, whichever
     // compiler lets it through would be filed as a new bug, however settled the rule is.
     if (rule.kind == RuleKind::must_reject && rule.checkable && !rule.evidence)
-      throw_environment("rules catalog: " + rule.id + " is a checkable E rule without evidence (rules/README.md, "
+      throw_environment("rules catalog: " + rule.id +
+                        " is a checkable E rule without evidence (rules/README.md, "
                         "\"Evidence\")");
     rules.push_back(std::move(rule));
   }

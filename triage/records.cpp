@@ -207,7 +207,9 @@ Recorded Database::add_finding(const NewFinding& f, const KnownDifference* known
         .bind(4, f.signature.side)
         .bind(5, f.signature.stage)
         .bind(6, f.signature.symptom)
-        .bind(7, known != nullptr ? "known" : !upstream.empty() ? "reported" : "new")
+        .bind(7, known != nullptr    ? "known"
+                 : !upstream.empty() ? "reported"
+                                     : "new")
         .bind(8, known != nullptr ? known->reason : "")
         .bind(9, f.time)
         .bind(10, f.id)

@@ -69,7 +69,8 @@ TEST_P(EveryViolationTemplate, IsRejectedByACompilerOrIsAKnownDifference) {
     }
     if (run.verdict.findings.empty()) {
       // Every config warned at the marker's line, which the evidence takes as the diagnostic.
-      EXPECT_TRUE(contains(run.verdict.agreement, "takes as its diagnostic")) << rule.id << ": " << run.verdict.agreement;
+      EXPECT_TRUE(contains(run.verdict.agreement, "takes as its diagnostic"))
+          << rule.id << ": " << run.verdict.agreement;
       continue;
     }
     const oracle::Finding& finding = run.verdict.findings.front();
@@ -146,4 +147,4 @@ TEST(EdgeE2E, ACampaignOfEdgeProgramsFilesMissedDiagnosticsWithRuleIds) {
   EXPECT_TRUE(small_marked_reproducer) << report.out.text;
 }
 
-} // namespace
+}  // namespace

@@ -80,7 +80,8 @@ TEST(RulesE2E, RulesListsTheCatalogWithItsCoverage) {
   }
   for (const auto& [compiler, by_why] : whys)
     for (const auto& [why, count] : by_why)
-      EXPECT_EQ(count, all_report.at("coverage").at("evidence").at(compiler).at(why).as_int64()) << compiler << " " << why;
+      EXPECT_EQ(count, all_report.at("coverage").at("evidence").at(compiler).at(why).as_int64())
+          << compiler << " " << why;
   auto bad = run_cudiff({"rules", "--kind", "Q"});
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.text.find("--kind must be E, V or U"), std::string::npos) << bad.err.text;

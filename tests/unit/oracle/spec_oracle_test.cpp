@@ -268,9 +268,9 @@ TEST(SpecOracle, AWarningOnTheMarkersLineIsTheDiagnosticWhereTheEvidenceSaysSo) 
                                  expected);
   EXPECT_TRUE(one.findings.empty()) << one.headline();
   // A warning on another line, in a header, or no warning at all diagnoses nothing.
-  for (const CompileObservation& clang : {warned("clang-O3", CompilerKind::clang, "/tmp/x/edge.cu", 41),
-                                          warned("clang-O3", CompilerKind::clang, "/usr/include/x.h", 40),
-                                          accepted("clang-O3", CompilerKind::clang)}) {
+  for (const CompileObservation& clang :
+       {warned("clang-O3", CompilerKind::clang, "/tmp/x/edge.cu", 41),
+        warned("clang-O3", CompilerKind::clang, "/usr/include/x.h", 40), accepted("clang-O3", CompilerKind::clang)}) {
     const Verdict verdict = judge_with({rejected("nvcc-O3", CompilerKind::nvcc, 40, "not allowed"), clang}, expected);
     ASSERT_EQ(verdict.findings.size(), 1u);
     EXPECT_EQ(verdict.findings.front().kind, FindingKind::missed_diagnostic);

@@ -1,7 +1,7 @@
 // The rules catalog compiled into cudiff (rules/catalog.json): well formed, and consistent
 // with the violation-template conventions.
-#include "rules/rules.h"
 #include "common/common.h"
+#include "rules/rules.h"
 #include "support/test_support.h"
 
 #include <gtest/gtest.h>
@@ -82,8 +82,8 @@ TEST(RulesCatalog, EveryCheckableERuleIsSettledWithEvidence) {
   EXPECT_GE(settled, 100u);
   // The file in the tree is what was compiled in (the build reconfigures when it changes), and it
   // parses the same way when read as text: what the build's check (rules/check_catalog.cpp) runs.
-  const std::vector<Rule> from_file =
-      parse_rule_catalog(cudiff::read_file(cudiff::test::source_dir() / "rules" / "catalog.json"));
+  const std::vector<Rule> from_file = parse_rule_catalog(
+      cudiff::read_file(cudiff::test::source_dir() / "rules" / "catalog.json"));
   const std::vector<Rule> compiled = rule_catalog();
   ASSERT_EQ(from_file.size(), compiled.size());
   for (std::size_t i = 0; i < from_file.size(); ++i)
@@ -147,8 +147,8 @@ TEST(RulesCatalog, ACheckableRuleWithoutEvidenceFailsNamingIt) {
 
 TEST(RulesCatalog, EvidenceThatDoesNotSettleTheRuleFailsNamingIt) {
   auto with_clang = [](const std::string& clang) {
-    return one_rule(R"(, "evidence": {"measured": "m", "nvcc": {"O0": "reject", "O3": "reject"}, "clang": )" +
-                    clang + "}");
+    return one_rule(R"(, "evidence": {"measured": "m", "nvcc": {"O0": "reject", "O3": "reject"}, "clang": )" + clang +
+                    "}");
   };
   const std::vector<std::pair<std::string, std::string>> cases = {
       {R"({"O0": "accept", "O3": "accept"})", "no \"why\""},
@@ -167,8 +167,9 @@ TEST(RulesCatalog, EvidenceThatDoesNotSettleTheRuleFailsNamingIt) {
     EXPECT_TRUE(contains(message, "R-TEST-ONE")) << clang << ": " << message;
     EXPECT_TRUE(contains(message, expected)) << clang << ": " << message;
   }
-  EXPECT_TRUE(contains(parse_error(one_rule(R"(, "evidence": {"measured": "m", "nvcc": {"O0": "reject", "O3": "reject"}})")),
-                       "evidence of R-TEST-ONE lacks \"clang\""));
+  EXPECT_TRUE(
+      contains(parse_error(one_rule(R"(, "evidence": {"measured": "m", "nvcc": {"O0": "reject", "O3": "reject"}})")),
+               "evidence of R-TEST-ONE lacks \"clang\""));
   EXPECT_TRUE(contains(parse_error(one_rule(R"(, "evidence": {)" + kBothReject + "}")),
                        "evidence of R-TEST-ONE does not say when it was measured"));
   EXPECT_EQ(parse_error(with_clang(R"({"O0": "accept_warns", "O3": "accept_warns", "why": "warning",
