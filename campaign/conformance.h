@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <iosfwd>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -94,7 +95,15 @@ struct CatalogCoverage {
   std::size_t e_rules = 0, e_checkable = 0, e_with_violation = 0;  ///< with a template: checkable ones
   std::size_t v_rules = 0, v_generated = 0;  ///< generated: a construct or a probe exercises it
   std::size_t u_rules = 0, u_scanned = 0;    ///< scanned: ubscan looks for it
+  /// Per compiler ("nvcc", "clang"), the rules with evidence by what it says: "diagnoses" (it
+  /// rejects at every level), else the why ("dialect", "rule_wrong", "upstream", "bug",
+  /// "warning"). Over the whole catalog.
+  std::map<std::string, std::map<std::string, std::size_t>> evidence;
 };
+
+/// What a rule's evidence says of one compiler ("nvcc", "clang"): "diagnoses", the why
+/// ("dialect", "bug", ...), or "-" for a rule without evidence.
+std::string evidence_cell(const rules::Rule& rule, std::string_view compiler);
 
 /// What cudiff covers of rules::rule_catalog(): for each rule (only those of kind `only`, when
 /// given) the violation template (E), the generator constructs and probe (V) or the scan (U)
@@ -102,6 +111,9 @@ struct CatalogCoverage {
 CatalogCoverage rules_coverage(const std::optional<Measurement>& measurement, std::optional<rules::RuleKind> only);
 /// `cudiff rules --json`: {"rules": [each rule, with "measured" once measured], "coverage": the counts}.
 boost::json::object to_json(const CatalogCoverage& coverage);
+/// `cudiff rules`: a row per rule (id, kind, section, what covers it, the measured verdicts when
+/// `measured`, what the evidence says of each compiler, the rule's text), then the counts.
+std::string render_coverage(const CatalogCoverage& coverage, bool measured);
 /// The conformance table of `cudiff rules --measure`: a row per measured program (rule,
 /// program, each compiler's verdict, a rejection "(line)" when its error is at the planted line
 /// else "(elsewhere)", the verdict, the first diagnostic), then the programs counted by verdict.

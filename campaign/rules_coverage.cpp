@@ -71,7 +71,32 @@ void measure(const std::optional<Measurement>& measurement, RuleCoverage& entry)
   }
 }
 
+/// One compiler's evidence as `cudiff rules --json` gives it.
+boost::json::object evidence_json(const rules::CompilerEvidence& evidence) {
+  boost::json::object json{{"O0", evidence.at_o0},
+                           {"O3", evidence.at_o3},
+                           {"diagnoses", evidence.diagnoses()},
+                           {"why", evidence.why.empty() ? std::string("diagnoses") : evidence.why}};
+  if (!evidence.reason.empty()) json["reason"] = evidence.reason;
+  if (!evidence.url.empty()) json["url"] = evidence.url;
+  if (!evidence.searched.empty()) json["searched"] = evidence.searched;
+  if (!evidence.warning.empty()) json["warning"] = evidence.warning;
+  return json;
+}
+
+std::string percent(std::size_t part, std::size_t whole) {
+  if (whole == 0) return "-";
+  return std::to_string((part * 1000 / whole + 5) / 10) + "%";
+}
+
 } // namespace
+
+std::string evidence_cell(const rules::Rule& rule, std::string_view compiler) {
+  const rules::CompilerEvidence* evidence = rule.evidence ? rule.evidence->of(compiler) : nullptr;
+  if (evidence == nullptr) return "-";
+  // A compiler that rejects keeps a why only where the rule was corrected: the rejection counts.
+  return evidence->diagnoses() || evidence->why.empty() ? "diagnoses" : evidence->why;
+}
 
 CatalogCoverage rules_coverage(const std::optional<Measurement>& measurement, std::optional<rules::RuleKind> only) {
   const std::vector<std::string> scanned_list = ubscan::undefined_rules_scanned();
@@ -92,6 +117,8 @@ CatalogCoverage rules_coverage(const std::optional<Measurement>& measurement, st
     } else {
       ++coverage.u_rules;
     }
+    if (rule.evidence)
+      for (const char* compiler : {"nvcc", "clang"}) ++coverage.evidence[compiler][evidence_cell(rule, compiler)];
     if (only && rule.kind != *only) continue;
     RuleCoverage entry{rule, coverage_of(rule, constructs, scanned), constructs};
     measure(measurement, entry);
@@ -112,6 +139,17 @@ boost::json::object to_json(const CatalogCoverage& coverage) {
     if (entry.measured)
       json["measured"] = boost::json::object{{"nvcc", entry.nvcc}, {"clang", entry.clang}, {"verdict", entry.verdict}};
     if (rule.kind == rules::RuleKind::must_reject) json["checkable"] = rule.checkable;
+    if (rule.evidence)
+      json["evidence"] = boost::json::object{{"measured", rule.evidence->measured},
+                                             {"nvcc", evidence_json(rule.evidence->nvcc)},
+                                             {"clang", evidence_json(rule.evidence->clang)}};
+    if (rule.dialect)
+      json["dialect"] = boost::json::object{{"compiler", rule.dialect->compiler},
+                                            {"basis", rule.dialect->basis},
+                                            {"reason", rule.dialect->reason},
+                                            {"title", rule.dialect->documentation_title},
+                                            {"url", rule.dialect->documentation_url},
+                                            {"quote", rule.dialect->documentation_quote}};
     if (rule.kind == rules::RuleKind::valid) {
       boost::json::array constructs;
       for (const std::string& name : entry.constructs) constructs.emplace_back(name);
@@ -128,7 +166,45 @@ boost::json::object to_json(const CatalogCoverage& coverage) {
                              {"v_generated", coverage.v_generated},
                              {"u_rules", coverage.u_rules},
                              {"u_scanned", coverage.u_scanned}};
+  boost::json::object evidence;
+  for (const auto& [compiler, by_why] : coverage.evidence) {
+    boost::json::object tally;
+    for (const auto& [why, count] : by_why) tally[why] = count;
+    evidence[compiler] = std::move(tally);
+  }
+  counts["evidence"] = std::move(evidence);
   return {{"rules", std::move(list)}, {"coverage", std::move(counts)}};
+}
+
+std::string render_coverage(const CatalogCoverage& coverage, bool measured) {
+  std::vector<std::string> header = {"id", "kind", "section", "covered by"};
+  if (measured) header.insert(header.end(), {"nvcc", "clang", "verdict"});
+  header.insert(header.end(), {"nvcc evidence", "clang evidence", "rule"});
+  TextTable table(header);
+  for (const RuleCoverage& entry : coverage.rules) {
+    const rules::Rule& rule = entry.rule;
+    std::vector<std::string> row = {rule.id, rules::to_string(rule.kind), rule.section,
+                                    shorten_utf8(entry.covered_by, 48)};
+    if (measured) row.insert(row.end(), {entry.nvcc, entry.clang, entry.verdict});
+    row.insert(row.end(), {evidence_cell(rule, "nvcc"), evidence_cell(rule, "clang"), shorten_utf8(rule.text, 72)});
+    table.add_row(std::move(row));
+  }
+  std::string out = table.render();
+  out += "\nE rules (must be diagnosed): " + std::to_string(coverage.e_rules) +
+         "; checkable at compile time: " + std::to_string(coverage.e_checkable) +
+         "; with a violation template: " + std::to_string(coverage.e_with_violation) + " (" +
+         percent(coverage.e_with_violation, coverage.e_checkable) + ")\n";
+  for (const auto& [compiler, by_why] : coverage.evidence) {
+    std::vector<std::string> parts;
+    for (const auto& [why, count] : by_why) parts.push_back(why + " " + std::to_string(count));
+    out += "evidence for " + compiler + ": " + join(parts, ", ") + "\n";
+  }
+  out += "V constructs: " + std::to_string(coverage.v_rules) +
+         "; produced by the generator: " + std::to_string(coverage.v_generated) + " (" +
+         percent(coverage.v_generated, coverage.v_rules) + ")\n" +
+         "U rules (undefined or run-time only, kept out of generated programs): " + std::to_string(coverage.u_rules) +
+         "; scanned for in generated programs: " + std::to_string(coverage.u_scanned) + "\n";
+  return out;
 }
 
 std::string render_measurement(const Measurement& measurement) {

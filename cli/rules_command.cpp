@@ -56,11 +56,6 @@ int run_rules_measure(const ParsedArgs& args, std::ostream& out, std::ostream& e
   return 0;
 }
 
-std::string percent(std::size_t part, std::size_t whole) {
-  if (whole == 0) return "-";
-  return std::to_string((part * 1000 / whole + 5) / 10) + "%";
-}
-
 /// The measurement file, when there is one (a missing file is normal: nothing measured yet).
 std::optional<Measurement> load_measurement(const ParsedArgs& args) {
   const std::filesystem::path path = measurement_path(args);
@@ -89,27 +84,7 @@ int run_rules(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     out << pretty_json(campaign::to_json(coverage));
     return 0;
   }
-  std::vector<std::string> header = {"id", "kind", "section", "covered by"};
-  if (measurement) header.insert(header.end(), {"nvcc", "clang", "verdict"});
-  header.push_back("rule");
-  TextTable table(header);
-  for (const campaign::RuleCoverage& entry : coverage.rules) {
-    const rules::Rule& rule = entry.rule;
-    std::vector<std::string> row = {rule.id, rules::to_string(rule.kind), rule.section,
-                                    shorten_utf8(entry.covered_by, 48)};
-    if (measurement) row.insert(row.end(), {entry.nvcc, entry.clang, entry.verdict});
-    row.push_back(shorten_utf8(rule.text, 72));
-    table.add_row(std::move(row));
-  }
-  out << table.render();
-  out << "\nE rules (must be diagnosed): " << coverage.e_rules
-      << "; checkable at compile time: " << coverage.e_checkable
-      << "; with a violation template: " << coverage.e_with_violation << " ("
-      << percent(coverage.e_with_violation, coverage.e_checkable) << ")\n"
-      << "V constructs: " << coverage.v_rules << "; produced by the generator: " << coverage.v_generated << " ("
-      << percent(coverage.v_generated, coverage.v_rules) << ")\n"
-      << "U rules (undefined or run-time only, kept out of generated programs): " << coverage.u_rules
-      << "; scanned for in generated programs: " << coverage.u_scanned << "\n";
+  out << campaign::render_coverage(coverage, measurement.has_value());
   if (measurement)
     out << "measured " << format_utc(measurement->measured_at) << " with " << measurement->nvcc_version << " and "
         << measurement->clang_version << " (" << measurement_path(args).string() << ")\n";

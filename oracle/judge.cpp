@@ -168,9 +168,18 @@ std::string agreement_text(const Observations& observations) {
     const bool all_accept = std::ranges::all_of(observations.compiles, [](const auto& compile) {
       return compile.outcome == CompileOutcome::accepted;
     });
-    std::string status = all_accept ? "all accept" : "none accepts (all reject)";
-    if (observations.expected && observations.expected->reject && !all_accept &&
-        !observations.expected->rule_id.empty())
+    const bool none_accepts = std::ranges::none_of(observations.compiles, [](const auto& compile) {
+      return compile.outcome == CompileOutcome::accepted;
+    });
+    std::string status = all_accept ? "all accept" : none_accepts ? "none accepts (all reject)" : "some accept";
+    const bool must_reject = observations.expected && observations.expected->reject;
+    if (must_reject && !none_accepts)
+      // No missed diagnostic: each accepting config warned at the line, and the rule's evidence
+      // says a warning is its diagnostic (judge_expected.cpp).
+      status += ", each with a warning at line " + std::to_string(observations.expected->line) + ", which " +
+                (observations.expected->rule_id.empty() ? std::string("the rule") : observations.expected->rule_id) +
+                " takes as its diagnostic";
+    else if (must_reject && !observations.expected->rule_id.empty())
       status += ", as " + observations.expected->rule_id + " requires";
     // Every compiler failing after its front end (late_rejection_findings lets that pass for a
     // program nothing says must be rejected): say where.

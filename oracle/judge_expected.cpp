@@ -4,6 +4,8 @@
 #include "oracle/lines.h"
 #include "rules/rules.h"
 
+#include <algorithm>
+#include <optional>
 #include <set>
 
 namespace cudiff::oracle {
@@ -31,6 +33,61 @@ const rules::RuleDialect* deliberate_relaxation(const detail::StatusSplit& split
   return accepting == std::set<std::string>{rule->dialect->compiler} ? &*rule->dialect : nullptr;
 }
 
+/// The accepting configs whose compiler's evidence says a warning is the rule's diagnostic
+/// (`why` "warning": the guide's text is met by one) and that gave a warning on the marker's
+/// line: those diagnosed the violation. A warning anywhere else, or from a compiler whose
+/// evidence does not say so, diagnoses nothing.
+std::vector<const CompileObservation*> warned_at_line(const std::vector<const CompileObservation*>& accepted,
+                                                      const rules::Rule* rule, int line) {
+  std::vector<const CompileObservation*> warned;
+  if (rule == nullptr || !rule->evidence || line <= 0) return warned;
+  for (const CompileObservation* compile : accepted) {
+    const rules::CompilerEvidence* evidence = rule->evidence->of(runners::to_string(compile->compiler));
+    if (evidence == nullptr || evidence->why != "warning") continue;
+    for (const Diagnostic& diagnostic : compile->diagnostics)
+      // In the program itself (a .cu file), not in a header that happens to have that line.
+      if (diagnostic.severity == Severity::warning && diagnostic.line == line && diagnostic.file.ends_with(".cu")) {
+        warned.push_back(compile);
+        break;
+      }
+  }
+  return warned;
+}
+
+/// Why each accepting compiler lets the rule through, as the catalog's evidence says (one entry
+/// per compiler, in the order of `accepted`).
+array why_accepted(const std::vector<const CompileObservation*>& accepted, const rules::Rule* rule) {
+  array entries;
+  if (rule == nullptr || !rule->evidence) return entries;
+  std::set<std::string> seen;
+  for (const CompileObservation* compile : accepted) {
+    const std::string compiler = runners::to_string(compile->compiler);
+    const rules::CompilerEvidence* evidence = rule->evidence->of(compiler);
+    if (evidence == nullptr || !seen.insert(compiler).second) continue;
+    object entry{{"compiler", compiler},
+                 {"why", evidence->why.empty() ? "diagnoses" : evidence->why},
+                 {"reason", evidence->reason},
+                 {"measured", rule->evidence->measured}};
+    if (!evidence->url.empty()) entry["url"] = evidence->url;
+    if (!evidence->searched.empty()) entry["searched"] = evidence->searched;
+    entries.push_back(std::move(entry));
+  }
+  return entries;
+}
+
+/// The public issue the accepting compiler's missed diagnostic is already reported as, when
+/// every accepting config is that one compiler and its evidence says `upstream`: the recorder
+/// files the bucket as reported, with this link (docs/oracle.md, "Dialect or bug").
+std::optional<object> upstream_report(const std::vector<const CompileObservation*>& accepted, const rules::Rule* rule) {
+  if (rule == nullptr || !rule->evidence || accepted.empty()) return std::nullopt;
+  std::set<std::string> compilers;
+  for (const CompileObservation* compile : accepted) compilers.insert(runners::to_string(compile->compiler));
+  if (compilers.size() != 1) return std::nullopt;
+  const rules::CompilerEvidence* evidence = rule->evidence->of(*compilers.begin());
+  if (evidence == nullptr || evidence->why != "upstream") return std::nullopt;
+  return object{{"compiler", evidence->compiler}, {"url", evidence->url}, {"reason", evidence->reason}};
+}
+
 object documentation_json(const rules::RuleDialect& dialect) {
   return object{{"compiler", dialect.compiler},     {"basis", dialect.basis},
                 {"reason", dialect.reason},         {"title", dialect.documentation_title},
@@ -40,15 +97,25 @@ object documentation_json(const rules::RuleDialect& dialect) {
 /// A must-reject program accepted somewhere, in one of three classes (docs/oracle.md, "Dialect
 /// or bug"): every config accepts (missed_by_all); only a compiler that documents the rule as
 /// relaxed accepts (dialect_difference); otherwise a missed diagnostic. Each carries the rule's
-/// text, so a person reading the bucket needs no catalog.
-Finding missed_diagnostic(const detail::StatusSplit& split, const Expectation& expected) {
+/// text, so a person reading the bucket needs no catalog. A config that accepted with a warning
+/// on the marker's line diagnosed the violation when the rule's evidence says a warning is
+/// enough for its compiler: it counts with the rejecting ones, and when every accepting config
+/// did so there is no finding.
+std::optional<Finding> missed_diagnostic(const detail::StatusSplit& measured, const Expectation& expected) {
+  const rules::Rule* rule_entry = expected.rule_id.empty() ? nullptr : rules::find_rule(expected.rule_id);
+  const std::vector<const CompileObservation*> warned = warned_at_line(measured.accepted, rule_entry, expected.line);
+  if (warned.size() == measured.accepted.size()) return std::nullopt;
+  detail::StatusSplit split;  // the accepting configs without such a warning; the rest diagnosed it
+  for (const CompileObservation* compile : measured.accepted)
+    if (std::ranges::find(warned, compile) == warned.end()) split.accepted.push_back(compile);
+  split.rejected = measured.rejected;
   const std::vector<std::string> accepting = detail::config_names(split.accepted);
   const std::vector<std::string> rejecting = detail::config_names(split.rejected);
-  const rules::Rule* rule_entry = expected.rule_id.empty() ? nullptr : rules::find_rule(expected.rule_id);
-  const rules::RuleDialect* dialect = deliberate_relaxation(split, rule_entry);
-  const FindingKind kind = rejecting.empty()    ? FindingKind::missed_by_all
-                           : dialect != nullptr ? FindingKind::dialect_difference
-                                                : FindingKind::missed_diagnostic;
+  const std::vector<std::string> warning = detail::config_names(warned);
+  const rules::RuleDialect* dialect = warned.empty() ? deliberate_relaxation(split, rule_entry) : nullptr;
+  const FindingKind kind = rejecting.empty() && warning.empty() ? FindingKind::missed_by_all
+                           : dialect != nullptr                 ? FindingKind::dialect_difference
+                                                                : FindingKind::missed_diagnostic;
   const std::string rule = expected.rule_id.empty() ? std::string("an E rule") : expected.rule_id;
   std::string summary = kind == FindingKind::missed_by_all        ? "missed by every config: "
                         : kind == FindingKind::dialect_difference ? "dialect difference: "
@@ -58,7 +125,13 @@ Finding missed_diagnostic(const detail::StatusSplit& split, const Expectation& e
   if (!rejecting.empty())
     summary += "; " + join(rejecting, ", ") + " reject" + (rejecting.size() == 1 ? "s" : "") + ": " +
                detail::describe_error(split.rejected.front()->first_error());
+  if (!warning.empty())
+    summary += "; " + join(warning, ", ") + " warn" + (warning.size() == 1 ? "s" : "") +
+               " at the line, as the rule allows";
   if (dialect != nullptr) summary += " (" + dialect->compiler + " relaxes it on purpose)";
+  const std::optional<object> upstream = dialect == nullptr ? upstream_report(split.accepted, rule_entry)
+                                                            : std::nullopt;
+  if (upstream) summary += " (reported upstream: " + std::string(upstream->at("url").as_string()) + ")";
   object details{{"rule", expected.rule_id},
                  {"line", expected.line},
                  {"accepted", detail::side_entries(split.accepted)},
@@ -70,8 +143,12 @@ Finding missed_diagnostic(const detail::StatusSplit& split, const Expectation& e
     details["rule_section"] = rule_entry->section;
   }
   if (dialect != nullptr) details["dialect"] = documentation_json(*dialect);
+  if (!warned.empty()) details["warned"] = detail::side_entries(warned);
+  if (array why = why_accepted(split.accepted, rule_entry); !why.empty()) details["why_accepted"] = std::move(why);
+  if (upstream) details["upstream"] = *upstream;
   std::vector<std::string> configs = accepting;
   configs.insert(configs.end(), rejecting.begin(), rejecting.end());
+  configs.insert(configs.end(), warning.begin(), warning.end());
   return detail::make_finding(kind, std::move(configs), summary, std::move(details));
 }
 
@@ -122,7 +199,10 @@ namespace detail {
 std::vector<Finding> expectation_findings(const std::vector<CompileObservation>& compiles,
                                           const Expectation& expected) {
   const StatusSplit split = split_by_status(compiles);
-  if (expected.reject && !split.accepted.empty()) return {missed_diagnostic(split, expected)};
+  if (expected.reject && !split.accepted.empty()) {
+    if (std::optional<Finding> missed = missed_diagnostic(split, expected)) return {std::move(*missed)};
+    return {};
+  }
   if (!expected.reject && !split.rejected.empty()) return {false_rejection(split, expected)};
   return {};
 }

@@ -52,7 +52,79 @@ RuleDialect dialect_of(const std::string& id, const boost::json::object& object)
   return dialect;
 }
 
+constexpr std::string_view kOutcomes[] = {"reject", "reject_elsewhere", "accept_warns", "accept", "timeout"};
+constexpr std::string_view kWhys[] = {"dialect", "rule_wrong", "upstream", "bug", "warning"};
+
+template <std::size_t N>
+bool one_of(const std::string& text, const std::string_view (&list)[N]) {
+  for (std::string_view item : list)
+    if (text == item) return true;
+  return false;
+}
+
+/// One compiler's evidence on rule `id`; `dialect` is the rule's (parsed before). Every way the
+/// evidence can fail to settle the rule is refused here, naming the rule: an unmeasured level, a
+/// compiler that lets the violation through without saying why, or a why without its proof.
+CompilerEvidence compiler_evidence_of(const std::string& id, const std::string& compiler,
+                                      const boost::json::object& evidence, const std::optional<RuleDialect>& dialect) {
+  const auto* value = evidence.if_contains(compiler);
+  if (value == nullptr || !value->is_object())
+    throw_environment("rules catalog: evidence of " + id + " lacks \"" + compiler + "\"");
+  const boost::json::object& object = value->as_object();
+  CompilerEvidence e;
+  e.compiler = compiler;
+  e.at_o0 = text_of(object, "O0");
+  e.at_o3 = text_of(object, "O3");
+  e.why = text_of(object, "why");
+  e.reason = text_of(object, "reason");
+  e.url = text_of(object, "url");
+  e.searched = text_of(object, "searched");
+  e.warning = text_of(object, "warning");
+  const std::string where = "rules catalog: evidence of " + id + " for " + compiler;
+  if (!one_of(e.at_o0, kOutcomes) || !one_of(e.at_o3, kOutcomes))
+    throw_environment(where + ": O0 and O3 must each be reject, reject_elsewhere, accept_warns, accept or timeout");
+  if (e.diagnoses()) return e;  // nothing to explain (a why beside it is allowed: a corrected rule says so)
+  if (e.why.empty()) throw_environment(where + ": it does not diagnose the rule at every level, and no \"why\"");
+  if (!one_of(e.why, kWhys))
+    throw_environment(where + ": why '" + e.why + "' (dialect, rule_wrong, upstream, bug or warning)");
+  if (e.reason.empty()) throw_environment(where + ": why " + e.why + " without a reason");
+  if (e.why == "dialect" && (!dialect || dialect->compiler != compiler))
+    throw_environment(where + ": why dialect, but the rule has no dialect entry for " + compiler);
+  if (e.why == "upstream" && !e.url.starts_with("https://"))
+    throw_environment(where + ": why upstream without the issue's url");
+  if (e.why == "bug" && e.searched.empty())
+    throw_environment(where + ": why bug without what was searched for an upstream issue");
+  if (e.why == "warning" &&
+      (e.warning.empty() || (e.at_o0 != "accept_warns" && e.at_o0 != "reject" && e.at_o0 != "reject_elsewhere") ||
+       (e.at_o3 != "accept_warns" && e.at_o3 != "reject" && e.at_o3 != "reject_elsewhere")))
+    throw_environment(where + ": why warning needs the warning's text and a warning on the marker's line at "
+                              "every level it accepts");
+  return e;
+}
+
+RuleEvidence evidence_of(const std::string& id, const boost::json::object& object,
+                         const std::optional<RuleDialect>& dialect) {
+  RuleEvidence evidence;
+  evidence.measured = text_of(object, "measured");
+  if (evidence.measured.empty())
+    throw_environment("rules catalog: evidence of " + id + " does not say when it was measured");
+  evidence.nvcc = compiler_evidence_of(id, "nvcc", object, dialect);
+  evidence.clang = compiler_evidence_of(id, "clang", object, dialect);
+  return evidence;
+}
+
 } // namespace
+
+bool CompilerEvidence::diagnoses() const {
+  auto rejects = [](const std::string& outcome) { return outcome == "reject" || outcome == "reject_elsewhere"; };
+  return rejects(at_o0) && rejects(at_o3);
+}
+
+const CompilerEvidence* RuleEvidence::of(std::string_view compiler) const {
+  if (compiler == "nvcc") return &nvcc;
+  if (compiler == "clang") return &clang;
+  return nullptr;
+}
 
 std::string to_string(RuleKind kind) {
   switch (kind) {
@@ -69,9 +141,11 @@ std::optional<RuleKind> parse_rule_kind(std::string_view text) {
   return std::nullopt;
 }
 
-std::vector<Rule> rule_catalog() {
+std::vector<Rule> rule_catalog() { return parse_rule_catalog(detail::rule_catalog_json); }
+
+std::vector<Rule> parse_rule_catalog(std::string_view text) {
   boost::system::error_code error;
-  const boost::json::value json = boost::json::parse(detail::rule_catalog_json, error);
+  const boost::json::value json = boost::json::parse(text, error);
   if (error || !json.is_array()) throw_environment("rules catalog: not a JSON array (rules/catalog.json)");
   std::vector<Rule> rules;
   for (const boost::json::value& item : json.as_array()) {
@@ -98,6 +172,16 @@ std::vector<Rule> rule_catalog() {
     rule.not_producible = text_of(object, "not_producible");
     if (const auto* dialect = object.if_contains("dialect"); dialect != nullptr && dialect->is_object())
       rule.dialect = dialect_of(rule.id, dialect->as_object());
+    if (const auto* evidence = object.if_contains("evidence"); evidence != nullptr) {
+      if (!evidence->is_object()) throw_environment("rules catalog: evidence of " + rule.id + " is not an object");
+      rule.evidence = evidence_of(rule.id, evidence->as_object(), rule.dialect);
+    }
+    // A checkable rule is planted in edge programs and judged: without evidence, whichever
+    // compiler lets it through would be filed as a new bug, however settled the rule is.
+    if (rule.kind == RuleKind::must_reject && rule.checkable && !rule.evidence)
+      throw_environment("rules catalog: " + rule.id +
+                        " is a checkable E rule without evidence (rules/README.md, "
+                        "\"Evidence\")");
     rules.push_back(std::move(rule));
   }
   return rules;

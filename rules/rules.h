@@ -59,6 +59,34 @@ struct RuleDialect {
   std::string documentation_quote;  ///< verbatim
 };
 
+/// One compiler on one E rule's violation, measured (bench/rules/verify_catalog.py) at -O0 and
+/// -O3, and, where it does not diagnose the rule, why (catalog key `evidence`, rules/README.md).
+struct CompilerEvidence {
+  std::string compiler;  ///< "nvcc" or "clang"
+  /// Per level: "reject" (an error on the marker's line), "reject_elsewhere", "accept_warns" (a
+  /// warning on the marker's line), "accept" or "timeout".
+  std::string at_o0, at_o3;
+  /// Empty when it rejects at both levels; else "dialect" (the rule's `dialect` entry cites the
+  /// relaxation), "rule_wrong", "upstream" (a public issue: `url`), "bug" (none found:
+  /// `searched`) or "warning" (its warning on the marker's line, `warning`, is the diagnostic
+  /// the guide asks for).
+  std::string why;
+  std::string reason;    ///< one sentence for people, with every `why`
+  std::string url;       ///< upstream: the issue
+  std::string searched;  ///< bug: where and for what an issue was looked for
+  std::string warning;   ///< warning: the warning's text, verbatim
+  /// Rejects at both levels (at the marker's line or elsewhere).
+  bool diagnoses() const;
+};
+
+/// What each compiler does with an E rule's violation and why: every checkable E rule has it.
+struct RuleEvidence {
+  std::string measured;  ///< when and with which compiler versions: "2026-11-27, nvcc 13.0.88, clang 22.1.8"
+  CompilerEvidence nvcc, clang;
+  /// The evidence of "nvcc" or "clang"; null for any other name.
+  const CompilerEvidence* of(std::string_view compiler) const;
+};
+
 struct Rule {
   std::string id;  ///< e.g. "R-HOSTEXT-COMPLEX", "V-MANAGED-VAR"
   RuleKind kind = RuleKind::valid;
@@ -71,11 +99,17 @@ struct Rule {
   std::optional<RuleProbe> probe;          ///< V rules the generator exercises through a probe
   std::string not_producible;              ///< V rules no program here can exercise: why
   std::optional<RuleDialect> dialect;      ///< E rules a compiler relaxes on purpose
+  std::optional<RuleEvidence> evidence;    ///< checkable E rules (and rules made uncheckable by it)
 };
 
 /// Every rule, in the catalog's order. Parses the compiled-in catalog on every call; throws
-/// Error(environment) if it is malformed (a build defect: tests/unit/rules checks it never is).
+/// Error(environment) if it is malformed (a build defect: the build checks the catalog with
+/// rules/check_catalog.cpp, and tests/unit/rules checks that it never is).
 std::vector<Rule> rule_catalog();
+/// The catalog in `json` (the text of a catalog.json). Throws Error(environment), naming the
+/// rule, for a malformed entry: among others, a checkable E rule without evidence, a compiler
+/// that does not diagnose a rule without saying why, a dialect without its citation.
+std::vector<Rule> parse_rule_catalog(std::string_view json);
 /// The rule with this id, or null: the catalog parsed once (it is compiled in and never changes).
 const Rule* find_rule(std::string_view id);
 

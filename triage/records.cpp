@@ -82,6 +82,15 @@ bool is_hex(std::string_view text) {
   return !text.empty() && text.find_first_not_of("0123456789abcdef") == std::string_view::npos;
 }
 
+/// The issue a finding's accepting compiler is already reported in (the spec oracle's
+/// `details.upstream.url`, from the rules catalog's evidence), or "".
+std::string upstream_link(const boost::json::object& details) {
+  const auto* upstream = details.if_contains("upstream");
+  if (upstream == nullptr || !upstream->is_object()) return {};
+  const auto* url = upstream->as_object().if_contains("url");
+  return url != nullptr && url->is_string() ? std::string(url->as_string()) : std::string();
+}
+
 } // namespace
 
 std::string to_string(Status status) {
@@ -142,6 +151,7 @@ void Database::add_test(const Test& t) {
 
 Recorded Database::add_finding(const NewFinding& f, const KnownDifference* known) {
   Recorded result;
+  const std::string upstream = upstream_link(f.finding.details);
   transaction([&] {
     const std::string outputs = json_text(f.outputs);
     const std::string source_hash = content_key(f.source);
@@ -186,7 +196,8 @@ Recorded Database::add_finding(const NewFinding& f, const KnownDifference* known
             "best_finding = CASE WHEN excluded.best_size < best_size OR (excluded.best_size = best_size AND "
             "excluded.best_finding < best_finding) THEN excluded.best_finding ELSE best_finding END, "
             "best_size = min(best_size, excluded.best_size), "
-            "status = CASE WHEN status = 'new' AND excluded.status = 'known' THEN 'known' ELSE status END, "
+            "status = CASE WHEN status = 'new' AND excluded.status IN ('known', 'reported') THEN excluded.status "
+            "ELSE status END, "
             "known_reason = CASE WHEN status = 'new' AND excluded.status = 'known' THEN excluded.known_reason "
             "ELSE known_reason END RETURNING ") +
         std::string(bucket_columns));
@@ -196,7 +207,9 @@ Recorded Database::add_finding(const NewFinding& f, const KnownDifference* known
         .bind(4, f.signature.side)
         .bind(5, f.signature.stage)
         .bind(6, f.signature.symptom)
-        .bind(7, known != nullptr ? "known" : "new")
+        .bind(7, known != nullptr    ? "known"
+                 : !upstream.empty() ? "reported"
+                                     : "new")
         .bind(8, known != nullptr ? known->reason : "")
         .bind(9, f.time)
         .bind(10, f.id)
@@ -204,6 +217,17 @@ Recorded Database::add_finding(const NewFinding& f, const KnownDifference* known
     if (!upsert.step()) throw_environment("database write failed: no bucket row for " + f.signature.key);
     result.bucket = bucket_from(upsert);
     upsert.reset();
+    // The bucket of a missed diagnostic already reported upstream (the rules catalog's evidence
+    // names the issue) carries that link from its first finding, as `triage mark ID reported
+    // --link URL` would; a link a person set is kept.
+    if (!upstream.empty())
+      impl_
+          ->statement("INSERT INTO bucket_facts(bucket_key, link) VALUES(?1, ?2) "
+                      "ON CONFLICT(bucket_key) DO UPDATE SET link = CASE WHEN link = '' THEN excluded.link "
+                      "ELSE link END")
+          .bind(1, f.signature.key)
+          .bind(2, upstream)
+          .run();
     result.new_bucket = result.bucket.count == 1;
   });
   return result;

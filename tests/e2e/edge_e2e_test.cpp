@@ -1,6 +1,7 @@
 // End-to-end: edge programs against the real nvcc and clang-22. Each violation template,
-// planted into several random programs, is rejected by at least one compiler or its missed
-// diagnostic is a recorded known difference; the same programs without the plant are accepted
+// planted into a random program, is rejected by at least one compiler, or the rule's evidence
+// says both accept it and the verdict follows the evidence (a warning it takes as the
+// diagnostic; else a missed diagnostic that is a recorded known difference); the same programs without the plant are accepted
 // by both. And a campaign of edge programs files missed diagnostics, with rule ids, in the
 // triage database.
 #include "support/test_support.h"
@@ -57,9 +58,28 @@ TEST_P(EveryViolationTemplate, IsRejectedByACompilerOrIsAKnownDifference) {
     for (const pipeline::ConfigCheck& config : run.configs)
       rejected = rejected || config.observation.outcome == oracle::CompileOutcome::rejected;
     if (rejected) continue;
-    // Accepted by both: only a recorded known difference may excuse it.
-    ASSERT_FALSE(run.verdict.findings.empty());
+    // Accepted by both: the rule's evidence must have measured that (planted into a generated
+    // program as into the verifier's), and say why for each compiler.
+    ASSERT_TRUE(rule.evidence.has_value()) << rule.id;
+    for (const pipeline::ConfigCheck& config : run.configs) {
+      const rules::CompilerEvidence* evidence = rule.evidence->of(runners::to_string(config.observation.compiler));
+      ASSERT_NE(evidence, nullptr) << rule.id;
+      EXPECT_FALSE(evidence->diagnoses()) << rule.id << " (seed " << seed << "): " << config.observation.config
+                                          << " accepts it, the evidence says it rejects it";
+    }
+    if (run.verdict.findings.empty()) {
+      // Every config warned at the marker's line, which the evidence takes as the diagnostic.
+      EXPECT_TRUE(contains(run.verdict.agreement, "takes as its diagnostic"))
+          << rule.id << ": " << run.verdict.agreement;
+      continue;
+    }
     const oracle::Finding& finding = run.verdict.findings.front();
+    if (finding.kind == oracle::FindingKind::missed_diagnostic) {
+      // One compiler's warning diagnosed it, the other's silence is the finding.
+      EXPECT_TRUE(finding.details.contains("warned")) << rule.id << ": " << finding.summary;
+      continue;
+    }
+    // Missed by both: only a recorded known difference may excuse it.
     EXPECT_EQ(finding.kind, oracle::FindingKind::missed_by_all) << finding.summary;
     const triage::KnownDifference* known = known_differences().match(triage::signature_of(finding, ""));
     EXPECT_NE(known, nullptr) << rule.id << " (seed " << seed << "): no compiler rejects it and no known difference "
@@ -127,4 +147,4 @@ TEST(EdgeE2E, ACampaignOfEdgeProgramsFilesMissedDiagnosticsWithRuleIds) {
   EXPECT_TRUE(small_marked_reproducer) << report.out.text;
 }
 
-} // namespace
+}  // namespace

@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 using cudiff::TempDir;
 using cudiff::write_file;
 using cudiff::test::run_cudiff;
@@ -54,6 +56,32 @@ TEST(RulesE2E, RulesListsTheCatalogWithItsCoverage) {
     generated += !rule.at("constructs").as_array().empty() || rule.as_object().contains("probe");
   EXPECT_EQ(static_cast<std::int64_t>(generated), report.at("coverage").at("v_generated").as_int64());
   EXPECT_GE(generated * 10, rules.size() * 9) << "the target: 90% of V rules produced";
+  // The evidence (rules/README.md, "Evidence"): a column per compiler, per-compiler tallies, and
+  // in --json every checkable E rule's evidence, whose whys add up to the tallies.
+  EXPECT_NE(table.out.text.find("clang evidence"), std::string::npos) << table.out.text;
+  EXPECT_NE(table.out.text.find("evidence for nvcc: "), std::string::npos) << table.out.text;
+  auto all_rules = run_cudiff({"rules", "--json"});
+  ASSERT_EQ(all_rules.exit_code, 0) << all_rules.err.text;
+  const auto all_report = boost::json::parse(all_rules.out.text);
+  std::map<std::string, std::map<std::string, std::int64_t>> whys;
+  for (const auto& rule : all_report.at("rules").as_array()) {
+    if (!rule.as_object().contains("evidence")) {
+      EXPECT_FALSE(rule.at("kind").as_string() == "E" && rule.at("checkable").as_bool()) << rule;
+      continue;
+    }
+    for (const char* compiler : {"nvcc", "clang"}) {
+      const auto& evidence = rule.at("evidence").at(compiler).as_object();
+      EXPECT_FALSE(evidence.at("O0").as_string().empty()) << rule;
+      EXPECT_FALSE(evidence.at("O3").as_string().empty()) << rule;
+      const std::string why(evidence.at("why").as_string());
+      ++whys[compiler][evidence.at("diagnoses").as_bool() ? "diagnoses" : why];
+      if (why == "dialect") EXPECT_EQ(rule.at("dialect").at("compiler").as_string(), compiler) << rule;
+    }
+  }
+  for (const auto& [compiler, by_why] : whys)
+    for (const auto& [why, count] : by_why)
+      EXPECT_EQ(count, all_report.at("coverage").at("evidence").at(compiler).at(why).as_int64())
+          << compiler << " " << why;
   auto bad = run_cudiff({"rules", "--kind", "Q"});
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.text.find("--kind must be E, V or U"), std::string::npos) << bad.err.text;

@@ -215,3 +215,126 @@ TEST(SpecOracle, KnownDifferencesMatchMissedDiagnosticsByRuleAndByRulePrefix) {
 }
 
 } // namespace
+
+// ---- the rules' evidence (rules/README.md, "Evidence") ---------------------------------------
+
+namespace {
+
+CompileObservation warned(const std::string& config, CompilerKind compiler, const std::string& file, int line) {
+  CompileObservation observation = accepted(config, compiler);
+  Diagnostic warning;
+  warning.severity = Severity::warning;
+  warning.file = file;
+  warning.line = line;
+  warning.message = "attribute ignored";
+  warning.id = message_template(warning.message);
+  observation.diagnostics.push_back(warning);
+  return observation;
+}
+
+/// A rule whose evidence says a warning is its diagnostic for both compilers, from the catalog
+/// itself (the test follows the catalog rather than naming a rule that may be settled otherwise).
+const cudiff::rules::Rule* rule_settled_by_warnings() {
+  static const std::vector<cudiff::rules::Rule> catalog = cudiff::rules::rule_catalog();
+  for (const cudiff::rules::Rule& rule : catalog)
+    if (rule.evidence && rule.evidence->nvcc.why == "warning" && rule.evidence->clang.why == "warning") return &rule;
+  return nullptr;
+}
+
+const cudiff::rules::Rule* rule_settled_as(const std::string& compiler, const std::string& why) {
+  static const std::vector<cudiff::rules::Rule> catalog = cudiff::rules::rule_catalog();
+  for (const cudiff::rules::Rule& rule : catalog)
+    if (rule.evidence && rule.evidence->of(compiler)->why == why &&
+        rule.evidence->of(compiler == "clang" ? "nvcc" : "clang")->diagnoses())
+      return &rule;
+  return nullptr;
+}
+
+} // namespace
+
+TEST(SpecOracle, AWarningOnTheMarkersLineIsTheDiagnosticWhereTheEvidenceSaysSo) {
+  const cudiff::rules::Rule* rule = rule_settled_by_warnings();
+  ASSERT_NE(rule, nullptr) << "the catalog settles some rule by the warnings of both";
+  const Expectation expected{true, rule->id, 40};
+  // Both warn at the line: no finding, and the agreement says why.
+  const Verdict both = judge_with({warned("nvcc-O3", CompilerKind::nvcc, "/tmp/x/edge.cu", 40),
+                                   warned("clang-O3", CompilerKind::clang, "/tmp/x/edge.cu", 40)},
+                                  expected);
+  EXPECT_TRUE(both.findings.empty()) << both.headline();
+  EXPECT_TRUE(contains(both.agreement, "each with a warning at line 40")) << both.agreement;
+  // clang warns at the line, nvcc rejects: clang diagnosed it too.
+  const Verdict one = judge_with({rejected("nvcc-O3", CompilerKind::nvcc, 40, "not allowed"),
+                                  warned("clang-O3", CompilerKind::clang, "/tmp/x/edge.cu", 40)},
+                                 expected);
+  EXPECT_TRUE(one.findings.empty()) << one.headline();
+  // A warning on another line, in a header, or no warning at all diagnoses nothing.
+  for (const CompileObservation& clang :
+       {warned("clang-O3", CompilerKind::clang, "/tmp/x/edge.cu", 41),
+        warned("clang-O3", CompilerKind::clang, "/usr/include/x.h", 40), accepted("clang-O3", CompilerKind::clang)}) {
+    const Verdict verdict = judge_with({rejected("nvcc-O3", CompilerKind::nvcc, 40, "not allowed"), clang}, expected);
+    ASSERT_EQ(verdict.findings.size(), 1u);
+    EXPECT_EQ(verdict.findings.front().kind, FindingKind::missed_diagnostic);
+    EXPECT_FALSE(verdict.findings.front().details.contains("warned"));
+  }
+  // A compiler whose evidence does not settle the rule by a warning gets nothing for one.
+  const cudiff::rules::Rule* bug = rule_settled_as("clang", "bug");
+  ASSERT_NE(bug, nullptr);
+  const Verdict not_enough = judge_with({rejected("nvcc-O3", CompilerKind::nvcc, 40, "not allowed"),
+                                         warned("clang-O3", CompilerKind::clang, "/tmp/x/edge.cu", 40)},
+                                        Expectation{true, bug->id, 40});
+  ASSERT_EQ(not_enough.findings.size(), 1u);
+  EXPECT_EQ(not_enough.findings.front().kind, FindingKind::missed_diagnostic);
+  const auto& why = not_enough.findings.front().details.at("why_accepted").as_array();
+  ASSERT_EQ(why.size(), 1u);
+  EXPECT_EQ(why.front().at("why").as_string(), "bug");
+  EXPECT_FALSE(why.front().at("searched").as_string().empty());
+}
+
+TEST(SpecOracle, AMissedDiagnosticAlreadyReportedUpstreamIsRecordedReportedWithItsLink) {
+  const cudiff::rules::Rule* rule = rule_settled_as("clang", "upstream");
+  ASSERT_NE(rule, nullptr) << "the catalog settles some clang rule as reported upstream";
+  const std::string url = rule->evidence->clang.url;
+  const Verdict verdict = judge_with({rejected("nvcc-O3", CompilerKind::nvcc, 12, "not allowed"),
+                                      accepted("clang-O3", CompilerKind::clang)},
+                                     Expectation{true, rule->id, 12});
+  ASSERT_EQ(verdict.findings.size(), 1u);
+  const Finding& finding = verdict.findings.front();
+  EXPECT_EQ(finding.kind, FindingKind::missed_diagnostic);
+  EXPECT_EQ(finding.details.at("upstream").at("url").as_string(), url);
+  // The summary names it (a long URL may be shortened there; details keep it whole).
+  EXPECT_TRUE(contains(finding.summary, "(reported upstream: https://")) << finding.summary;
+
+  cudiff::TempDir dir;
+  auto db = cudiff::triage::Database::open(dir.path() / "t.db");
+  cudiff::triage::Campaign campaign;
+  campaign.id = cudiff::triage::content_key("upstream");
+  campaign.kind = "test";
+  db.put_campaign(campaign);
+  auto record = [&](const Finding& f, int index) {
+    cudiff::triage::NewFinding n;
+    n.id = cudiff::triage::content_key("upstream/" + std::to_string(index));
+    n.campaign_id = campaign.id;
+    n.test_id = cudiff::triage::content_key("test/" + std::to_string(index));
+    n.finding = f;
+    n.signature = cudiff::triage::signature_of(f);
+    n.source = "// test " + std::to_string(index) + "\n";
+    return db.add_finding(n);
+  };
+  const auto first = record(finding, 1);
+  EXPECT_TRUE(first.new_bucket);
+  EXPECT_EQ(first.bucket.status, cudiff::triage::Status::reported) << "from its first finding";
+  EXPECT_EQ(db.facts(first.bucket.key).link, url);
+  // A link a person set stays; later findings count in the same reported bucket.
+  db.set_link(first.bucket.key, "https://github.com/llvm/llvm-project/issues/1");
+  const auto second = record(finding, 2);
+  EXPECT_EQ(second.bucket.count, 2);
+  EXPECT_EQ(second.bucket.status, cudiff::triage::Status::reported);
+  EXPECT_EQ(db.facts(first.bucket.key).link, "https://github.com/llvm/llvm-project/issues/1");
+
+  // Both compilers accepting is not that bug alone: no upstream link, a new bucket.
+  const Verdict both = judge_with({accepted("nvcc-O3", CompilerKind::nvcc), accepted("clang-O3", CompilerKind::clang)},
+                                  Expectation{true, rule->id, 12});
+  ASSERT_EQ(both.findings.size(), 1u);
+  EXPECT_FALSE(both.findings.front().details.contains("upstream"));
+  EXPECT_EQ(record(both.findings.front(), 3).bucket.status, cudiff::triage::Status::fresh);
+}
