@@ -68,7 +68,8 @@ int run_check(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   request.gate = pipeline::make_sanitizer_gate(!args.has("--no-sanitizer-gate"), toolchain,
                                                request.run_limits.wall_seconds);
   pipeline::TestCheck run = pipeline::check_test(request, toolchain, gpus, workdir);
-  const pipeline::GateOutcome gated = run.gate.value_or(pipeline::GateOutcome{pipeline::GateResult::clean, {}, {}, {}, ""});
+  const pipeline::GateOutcome gated = run.gate.value_or(
+      pipeline::GateOutcome{pipeline::GateResult::clean, {}, {}, {}, ""});
   pipeline::record_check(recorder, run, &gated);
 
   const bool json = args.has("--json");

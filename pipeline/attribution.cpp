@@ -215,7 +215,8 @@ private:
         if (run == baseline_.end() || twin_run == baseline_.end()) continue;
         if (attribution::same_behaviour(run->second, twin_run->second)) continue;
         note(config.name + " against its ptxas twin " + twin.name, {config.name, twin.name}, "differ",
-             config.name + ": " + first_output(run->second) + " / " + twin.name + ": " + first_output(twin_run->second));
+             config.name + ": " + first_output(run->second) + " / " + twin.name + ": " +
+                 first_output(twin_run->second));
         attribution::PtxasTwins twins{config.name, level, twin.name, twin_level, {}};
         const auto side_of = [&](const Built& built) -> std::optional<bool> {
           if (!built.run) return std::nullopt;

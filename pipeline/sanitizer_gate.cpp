@@ -186,8 +186,8 @@ GateOutcome sanitizer_gate(const SanitizerGate& gate, const TestCheck& run, cons
   };
   switch (outcome.result) {
   case GateResult::invalid:
-    outcome.note = "sanitizer gate: INVALID program, not a compiler bug: " + errors_text(*outcome.failure) +
-                   " under " + erring_under(*outcome.failure) + first_error(*outcome.failure);
+    outcome.note = "sanitizer gate: INVALID program, not a compiler bug: " + errors_text(*outcome.failure) + " under " +
+                   erring_under(*outcome.failure) + first_error(*outcome.failure);
     break;
   case GateResult::confined: {
     std::vector<std::string> clean_right;
@@ -272,13 +272,12 @@ void mark_gated(oracle::Finding& finding, const GateOutcome& gate) {
   if (gate.result == GateResult::confined && gate.failure) {
     boost::json::array lines;
     for (const std::string& line : gate.failure->report.first_error) lines.push_back(boost::json::value(line));
-    finding.details["sanitizer_report"] =
-        boost::json::object{{"tool", to_string(gate.failure->tool)},
-                            {"config", gate.failure->config},
-                            {"errors", gate.failure->report.errors},
-                            {"cause", gate.failure->report.cause},
-                            {"command", gate.failure->command.display()},
-                            {"first_error", std::move(lines)}};
+    finding.details["sanitizer_report"] = boost::json::object{{"tool", to_string(gate.failure->tool)},
+                                                              {"config", gate.failure->config},
+                                                              {"errors", gate.failure->report.errors},
+                                                              {"cause", gate.failure->report.cause},
+                                                              {"command", gate.failure->command.display()},
+                                                              {"first_error", std::move(lines)}};
   }
 }
 

@@ -26,9 +26,10 @@ enum class FindingClass {
   invalid_tests
 };
 /// Every class, in the order they are shown.
-inline constexpr FindingClass finding_classes[] = {
-    FindingClass::wrong_code, FindingClass::crash,      FindingClass::rejects_valid,      FindingClass::missed_diagnostic,
-    FindingClass::layout_abi, FindingClass::dialect_difference, FindingClass::invalid_tests};
+inline constexpr FindingClass finding_classes[] = {FindingClass::wrong_code,    FindingClass::crash,
+                                                   FindingClass::rejects_valid, FindingClass::missed_diagnostic,
+                                                   FindingClass::layout_abi,    FindingClass::dialect_difference,
+                                                   FindingClass::invalid_tests};
 /// "wrong code", "crash", "rejects valid", "missed diagnostic", "layout and ABI", "dialect
 /// difference", "invalid tests".
 std::string to_string(FindingClass finding_class);

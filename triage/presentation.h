@@ -96,4 +96,4 @@ boost::json::object to_json(const Bucket& bucket, const ExportedReport& exported
 /// the attachments.
 std::string render_exported(const ExportedReport& exported);
 
-} // namespace cudiff::triage
+}  // namespace cudiff::triage

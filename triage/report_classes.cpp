@@ -44,10 +44,9 @@ std::string anchor(const std::optional<FindingClass>& finding_class) {
 
 /// Fixed per class, so that a class keeps its colour from one report to the next.
 std::map<std::string, std::string> class_colours() {
-  return {{"wrong code", "#d62728"},         {"crash", "#ff7f0e"},
-          {"rejects valid", "#1f77b4"},      {"missed diagnostic", "#9467bd"},
-          {"layout and ABI", "#bcbd22"},
-          {"dialect difference", "#8c564b"}, {"invalid tests", "#7f7f7f"}};
+  return {{"wrong code", "#d62728"},        {"crash", "#ff7f0e"},          {"rejects valid", "#1f77b4"},
+          {"missed diagnostic", "#9467bd"}, {"layout and ABI", "#bcbd22"}, {"dialect difference", "#8c564b"},
+          {"invalid tests", "#7f7f7f"}};
 }
 
 std::string invalid_tests_table(const Database& database) {

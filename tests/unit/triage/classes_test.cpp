@@ -126,12 +126,15 @@ TEST(BugTally, NewBugsByClassThenKnownThenDialect) {
     return b;
   };
   using triage::Status;
-  const std::vector<triage::Bucket> buckets = {
-      bucket("wrong_code", Status::fresh),         bucket("crash", Status::fresh),
-      bucket("hang", Status::fresh),               bucket("missed_diagnostic", Status::fresh),
-      bucket("layout_mismatch", Status::known),    bucket("false_rejection", Status::reported),
-      bucket("dialect_difference", Status::known), bucket("dialect_difference", Status::fresh),
-      bucket("run_mismatch", Status::invalid)};
+  const std::vector<triage::Bucket> buckets = {bucket("wrong_code", Status::fresh),
+                                               bucket("crash", Status::fresh),
+                                               bucket("hang", Status::fresh),
+                                               bucket("missed_diagnostic", Status::fresh),
+                                               bucket("layout_mismatch", Status::known),
+                                               bucket("false_rejection", Status::reported),
+                                               bucket("dialect_difference", Status::known),
+                                               bucket("dialect_difference", Status::fresh),
+                                               bucket("run_mismatch", Status::invalid)};
   const triage::BugTally tally = triage::tally_bugs(buckets);
   EXPECT_EQ(tally.total_new(), 4);
   EXPECT_EQ(tally.known_or_reported, 2);
