@@ -266,13 +266,19 @@ TEST(TriageE2E, ListGroupsBucketsByClassWithStageEnginesAndConfigs) {
 
   auto grouped = run_cudiff({"triage", "list", "--json", "--by-class", "--db", db.string()});
   ASSERT_EQ(grouped.exit_code, 0) << grouped.err.text;
-  const auto classes = boost::json::parse(grouped.out.text).at("classes").as_array();
-  ASSERT_EQ(classes.size(), 6u);
+  const auto listed = boost::json::parse(grouped.out.text);
+  const auto classes = listed.at("classes").as_array();
+  ASSERT_EQ(classes.size(), 7u);
   EXPECT_EQ(classes[2].at("class").as_string(), "rejects valid");
   EXPECT_EQ(classes[2].at("bucket_count").as_int64(), 6);
   EXPECT_EQ(classes[2].at("finding_count").as_int64(), 60);
   EXPECT_EQ(classes[2].at("buckets").as_array().size(), 6u);
-  EXPECT_EQ(classes[5].at("invalid_tests").as_int64(), 0);
+  EXPECT_EQ(classes[6].at("invalid_tests").as_int64(), 0);
+  // The list leads with the bugs: every bucket new, none known, none dialect.
+  EXPECT_EQ(listed.at("bugs").at("new_bugs").as_int64(), 10);
+  EXPECT_EQ(listed.at("bugs").at("known_or_reported").as_int64(), 0);
+  auto all_text = run_cudiff({"triage", "list", "--db", db.string()});
+  EXPECT_TRUE(all_text.out.text.starts_with("10 new bugs (")) << all_text.out.text;
 
   auto bad = run_cudiff({"triage", "list", "--class", "bugs", "--db", db.string()});
   EXPECT_EQ(bad.exit_code, 2);
