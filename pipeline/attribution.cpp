@@ -215,8 +215,8 @@ private:
         if (run == baseline_.end() || twin_run == baseline_.end()) continue;
         if (attribution::same_behaviour(run->second, twin_run->second)) continue;
         note(config.name + " against its ptxas twin " + twin.name, {config.name, twin.name}, "differ",
-             config.name + ": " + first_output(run->second) + " / " + twin.name + ": " +
-                 first_output(twin_run->second));
+             config.name + ": " + differing_output(run->second, twin_run->second) + " / " + twin.name + ": " +
+                 differing_output(twin_run->second, run->second));
         attribution::PtxasTwins twins{config.name, level, twin.name, twin_level, {}};
         const auto side_of = [&](const Built& built) -> std::optional<bool> {
           if (!built.run) return std::nullopt;
@@ -224,31 +224,34 @@ private:
           if (attribution::same_behaviour(*built.run, twin_run->second)) return false;
           return std::nullopt;
         };
-        const auto other = [&](const runners::Config& rebuilt, const std::string& name) {
+        const auto other = [&](const runners::Config& rebuilt, const std::string& name, const std::string& at) {
           const Built built = build_and_run(rebuilt);
           const std::optional<bool> side = side_of(built);
-          twins.others.push_back({name, side});
+          twins.others.push_back({name, at, side});
+          // The line that shows the side it took: where it departs from the other twin.
+          const oracle::RunObservation& against = side && !*side ? run->second : twin_run->second;
           note(config.name + "'s PTX through " + name, {config.name},
                side ? (*side ? "as " + config.name : "as " + twin.name)
                     : (built.run ? "neither" : attribution::to_string(built.outcome)),
-               built.run ? first_output(*built.run) : built.line);
+               built.run ? differing_output(*built.run, against) : built.line);
         };
         for (const std::string& third : {"O0", "O1", "O2", "O3"})
-          if (third != level && third != twin_level) other(with_ptxas_level(config, third), "ptxas -" + third);
+          if (third != level && third != twin_level) other(with_ptxas_level(config, third), "ptxas -" + third, third);
         if (config.compiler == runners::CompilerKind::nvcc && !runners::relocatable_device_code(config) &&
             config.arch.starts_with("sm_"))
-          other(driver_jit_of(config), "the driver's JIT");
+          other(driver_jit_of(config), "the driver's JIT", "");
         set(attribution::decide_twins(twins));
         return true;
       }
     return false;
   }
 
-  /// A run's first checksum line (else its first line, else how it ended): what tells twins apart.
-  static std::string first_output(const oracle::RunObservation& run) {
-    for (const std::string& line : run.output_lines)
-      if (line.starts_with("checksum ")) return line;
-    return run.output_lines.empty() ? run.status_text : run.output_lines.front();
+  /// The first line of `run` that `other` does not print in the same place (else how it
+  /// ended): what tells twins apart.
+  static std::string differing_output(const oracle::RunObservation& run, const oracle::RunObservation& other) {
+    for (std::size_t i = 0; i < run.output_lines.size(); ++i)
+      if (i >= other.output_lines.size() || run.output_lines[i] != other.output_lines[i]) return run.output_lines[i];
+    return run.status_text;
   }
 
   OddConfig swaps_of(const runners::Config& config) {

@@ -3,6 +3,7 @@
 #include "pipeline/attribution_parts.h"
 
 #include <algorithm>
+#include <map>
 
 namespace cudiff::pipeline::attribution {
 namespace {
@@ -115,22 +116,40 @@ Decision decide_twins(const PtxasTwins& twins) {
   const std::string a = twins.config + " (ptxas -" + twins.level + ")";
   const std::string b = twins.twin + " (ptxas -" + twins.twin_level + ")";
   std::string why = a + " and " + b + " differ on the same PTX: ptxas";
-  std::vector<std::string> with_a{"-" + twins.level}, with_b{"-" + twins.twin_level}, neither;
+  // Each ptxas level's side: true as `config`, false as `twin`, none for neither or unknown.
+  std::map<std::string, std::optional<bool>> side = {{twins.level, true}, {twins.twin_level, false}};
+  std::vector<std::string> jit_like_config, jit_like_twin;
   for (const PtxasTwins::Other& other : twins.others) {
-    if (!other.like_config) neither.push_back(other.name);
-    else (*other.like_config ? with_a : with_b).push_back(other.name);
+    if (!other.level.empty()) side[other.level] = other.like_config;
+    else if (other.like_config) (*other.like_config ? jit_like_config : jit_like_twin).push_back(other.name);
   }
-  if (twins.others.empty()) return {Stage::ptxas, why};
-  if (with_a.size() != with_b.size()) {
-    const bool a_odd = with_a.size() < with_b.size();
-    const auto& majority = a_odd ? with_b : with_a;
-    why += "; ptxas -" + (a_odd ? twins.level : twins.twin_level) + " is the odd level (" + join(majority, ", ") +
-           " print what " + (a_odd ? twins.twin : twins.config) + " prints)";
-  } else {
-    why += "; the other builds of that PTX split evenly (" + join(with_a, ", ") + " against " + join(with_b, ", ") +
-           "): which level is wrong is not told";
+  const auto zero = side.find("O0");
+  // Two levels alone tell nothing more than that they differ.
+  if (twins.others.empty() || zero == side.end() || !zero->second) return {Stage::ptxas, why};
+  const auto name_of = [&](bool like_config) { return like_config ? twins.config : twins.twin; };
+  std::vector<std::string> with_zero, departing;
+  bool in_order = true;
+  for (const char* level : {"O0", "O1", "O2", "O3"}) {
+    const auto found = side.find(level);
+    if (found == side.end() || !found->second) continue;  // not built, or printed neither
+    const bool departs = *found->second != *zero->second;
+    if (!departs && !departing.empty()) in_order = false;
+    (departs ? departing : with_zero).push_back(std::string("-") + level);
   }
-  if (!neither.empty()) why += "; " + join(neither, ", ") + " printed neither";
+  if (departing.empty()) return {Stage::ptxas, why};
+  if (!in_order) {
+    why += "; the levels do not split in order (" + join(with_zero, ", ") + " as " + name_of(*zero->second) + "; " +
+           join(departing, ", ") + " as " + name_of(!*zero->second) + "): which is wrong is not told";
+    return {Stage::ptxas, why};
+  }
+  why += "; the first level that departs from -O0 is " + departing.front() + ", the likelier wrong one (-O0 "
+         "transforms the PTX least): " +
+         join(with_zero, ", ") + (with_zero.size() == 1 ? " prints" : " print") + " what " + name_of(*zero->second) +
+         " prints, " + join(departing, ", ") + " what " + name_of(!*zero->second) + " prints";
+  const std::vector<std::string>& jit_departs = *zero->second ? jit_like_twin : jit_like_config;
+  const std::vector<std::string>& jit_stays = *zero->second ? jit_like_config : jit_like_twin;
+  if (!jit_departs.empty()) why += "; the driver's JIT sides with " + departing.back();
+  else if (!jit_stays.empty()) why += "; the driver's JIT sides with -O0";
   return {Stage::ptxas, why};
 }
 

@@ -53,22 +53,26 @@ Decision decide_config(const OddConfig& odd);
 /// A config and its ptxas twin (nvcc-O3 and nvcc-O3-ptxas0): the same front end and PTX,
 /// ptxas at another level. When their runs differ the stage is ptxas, whichever level is wrong.
 struct PtxasTwins {
-  std::string config;        ///< the one at `level`
-  std::string level;         ///< "O3"
-  std::string twin;          ///< the one at `twin_level`
-  std::string twin_level;    ///< "O0"
-  /// The same PTX through other assemblers ("ptxas -O1", "the driver's JIT"): which twin's
-  /// output each printed; none when it printed neither's, failed or could not run.
+  std::string config;      ///< the one at `level`
+  std::string level;       ///< "O3"
+  std::string twin;        ///< the one at `twin_level`
+  std::string twin_level;  ///< "O0"
+  /// The same PTX through other assemblers: which twin's output each printed; none when it
+  /// printed neither's, failed or could not run.
   struct Other {
-    std::string name;
+    std::string name;   ///< "ptxas -O1", "the driver's JIT"
+    std::string level;  ///< "O1"; empty for the driver's JIT
     std::optional<bool> like_config;  ///< true: as `config`; false: as `twin`
   };
   std::vector<Other> others;
 };
 
-/// The twin rule: stage ptxas. Which level is wrong is said only where the other assemblers
-/// side with one twin by a strict majority (counting the twins themselves), and then as the
-/// odd level, with what each printed: a majority of levels is evidence, not proof.
+/// The twin rule: stage ptxas. Which level is wrong no majority of levels can prove (the
+/// optimizing levels share the passes -O0 skips, so they agree with each other when one of
+/// those passes is wrong). What is said is the first level, in order -O0, -O1, -O2, -O3, that
+/// departs from -O0's output, when the levels split in that order (every level from it on
+/// prints the other output): the likelier wrong one, since -O0 transforms the PTX least; the
+/// driver's JIT is named with the side it took. Levels that do not split in order are said so.
 Decision decide_twins(const PtxasTwins& twins);
 
 /// The finding's stage from its odd configs' decisions: host-compiler when the difference is

@@ -110,27 +110,32 @@ TEST(AttributionRules, TwinsThatDifferOnTheSamePtxAreUpToPtxas) {
   EXPECT_EQ(d.stage, Stage::ptxas);
   EXPECT_EQ(d.why, "nvcc-O3 (ptxas -O3) and nvcc-O3-ptxas0 (ptxas -O0) differ on the same PTX: ptxas");
 
-  // -O1, -O2 and the JIT print what -O0 prints: -O3 is the odd level.
-  twins.others = {{"ptxas -O1", false}, {"ptxas -O2", false}, {"the driver's JIT", false}};
+  // As measured on a public ptxas reproducer: -O1 prints what -O0 prints, -O2, -O3 and the
+  // JIT the other output. -O2 is the first level that departs; a majority of levels would
+  // have blamed -O0, whose passes the optimizing levels skip.
+  twins.others = {{"ptxas -O1", "O1", false}, {"ptxas -O2", "O2", true}, {"the driver's JIT", "", true}};
   d = decide_twins(twins);
   EXPECT_EQ(d.stage, Stage::ptxas);
-  EXPECT_NE(d.why.find("ptxas -O3 is the odd level (-O0, ptxas -O1, ptxas -O2, the driver's JIT print what "
-                       "nvcc-O3-ptxas0 prints)"),
-            std::string::npos)
+  EXPECT_NE(d.why.find("the first level that departs from -O0 is -O2, the likelier wrong one"), std::string::npos)
       << d.why;
+  EXPECT_NE(d.why.find("-O0, -O1 print what nvcc-O3-ptxas0 prints, -O2, -O3 what nvcc-O3 prints"), std::string::npos)
+      << d.why;
+  EXPECT_NE(d.why.find("the driver's JIT sides with -O3"), std::string::npos) << d.why;
 
-  // The other way round, and a build that printed neither.
-  twins.others = {{"ptxas -O1", true}, {"ptxas -O2", true}, {"the driver's JIT", std::nullopt}};
-  d = decide_twins(twins);
-  EXPECT_NE(d.why.find("ptxas -O0 is the odd level"), std::string::npos) << d.why;
-  EXPECT_NE(d.why.find("the driver's JIT printed neither"), std::string::npos) << d.why;
+  // Every optimizing level departs: -O1 is the first.
+  twins.others = {{"ptxas -O1", "O1", true}, {"ptxas -O2", "O2", true}};
+  EXPECT_NE(decide_twins(twins).why.find("the first level that departs from -O0 is -O1"), std::string::npos);
 
-  // An even split names no level, and the stage stays ptxas.
-  twins.others = {{"ptxas -O1", true}, {"ptxas -O2", false}};
+  // Out of order (-O1 departs, -O2 does not): nothing is said about the level.
+  twins.others = {{"ptxas -O1", "O1", true}, {"ptxas -O2", "O2", false}};
   d = decide_twins(twins);
   EXPECT_EQ(d.stage, Stage::ptxas);
-  EXPECT_EQ(d.why.find("odd level"), std::string::npos) << d.why;
-  EXPECT_NE(d.why.find("which level is wrong is not told"), std::string::npos) << d.why;
+  EXPECT_EQ(d.why.find("likelier"), std::string::npos) << d.why;
+  EXPECT_NE(d.why.find("do not split in order"), std::string::npos) << d.why;
+
+  // A level that printed neither output is left out of the order.
+  twins.others = {{"ptxas -O1", "O1", std::nullopt}, {"ptxas -O2", "O2", true}};
+  EXPECT_NE(decide_twins(twins).why.find("departs from -O0 is -O2"), std::string::npos);
 }
 
 TEST(AttributionRules, TheFindingsStage) {
