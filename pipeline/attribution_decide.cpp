@@ -142,7 +142,8 @@ Decision decide_twins(const PtxasTwins& twins) {
            join(departing, ", ") + " as " + name_of(!*zero->second) + "): which is wrong is not told";
     return {Stage::ptxas, why};
   }
-  why += "; the first level that departs from -O0 is " + departing.front() + ", the likelier wrong one (-O0 "
+  why += "; the first level that departs from -O0 is " + departing.front() +
+         ", the likelier wrong one (-O0 "
          "transforms the PTX least): " +
          join(with_zero, ", ") + (with_zero.size() == 1 ? " prints" : " print") + " what " + name_of(*zero->second) +
          " prints, " + join(departing, ", ") + " what " + name_of(!*zero->second) + " prints";

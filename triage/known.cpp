@@ -37,8 +37,12 @@ KnownDifferences KnownDifferences::parse(std::string_view text, std::string_view
     if (!entries[i].is_object())
       throw_usage(std::string(origin) + ": entry " + std::to_string(i + 1) + " is not an object");
     const auto& entry = entries[i].as_object();
-    KnownDifference difference{field(entry, "kind", origin, i, true), field(entry, "side", origin, i, false),
-                               field(entry, "id", origin, i, true), field(entry, "reason", origin, i, true)};
+    KnownDifference difference{field(entry, "kind", origin, i, true),
+                               field(entry, "side", origin, i, false),
+                               field(entry, "id", origin, i, true),
+                               field(entry, "reason", origin, i, true),
+                               {},
+                               {}};
     if (difference.side.empty()) difference.side = "*";
     known.entries_.push_back(std::move(difference));
   }
@@ -46,15 +50,67 @@ KnownDifferences KnownDifferences::parse(std::string_view text, std::string_view
 }
 
 namespace detail {
-extern const std::string_view shipped_known_json;  // known_data.cpp, generated
+extern const std::string_view shipped_known_json;    // known_data.cpp, generated
+extern const std::string_view known_bug_cases_json;  // the same
 } // namespace detail
 
+namespace {
+
+std::vector<std::string> strings_of(const boost::json::value* value) {
+  std::vector<std::string> out;
+  if (value == nullptr) return out;
+  if (value->is_string()) out.emplace_back(value->as_string());
+  if (value->is_array())
+    for (const auto& item : value->as_array())
+      if (item.is_string()) out.emplace_back(item.as_string());
+  return out;
+}
+
+/// One entry per expected kind of each known-bug case that still reproduces. The suite's own
+/// reader (campaign/recall_suite.cpp) validates the cases; here only what matching needs.
+std::vector<KnownDifference> known_bug_entries(std::string_view text) {
+  boost::json::parse_options options;
+  options.allow_comments = true;
+  boost::system::error_code ec;
+  const boost::json::value root = boost::json::parse(text, ec, {}, options);
+  if (ec || !root.is_array()) throw Error(ErrorKind::internal, "the compiled-in known-bug cases are not a JSON array");
+  std::vector<KnownDifference> entries;
+  for (const auto& item : root.as_array()) {
+    const auto* name = item.is_object() ? item.as_object().if_contains("case") : nullptr;
+    const auto* body = item.is_object() ? item.as_object().if_contains("body") : nullptr;
+    if (name == nullptr || !name->is_string() || body == nullptr || !body->is_object())
+      throw Error(ErrorKind::internal, "a compiled-in known-bug case is malformed");
+    const auto& bug = body->as_object();
+    if (const auto* gone = bug.if_contains("does_not_reproduce");
+        gone && gone->is_string() && !gone->as_string().empty())
+      continue;
+    const auto* expect = bug.if_contains("expect");
+    if (expect == nullptr || !expect->is_object()) continue;
+    const auto text_of = [&](std::string_view key) {
+      const auto* value = expect->as_object().if_contains(key);
+      return value != nullptr && value->is_string() ? std::string(value->as_string()) : std::string();
+    };
+    const auto* title = bug.if_contains("title");
+    const std::string reason = "known bug, corpus/known-bugs/" + std::string(name->as_string()) +
+                               (title && title->is_string() ? ": " + std::string(title->as_string()) : "");
+    for (const std::string& kind : strings_of(expect->as_object().if_contains("kind")))
+      entries.push_back({kind, "*", "", reason, text_of("title_contains"), text_of("key_prefix")});
+  }
+  return entries;
+}
+
+} // namespace
+
 KnownDifferences KnownDifferences::shipped() {
+  KnownDifferences known;
   try {
-    return parse(detail::shipped_known_json, "the shipped known differences (triage/known_differences.json)");
+    known = parse(detail::shipped_known_json, "the shipped known differences (triage/known_differences.json)");
   } catch (const Error& error) {
     throw Error(ErrorKind::internal, error.what());
   }
+  for (KnownDifference& entry : known_bug_entries(detail::known_bug_cases_json))
+    known.entries_.push_back(std::move(entry));
+  return known;
 }
 
 KnownDifferences KnownDifferences::none() {
@@ -74,6 +130,12 @@ KnownDifferences KnownDifferences::load(const std::filesystem::path& file) {
 const KnownDifference* KnownDifferences::match(const Signature& signature) const {
   for (const KnownDifference& entry : entries_) {
     if (entry.kind != signature.kind) continue;
+    if (!entry.title_contains.empty() || !entry.key_prefix.empty()) {  // a known-bug case
+      if ((!entry.title_contains.empty() && signature.title.find(entry.title_contains) != std::string::npos) ||
+          (!entry.key_prefix.empty() && signature.key.starts_with(entry.key_prefix)))
+        return &entry;
+      continue;
+    }
     if (entry.side != "*" && entry.side != signature.side) continue;
     if (entry.id == "*" || std::ranges::find(signature.ids, entry.id) != signature.ids.end()) return &entry;
     // "R-EXTLAM-*": a family of rules (ids of the rules catalog) that differ for one reason.
@@ -85,9 +147,13 @@ const KnownDifference* KnownDifferences::match(const Signature& signature) const
   }
   // Known unless --no-known, with or without a file: a dialect difference is a rule the
   // accepting compiler documents as relaxed (the finding cites its documentation).
-  static const KnownDifference dialect{"dialect_difference", "*", "*",
+  static const KnownDifference dialect{"dialect_difference",
+                                       "*",
+                                       "*",
                                        "a documented dialect difference: the accepting compiler relaxes this rule on "
-                                       "purpose (the finding cites its documentation)"};
+                                       "purpose (the finding cites its documentation)",
+                                       {},
+                                       {}};
   if (dialect_ && signature.kind == dialect.kind) return &dialect;
   return nullptr;
 }

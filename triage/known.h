@@ -20,6 +20,9 @@ struct KnownDifference {
   std::string id;      ///< a diagnostic id, rule id or layout property the signature carries;
                        ///< "*" matches any, "R-EXTLAM-*" any id with that prefix
   std::string reason;  ///< why it is deliberate, shown as the bucket's known reason
+  /// A known-bug case's own matching (corpus/known-bugs, its case.json's "expect"), in place of
+  /// `id`: the signature's title contains this, or its key starts with `key_prefix`.
+  std::string title_contains, key_prefix;
 };
 
 class KnownDifferences {
@@ -28,9 +31,11 @@ public:
   /// JSON with comments (docs/triage.md); throws Error(usage) naming the file and the problem.
   static KnownDifferences load(const std::filesystem::path& file);
   static KnownDifferences parse(std::string_view text, std::string_view origin);
-  /// The project's own knowledge, compiled in from triage/known_differences.json: applied by
-  /// every campaign and check unless --no-known. Throws Error(internal) if it is malformed (a
-  /// build defect that tests/unit/triage rules out).
+  /// The project's own knowledge, compiled in from triage/known_differences.json and the
+  /// known-bug suite (corpus/known-bugs: each reproducing case's expected kinds with its
+  /// title_contains or key_prefix, the reason naming the case): applied by every campaign and
+  /// check unless --no-known. Throws Error(internal) if it is malformed (a build defect that
+  /// tests/unit/triage rules out).
   static KnownDifferences shipped();
   /// These entries, then `more`'s: the first match wins, so the shipped ones come first.
   void add(const KnownDifferences& more);

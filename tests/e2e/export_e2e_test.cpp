@@ -31,7 +31,9 @@ protected:
   void SetUp() override {
     // clang-22's NVPTX backend crash on a device thread_local (corpus/known-bugs).
     const auto crash = source_dir() / "corpus/known-bugs/clang-thread-local-device-crash/repro.cu";
-    const auto checked = run_cudiff({"check", crash.string(), "--mode", "ptx", "--db", db_.string()});
+    // --no-known: the crash is a known-bug case (corpus/known-bugs), and recheck takes only
+    // new and reported buckets; what is tested here is the bucket's life, not the knowledge.
+    const auto checked = run_cudiff({"check", crash.string(), "--mode", "ptx", "--db", db_.string(), "--no-known"});
     ASSERT_EQ(checked.exit_code, 1) << checked.out.text << checked.err.text;  // a discrepancy
   }
   TempDir dir_{"cudiff-export-e2e"};
