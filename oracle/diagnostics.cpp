@@ -39,11 +39,16 @@ constexpr std::array<SeverityWord, 6> gcc_severities{{
 }};
 
 /// EDG (nvcc's cudafe++ and cicc front ends) severities. A catastrophic error stops the
-/// compilation and an internal error is EDG's own assertion: both are fatal.
-constexpr std::array<SeverityWord, 6> edg_severities{{
+/// compilation and an internal error is EDG's own assertion: both are fatal. cicc's NVVM half
+/// reports its own errors in the same located form with a capital "Error" (measured, nvcc
+/// 13.0: "FILE(818): Error: Formal parameter space overflowed (32776 bytes required, max 32764
+/// bytes allowed) in function ..."); without it such a rejection read as an exit 1 with no
+/// diagnostic, a crash.
+constexpr std::array<SeverityWord, 7> edg_severities{{
     {"catastrophic error", Severity::fatal},
     {"internal error", Severity::fatal},
     {"error", Severity::error},
+    {"Error", Severity::error},
     {"warning", Severity::warning},
     {"remark", Severity::remark},
     {"note", Severity::note},

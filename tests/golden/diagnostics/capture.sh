@@ -28,6 +28,7 @@ capture clang_overload_candidates $CLANG -c overload_candidates.cu -o $out/a.o
 capture nvcc_template_instantiation $NVCC -c template_instantiation.cu -o $out/a.o
 capture clang_template_instantiation $CLANG -c template_instantiation.cu -o $out/a.o
 capture nvcc_managed_in_kernel $NVCC managed_in_kernel.cu -o $out/a.out
+capture nvcc_kernel_parameters_too_big $NVCC -c kernel_parameters_too_big.cu -o $out/a.o
 capture clang_managed_in_kernel $CLANG managed_in_kernel.cu -o $out/a.out $CLANG_LINK
 capture nvcc_host_device_mismatch $NVCC -c host_device_mismatch.cu -o $out/a.o
 capture clang_host_device_mismatch $CLANG -c host_device_mismatch.cu -o $out/a.o
