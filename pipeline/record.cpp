@@ -192,9 +192,11 @@ void record_check(CheckRecorder& recorder, TestCheck& run, const GateOutcome* ga
     });
   }
   // Without a database only known differences are worth a label (what else would it say).
-  for (std::size_t i = 0; i < signatures.size(); ++i)
-    if (!withheld(i) && (recorder.db || known.match(signatures[i]) != nullptr))
-      label(run.verdict.findings[i], signatures[i], known.match(signatures[i]), recorded[i], run.notes);
+  for (std::size_t i = 0; i < signatures.size(); ++i) {
+    if (withheld(i)) continue;
+    const triage::KnownDifference* match = known.match(signatures[i]);
+    if (recorder.db || match != nullptr) label(run.verdict.findings[i], signatures[i], match, recorded[i], run.notes);
+  }
 }
 
 } // namespace cudiff::pipeline

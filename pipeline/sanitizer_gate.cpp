@@ -1,8 +1,10 @@
 // pipeline: the sanitizer gate — before a run-time finding (oracle::is_run_kind: run_mismatch,
 // wrong_code, common_wrong_code, metamorphic) is filed, compute-sanitizer runs on the binaries
-// of the configs that disagree; a program whose run faults has no one defined output, so its finding is the
-// program's defect (a generator defect, a person's bug), never a compiler bug: it goes to the
-// invalid-tests list instead (docs/pipeline.md, "The sanitizer gate").
+// of the configs that disagree; a program whose run faults has no one defined output, so its
+// finding is the program's defect (a generator defect, a person's bug), never a compiler bug: it
+// goes to the invalid-tests list instead. The exception is a predicted program that faults only
+// where its output misses the prediction: the miscompile's symptom (docs/pipeline.md, "The
+// sanitizer gate").
 #include "pipeline/attribution_parts.h"
 #include "pipeline/reduce.h"
 #include "pipeline/sanitizer_parts.h"
