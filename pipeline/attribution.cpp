@@ -309,6 +309,51 @@ StageAttribution compile_side(const oracle::Finding& finding, const std::string&
   return result;
 }
 
+/// An nvcc crash that named no tool (its shell said "Segmentation fault"): the same build once
+/// more with -v, whose last printed step is the one that died (attribution::last_nvcc_step).
+/// Object mode: every device step runs, and no host link after them can crash instead.
+void name_nvcc_crash_step(StageAttribution& result, const oracle::Finding& finding, const AttributionRequest& request,
+                          const runners::Toolchain& toolchain, const std::filesystem::path& workdir) {
+  if (finding.configs.empty()) return;
+  const auto crashed = std::ranges::find_if(request.configs, [&](const runners::Config& config) {
+    return config.name == finding.configs.front();
+  });
+  if (crashed == request.configs.end() || crashed->compiler != runners::CompilerKind::nvcc) return;
+  runners::Config verbose = *crashed;
+  verbose.extra_flags.push_back("-v");
+  verbose.name += "+v";
+  std::filesystem::path source;
+  if (request.input.file) {
+    source = *request.input.file;
+  } else {
+    std::error_code ec;
+    std::filesystem::create_directories(workdir, ec);  // a failure shows in write_file
+    source = workdir / request.input.name;
+    write_file(source, request.input.source);
+  }
+  ++result.builds;
+  const runners::CompileResult compile = runners::compile(toolchain, verbose, runners::Mode::object, source, workdir,
+                                                          request.compile_limits);
+  const std::optional<attribution::LastStep> step = attribution::last_nvcc_step(compile.process.err.text);
+  const bool crashed_again = oracle::observe_compile(compile).outcome == oracle::CompileOutcome::crashed;
+  if (!step || !crashed_again) {
+    result.evidence.push_back(StageSwap{"nvcc -v (the steps nvcc starts)",
+                                        {verbose.name},
+                                        crashed_again ? "crashed, no step printed" : compile.process.status_text(),
+                                        step ? step->command : ""});
+    result.why += crashed_again ? "; nvcc -v printed no step" : "; rebuilt with nvcc -v it did not crash";
+    return;
+  }
+  const auto* reason = finding.details.if_contains("reason");
+  const attribution::Decision decision = attribution::decide_nvcc_crash_step(
+      *step, reason != nullptr && reason->is_string() ? std::string_view(reason->as_string())
+                                                      : std::string_view(compile.process.status_text()));
+  result.stage = decision.stage;
+  result.why = decision.why;
+  result.evidence.push_back(
+      StageSwap{"nvcc -v (the last step nvcc started)", {verbose.name}, compile.process.status_text(), step->command});
+}
+
 } // namespace
 
 bool attributable(const oracle::Finding& finding) {
@@ -322,7 +367,12 @@ StageAttribution attribute_stage(const oracle::Finding& finding, const Attributi
                                  const runners::Toolchain& toolchain, const runners::GpuDiscovery& gpus,
                                  const std::filesystem::path& workdir) {
   if (!attributable(finding)) return StageAttribution{oracle::Stage::unknown, "not a kind attribution names", {}, 0};
-  if (!oracle::is_run_kind(finding.kind)) return compile_side(finding, request.crash_output);
+  if (!oracle::is_run_kind(finding.kind)) {
+    StageAttribution result = compile_side(finding, request.crash_output);
+    if (finding.kind == oracle::FindingKind::crash && result.stage == oracle::Stage::unknown)
+      name_nvcc_crash_step(result, finding, request, toolchain, workdir);
+    return result;
+  }
   if (gpus.gpus.empty()) {
     StageAttribution result;
     result.why = "no GPU (" + gpus.note + "): nothing was rebuilt";

@@ -48,7 +48,7 @@ struct AttributionRequest {
 bool attributable(const oracle::Finding& finding);
 
 /// Names the stage of one finding. Compile findings: the tool that crashed or gave the first
-/// error. Run findings (a GPU needed; without one the stage is unknown and nothing is built):
+/// error (an nvcc crash that names none: the last step an nvcc -v rebuild started). Run findings (a GPU needed; without one the stage is unknown and nothing is built):
 /// each config whose output is wrong (against the sidecar's predicted checksums, else the
 /// majority) is rebuilt with ptxas at the other level (right then: ptxas; still wrong: the PTX
 /// is wrong, device-codegen, confirmed for nvcc by the driver's JIT of the same PTX); a JIT
@@ -66,4 +66,4 @@ StageAttribution attribute_stage(const oracle::Finding& finding, const Attributi
 /// A crash's tool, which details["stage"] held, moves to details["tool"].
 void record_stage(oracle::Finding& finding, const StageAttribution& attribution);
 
-} // namespace cudiff::pipeline
+}  // namespace cudiff::pipeline

@@ -176,6 +176,31 @@ Decision decide_finding(const std::vector<Decision>& odd_configs, bool host_only
   return {stage, join(reasons, "; ")};
 }
 
+std::optional<LastStep> last_nvcc_step(std::string_view verbose_stderr) {
+  std::optional<LastStep> last;
+  for (const std::string& raw : split(std::string(verbose_stderr), '\n')) {
+    const std::string_view line = trim(raw);
+    if (!line.starts_with("#$ ")) continue;
+    const std::string command(trim(line.substr(3)));
+    std::string word = split(command, ' ').front();
+    // "_NVVM_BRANCH_=nvvm", "PATH=...": settings, not steps.
+    if (word.empty() || word.find('=') != std::string::npos) continue;
+    std::erase(word, '"');
+    if (const std::size_t slash = word.rfind('/'); slash != std::string::npos) word = word.substr(slash + 1);
+    last = LastStep{word, command};
+  }
+  return last;
+}
+
+Decision decide_nvcc_crash_step(const LastStep& step, std::string_view reason) {
+  boost::json::object details{{"tool", step.tool}, {"reason", std::string(reason)}};
+  Decision decision = crash_stage(details, "");
+  decision.why = "nvcc named no tool; rebuilt with nvcc -v, the last step it started was " + step.tool + ", which " +
+                 "crashed (" + std::string(reason) + ")";
+  if (decision.stage == Stage::unknown) decision.why += ": no stage is known for that tool";
+  return decision;
+}
+
 Decision decide_compile(const oracle::Finding& finding, std::string_view crash_output) {
   switch (finding.kind) {
   case oracle::FindingKind::crash: return crash_stage(finding.details, crash_output);

@@ -89,6 +89,20 @@ Decision decide_finding(const std::vector<Decision>& odd_configs, bool host_only
 /// crashed compile's stderr, when at hand. Unknown (with why) when nothing says.
 Decision decide_compile(const oracle::Finding& finding, std::string_view crash_output);
 
+/// nvcc runs its steps through a shell, so when one dies the only word is the shell's
+/// ("Segmentation fault"): nvcc's crash names no tool. Rerun with -v, nvcc prints each step's
+/// command ("#$ ptxas -arch=sm_90 ...") before it starts it, so the last step printed is the one
+/// that died. The tool of that step ("ptxas", "cicc", "cudafe++"; environment settings skipped)
+/// and its command line; none when `verbose_stderr` shows no step.
+struct LastStep {
+  std::string tool;
+  std::string command;
+};
+std::optional<LastStep> last_nvcc_step(std::string_view verbose_stderr);
+
+/// The stage of a crash whose tool nvcc did not name, from the step an nvcc -v rebuild died in.
+Decision decide_nvcc_crash_step(const LastStep& step, std::string_view reason);
+
 /// The kernels' predicted checksums ("checksum NAME HEX" lines, in the sidecar's order, a batch's
 /// tests included); empty when the sidecar predicts none.
 std::vector<std::string> expected_checksum_lines(const generator::Sidecar& sidecar);

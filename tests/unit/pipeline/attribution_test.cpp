@@ -236,6 +236,33 @@ oracle::Finding rejection(oracle::FindingKind kind, const std::string& tool) {
   return finding;
 }
 
+// Real nvcc 13.0 -v output (abridged paths) of a build whose ptxas died: nvcc itself printed
+// only the shell's "Segmentation fault".
+TEST(AttributionCompile, AnNvccCrashIsTheLastStepItsVerboseRebuildStarted) {
+  const std::string verbose = "#$ _NVVM_BRANCH_=nvvm\n"
+                              "#$ _SPACE_= \n"
+                              "#$ PATH=/usr/local/cuda/bin:/usr/bin\n"
+                              "#$ gcc -std=c++17 -D__CUDA_ARCH__=900 -E -x c++ x.cu -o x.cpp1.ii\n"
+                              "#$ \"$CICC_PATH/cicc\" --c++17 --static-host-stub x.cpp1.ii -o x.ptx\n"
+                              "#$ ptxas -w -arch=sm_90 -m64  \"x.ptx\"  -o \"x.cubin\"\n"
+                              "Segmentation fault\n";
+  const std::optional<LastStep> step = last_nvcc_step(verbose);
+  ASSERT_TRUE(step.has_value());
+  EXPECT_EQ(step->tool, "ptxas");
+  EXPECT_EQ(step->command, "ptxas -w -arch=sm_90 -m64  \"x.ptx\"  -o \"x.cubin\"");
+  const Decision ptxas = decide_nvcc_crash_step(*step, "signal 11");
+  EXPECT_EQ(ptxas.stage, Stage::ptxas);
+  EXPECT_NE(ptxas.why.find("the last step it started was ptxas"), std::string::npos) << ptxas.why;
+
+  const std::string cicc = verbose.substr(0, verbose.find("#$ ptxas"));
+  EXPECT_EQ(decide_nvcc_crash_step(*last_nvcc_step(cicc), "signal 11").stage, Stage::device_codegen);
+  EXPECT_EQ(last_nvcc_step(cicc)->tool, "cicc");
+  // Settings alone, or no -v lines at all, name no step.
+  EXPECT_FALSE(last_nvcc_step("#$ _NVVM_BRANCH_=nvvm\nSegmentation fault\n").has_value());
+  EXPECT_FALSE(last_nvcc_step("Segmentation fault\n").has_value());
+  EXPECT_EQ(decide_nvcc_crash_step(LastStep{"mystery", "mystery x"}, "signal 6").stage, Stage::unknown);
+}
+
 TEST(AttributionCompile, RejectionStageFromTheFirstErrorsTool) {
   using Kind = oracle::FindingKind;
   EXPECT_EQ(decide_compile(rejection(Kind::compile_status_mismatch, "frontend"), "").stage, Stage::frontend);
