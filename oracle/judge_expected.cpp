@@ -35,8 +35,10 @@ const rules::RuleDialect* deliberate_relaxation(const detail::StatusSplit& split
 
 /// The accepting configs whose compiler's evidence says a warning is the rule's diagnostic
 /// (`why` "warning": the guide's text is met by one) and that gave a warning on the marker's
-/// line: those diagnosed the violation. A warning anywhere else, or from a compiler whose
-/// evidence does not say so, diagnoses nothing.
+/// line: those diagnosed the violation. A tool behind the front end (ptxas) names no source
+/// line; its warning counts when it is the evidence's own warning, names masked (so it is
+/// about the construct, whatever the program calls it). A warning anywhere else, or from a
+/// compiler whose evidence does not say so, diagnoses nothing.
 std::vector<const CompileObservation*> warned_at_line(const std::vector<const CompileObservation*>& accepted,
                                                       const rules::Rule* rule, int line) {
   std::vector<const CompileObservation*> warned;
@@ -44,9 +46,13 @@ std::vector<const CompileObservation*> warned_at_line(const std::vector<const Co
   for (const CompileObservation* compile : accepted) {
     const rules::CompilerEvidence* evidence = rule->evidence->of(runners::to_string(compile->compiler));
     if (evidence == nullptr || evidence->why != "warning") continue;
+    const std::string unlocated = evidence->warning.empty() ? std::string() : message_template(evidence->warning);
     for (const Diagnostic& diagnostic : compile->diagnostics)
       // In the program itself (a .cu file), not in a header that happens to have that line.
-      if (diagnostic.severity == Severity::warning && diagnostic.line == line && diagnostic.file.ends_with(".cu")) {
+      if (diagnostic.severity == Severity::warning &&
+          ((diagnostic.line == line && diagnostic.file.ends_with(".cu")) ||
+           (diagnostic.line <= 0 && diagnostic.file.empty() && !unlocated.empty() &&
+            message_template(diagnostic.message) == unlocated))) {
         warned.push_back(compile);
         break;
       }

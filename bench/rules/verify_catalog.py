@@ -197,6 +197,12 @@ def compile_one(command, path):
 def diagnose(output, path, marker_line_no=0):
     """(first error, first warning, lines of `path` that errors point at, first warning on
     `marker_line_no`); the paths in the messages are shortened to their base names."""
+    marker_text = ""
+    if marker_line_no > 0 and os.path.exists(path):
+        with open(path) as f:
+            source_lines = f.read().splitlines()
+        if marker_line_no <= len(source_lines):
+            marker_text = source_lines[marker_line_no - 1]
     first_error = first_warning = marker_warning = None
     lines = []
     for raw in output.splitlines():
@@ -218,6 +224,12 @@ def diagnose(output, path, marker_line_no=0):
                 kind = "error"
             elif TOOL_WARNING_RE.match(text):
                 kind = "warning"
+                # A tool behind the front end (ptxas) names no line: its warning stands for
+                # the marker's line when it quotes a name that line declares.
+                quoted = re.findall(r"'([A-Za-z_]\w*)'", text)
+                if marker_warning is None and marker_text and any(
+                        re.search(rf"\b{re.escape(q)}\b", marker_text) for q in quoted):
+                    marker_warning = text
         short = re.sub(r"(?<![\w.])(?:/[^\s:()/'\"]+)+/", "", text)
         if kind == "error" and first_error is None:
             first_error = short

@@ -290,6 +290,37 @@ TEST(SpecOracle, AWarningOnTheMarkersLineIsTheDiagnosticWhereTheEvidenceSaysSo) 
   EXPECT_FALSE(why.front().at("searched").as_string().empty());
 }
 
+// ptxas sees only PTX: its warning about an extern __device__ variable in whole-program mode
+// names no source line. It settles the rule when it is the evidence's warning, names masked.
+TEST(SpecOracle, AnUnlocatedToolWarningIsTheDiagnosticWhenItIsTheEvidencesWarning) {
+  const cudiff::rules::Rule* rule = cudiff::rules::find_rule("R-MEMSPACE-EXTERN-WP");
+  ASSERT_NE(rule, nullptr);
+  ASSERT_EQ(rule->evidence->clang.why, "warning");
+  auto ptxas_warned = [](const std::string& message) {
+    CompileObservation observation = accepted("clang-O3", CompilerKind::clang);
+    Diagnostic warning;
+    warning.severity = Severity::warning;
+    warning.tool = Tool::ptxas;
+    warning.message = message;
+    warning.id = message_template(message);
+    observation.diagnostics.push_back(warning);
+    return observation;
+  };
+  const Expectation expected{true, rule->id, 7};
+  // Another variable's name: the same warning, so the same diagnostic.
+  const Verdict settled = judge_with(
+      {rejected("nvcc-O3", CompilerKind::nvcc, 7, "not allowed"),
+       ptxas_warned("Unresolved extern variable 'g_other' in whole program compilation, ignoring extern qualifier")},
+      expected);
+  EXPECT_TRUE(settled.findings.empty()) << settled.headline();
+  // Another unlocated warning is not the rule's diagnostic.
+  const Verdict other = judge_with({rejected("nvcc-O3", CompilerKind::nvcc, 7, "not allowed"),
+                                    ptxas_warned("Stack size for entry 'k' too big")},
+                                   expected);
+  ASSERT_EQ(other.findings.size(), 1u);
+  EXPECT_EQ(other.findings.front().kind, FindingKind::missed_diagnostic);
+}
+
 TEST(SpecOracle, AMissedDiagnosticAlreadyReportedUpstreamIsRecordedReportedWithItsLink) {
   const cudiff::rules::Rule* rule = rule_settled_as("clang", "upstream");
   ASSERT_NE(rule, nullptr) << "the catalog settles some clang rule as reported upstream";
