@@ -5,6 +5,7 @@
 // keyed by the front end's diagnostic. Backend errors of clang ("error in backend", "LLVM
 // ERROR: Cannot select") are crashes (classify.cpp), filed as such, and never reach this.
 #include "oracle/judge_parts.h"
+#include "rules/rules.h"
 
 #include <algorithm>
 
@@ -49,6 +50,17 @@ std::vector<std::string> sorted_unique(std::vector<std::string> items) {
   return items;
 }
 
+/// True when the rule's evidence says each compiler among `late` rejects its violation at every
+/// level, away from the marker's line ("reject_elsewhere": after its front end).
+bool late_by_design(const std::vector<const CompileObservation*>& late, const std::string& rule_id) {
+  const rules::Rule* rule = rule_id.empty() ? nullptr : rules::find_rule(rule_id);
+  if (rule == nullptr || !rule->evidence) return false;
+  return std::ranges::all_of(late, [&](const CompileObservation* compile) {
+    const rules::CompilerEvidence* evidence = rule->evidence->of(runners::to_string(compile->compiler));
+    return evidence != nullptr && evidence->at_o0 == "reject_elsewhere" && evidence->at_o3 == "reject_elsewhere";
+  });
+}
+
 } // namespace
 
 std::string rejection_stage(const CompileObservation& compile) {
@@ -73,6 +85,10 @@ std::vector<Finding> late_rejection_findings(const std::vector<CompileObservatio
   // program it means no front end diagnosed what the rule says it must.
   const bool must_reject = expected && expected->reject;
   if (front.empty() && !must_reject) return {};
+  // The same for a rule whose evidence says every compiler diagnoses it after its front end
+  // (R-EXTERN-CALL-SAME-UNIT: a call to an extern function defined nowhere is ptxas's error in
+  // whole-program mode, by design): that late error is the rule's diagnostic.
+  if (front.empty() && must_reject && late_by_design(late, expected->rule_id)) return {};
 
   std::vector<std::string> late_stages;
   array late_entries, front_entries;

@@ -100,6 +100,19 @@ TEST(JudgeLateRejection, AnEdgeProgramIsAgreementOnlyWhenEveryFrontEndRejectsIt)
       << all_late.findings[0].summary;
 }
 
+// R-EXTERN-CALL-SAME-UNIT's evidence: both compilers reject it after their front ends, by
+// design (ptxas finds no definition in whole-program mode). Every config failing late is then
+// the rule's diagnostic; a front end rejecting it while the other fails late is still a finding.
+TEST(JudgeLateRejection, EveryCompilerFailingLateIsTheDiagnosticWhereTheEvidenceSaysSo) {
+  const Expectation edge{true, "R-EXTERN-CALL-SAME-UNIT", 6};
+  const Verdict all_late = judge(observed({ptxas_rejection(), ptxas_rejection("clang-O3", CompilerKind::clang)}, edge),
+                                 {});
+  EXPECT_TRUE(all_late.agree()) << all_late.headline();
+  const Verdict one_late = judge(observed({ptxas_rejection(), front_end_rejection()}, edge), {});
+  ASSERT_EQ(one_late.findings.size(), 1u) << one_late.headline();
+  EXPECT_EQ(one_late.findings[0].kind, FindingKind::late_rejection);
+}
+
 TEST(JudgeLateRejection, AMustAcceptProgramIsAFalseRejectionOnly) {
   const Verdict verdict = judge(observed({ptxas_rejection(), front_end_rejection()}, Expectation{}), {});
   ASSERT_EQ(verdict.findings.size(), 1u) << verdict.headline();
