@@ -305,6 +305,19 @@ TEST(TriageKnown, TheShippedKnowledgeIsCompiledInAndOnlyNoKnownDropsIt) {
   EXPECT_TRUE(bug->reason.starts_with("known bug, corpus/known-bugs/clang-thread-local-device-crash")) << bug->reason;
   thread_local_crash.kind = "hang";
   EXPECT_EQ(shipped.match(thread_local_crash), nullptr) << "the case's kind must match too";
+  // A wrong output's title names only the configs that differ: no case's title makes a new
+  // ptxas miscompile of the same shape known (corpus/known-bugs/ptxas-dense-nvcc-*).
+  triage::Signature miscompile;
+  miscompile.kind = "wrong_code";
+  miscompile.side = "nvcc";
+  miscompile.stage = "ptxas";
+  miscompile.title = "wrong code: nvcc-O3 prints another checksum than the generator (clang-O0, clang-O3 match)";
+  EXPECT_EQ(shipped.match(miscompile), nullptr);
+  triage::Signature ptxas_crash;
+  ptxas_crash.kind = "crash";
+  ptxas_crash.side = "nvcc";
+  ptxas_crash.title = "nvcc crash in ptxas: signal 11";
+  EXPECT_EQ(shipped.match(ptxas_crash), nullptr);
   auto more = triage::KnownDifferences::none();
   more.add(triage::KnownDifferences::parse(
       R"({"known": [{"kind": "compile_status_mismatch", "side": "clang", "id": "*", "reason": "mine"}]})", "k.json"));
