@@ -78,8 +78,21 @@ CheckRequest stored_check_request(const triage::Database& db, const triage::Buck
   if (bucket.kind == oracle::to_string(oracle::FindingKind::false_rejection)) check.expected = oracle::Expectation{};
   check.configs = campaign && !campaign->configs.empty() ? runners::parse_configs(join(campaign->configs, ","))
                                                          : runners::default_configs();
+  // The limits the finding was recorded with (a campaign's 120 s, a person's file's 300 s), so
+  // that a compile the campaign called a hang is judged by the same clock; older findings did
+  // not record them: a person's file's.
   check.compile_limits = limits(kFileCompileSeconds);
   check.run_limits = limits(kRunSeconds);
+  const auto* outputs = finding.outputs.if_object();
+  const auto* recorded = outputs == nullptr ? nullptr : outputs->if_contains("limits");
+  if (recorded != nullptr && recorded->is_object()) {
+    const auto seconds = [&](std::string_view name) {
+      const auto* value = recorded->as_object().if_contains(name);
+      return value != nullptr && value->is_number() ? value->to_number<double>() : 0.0;
+    };
+    if (seconds("compile_seconds") > 0) check.compile_limits.wall_seconds = seconds("compile_seconds");
+    if (seconds("run_seconds") > 0) check.run_limits.wall_seconds = seconds("run_seconds");
+  }
   return check;
 }
 
