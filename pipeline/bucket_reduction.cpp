@@ -2,6 +2,7 @@
 // stored as the bucket's best reproducer when it is smaller (`cudiff triage reduce`).
 #include "pipeline/bucket_reduction.h"
 #include "pipeline/bucket_parts.h"
+#include "pipeline/cause.h"
 #include "pipeline/record.h"
 #include "pipeline/reduce_generated.h"
 #include "pipeline/reduce_parts.h"
@@ -97,8 +98,8 @@ CheckRequest stored_check_request(const triage::Database& db, const triage::Buck
 }
 
 BucketReduction reduce_bucket(triage::Database& db, const std::string& id, ReduceRequest request,
-                              const runners::Toolchain& toolchain, const runners::GpuDiscovery& gpus,
-                              std::ostream& err) {
+                              const runners::Toolchain& toolchain, const runners::GpuDiscovery& gpus, std::ostream& err,
+                              const triage::KnownDifferences& known) {
   BucketReduction reduction;
   const triage::Bucket bucket = db.bucket(id);
   reduction.bucket = bucket;
@@ -179,6 +180,21 @@ BucketReduction reduce_bucket(triage::Database& db, const std::string& id, Reduc
     signature.kind = bucket.kind;
   }
 
+  // What the reproducer's bug is, from its reduced form: filed with it and with the finding it
+  // was reduced from (docs/triage.md, "Cause keys").
+  {
+    TempDir cause_dir("cudiff-cause");
+    const std::filesystem::path file = cause_dir.path() / name;
+    write_file(file, reduced);
+    const auto* stage = finding_shown.details.if_contains("stage");
+    reduction.cause = cause_of(finding_shown, signature,
+                               !bucket.stage.empty()                    ? bucket.stage
+                               : stage != nullptr && stage->is_string() ? std::string(stage->as_string())
+                                                                        : std::string(),
+                               file, request.check.configs, toolchain, request.check.compile_limits.wall_seconds,
+                               reduction.cause_note);
+  }
+
   triage::Campaign campaign_row;
   campaign_row.id = triage::unique_key();
   campaign_row.kind = "reduce";
@@ -216,6 +232,15 @@ BucketReduction reduce_bucket(triage::Database& db, const std::string& id, Reduc
     db.put_campaign(campaign_row);
     db.add_test(test);
     after = db.add_reproducer(stored);
+    reduction.cause_bucket = db.add_cause(stored.id, finding->id, reduction.cause);
+    // A known-bug case's cause: that bug, whatever the signature that found it.
+    if (const triage::KnownDifference* entry = known.match_cause(reduction.cause.key)) {
+      reduction.known_reason = entry->reason + " (the same cause key)";
+      if (db.mark_known(reduction.cause_bucket, reduction.known_reason) && entry->link.starts_with("https://") &&
+          db.facts(reduction.cause_bucket).link.empty())
+        db.set_link(reduction.cause_bucket, entry->link);
+    }
+    after = db.bucket(reduction.cause_bucket);
   });
   reduction.stored = true;
   reduction.stored_finding = stored.id;

@@ -42,6 +42,8 @@ KnownDifferences KnownDifferences::parse(std::string_view text, std::string_view
                                field(entry, "id", origin, i, true),
                                field(entry, "reason", origin, i, true),
                                {},
+                               {},
+                               {},
                                {}};
     if (difference.side.empty()) difference.side = "*";
     known.entries_.push_back(std::move(difference));
@@ -93,8 +95,14 @@ std::vector<KnownDifference> known_bug_entries(std::string_view text) {
     const auto* title = bug.if_contains("title");
     const std::string reason = "known bug, corpus/known-bugs/" + std::string(name->as_string()) +
                                (title && title->is_string() ? ": " + std::string(title->as_string()) : "");
+    // Its cause key (scripts/known_bug_causes.sh) and its upstream report, where it has them.
+    const auto* cause = bug.if_contains("cause");
+    const auto* cause_key = cause != nullptr && cause->is_object() ? cause->as_object().if_contains("key") : nullptr;
+    const auto* link = bug.if_contains("link");
+    const std::string key = cause_key != nullptr && cause_key->is_string() ? std::string(cause_key->as_string()) : "";
+    const std::string url = link != nullptr && link->is_string() ? std::string(link->as_string()) : "";
     for (const std::string& kind : strings_of(expect->as_object().if_contains("kind")))
-      entries.push_back({kind, "*", "", reason, text_of("title_contains"), text_of("key_prefix")});
+      entries.push_back({kind, "*", "", reason, text_of("title_contains"), text_of("key_prefix"), key, url});
   }
   return entries;
 }
@@ -153,8 +161,17 @@ const KnownDifference* KnownDifferences::match(const Signature& signature) const
                                        "a documented dialect difference: the accepting compiler relaxes this rule on "
                                        "purpose (the finding cites its documentation)",
                                        {},
+                                       {},
+                                       {},
                                        {}};
   if (dialect_ && signature.kind == dialect.kind) return &dialect;
+  return nullptr;
+}
+
+const KnownDifference* KnownDifferences::match_cause(std::string_view cause_key) const {
+  if (cause_key.empty()) return nullptr;
+  for (const KnownDifference& entry : entries_)
+    if (entry.cause_key == cause_key) return &entry;
   return nullptr;
 }
 
