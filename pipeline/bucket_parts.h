@@ -15,4 +15,9 @@ namespace cudiff::pipeline {
 CheckRequest stored_check_request(const triage::Database& db, const triage::Bucket& bucket,
                                   const triage::StoredFinding& finding);
 
+/// The signature key a bucket's findings show: its own, or, for a bucket split from a
+/// signature's by cause (docs/triage.md, "Cause keys"), that signature's. What a recheck, a
+/// bisection and a reduction look for in a check's findings.
+std::string signature_key(const triage::Database& db, const triage::Bucket& bucket);
+
 } // namespace cudiff::pipeline

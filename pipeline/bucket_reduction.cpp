@@ -65,6 +65,11 @@ void reduce_at_ir_level(const triage::Database& db, const triage::StoredFinding&
 
 } // namespace
 
+std::string signature_key(const triage::Database& db, const triage::Bucket& bucket) {
+  const std::string base = db.split_from(bucket.key);
+  return base.empty() ? bucket.key : base;
+}
+
 CheckRequest stored_check_request(const triage::Database& db, const triage::Bucket& bucket,
                                   const triage::StoredFinding& finding) {
   CheckRequest check;
@@ -111,7 +116,9 @@ BucketReduction reduce_bucket(triage::Database& db, const std::string& id, Reduc
   const std::string name = finding->source_name.empty() ? "reproducer.cu" : finding->source_name;
   request.file = dir.path() / name;
   request.source = finding->source;
-  request.key = bucket.key;
+  // A bucket split by cause shows its signature's key (the cause is no part of it).
+  const std::string key = signature_key(db, bucket);
+  request.key = key;
   request.check = stored_check_request(db, bucket, *finding);
   // A run finding is reduced by its split of the configs, not its key: the stored reproducer
   // has no sidecar, so a wrong-code finding (against the generator's prediction) shows as the
@@ -149,7 +156,7 @@ BucketReduction reduce_bucket(triage::Database& db, const std::string& id, Reduc
   const std::vector<triage::Signature> signatures = signatures_of(run);
   std::size_t index = signatures.size();
   for (std::size_t i = 0; i < signatures.size(); ++i)
-    if (signatures[i].key == bucket.key) index = i;
+    if (signatures[i].key == key) index = i;
   bool structural = false;
   if (index == signatures.size() && !request.partition.empty())
     for (std::size_t i = 0; i < signatures.size() && index == signatures.size(); ++i)
@@ -176,9 +183,11 @@ BucketReduction reduce_bucket(triage::Database& db, const std::string& id, Reduc
         .details["structural_match"] = "the same split of the configs as bucket " + bucket.key.substr(0, 12) + " (" +
                                        bucket.kind + ", stage " + bucket.stage +
                                        "); a reduced program has no prediction of the generator to be wrong against";
-    signature.key = bucket.key;
     signature.kind = bucket.kind;
   }
+  // Stored in the bucket it reduces (a part of a split one included); its cause then says which
+  // part of the signature's findings it belongs to.
+  signature.key = bucket.key;
 
   // What the reproducer's bug is, from its reduced form: filed with it and with the finding it
   // was reduced from (docs/triage.md, "Cause keys").
