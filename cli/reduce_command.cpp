@@ -176,7 +176,7 @@ int triage_reduce(const ParsedArgs& args, std::ostream& out, std::ostream& err) 
   const runners::Toolchain toolchain = read_toolchain(args);
   const runners::GpuDiscovery gpus = runners::discover_gpus();
   const pipeline::BucketReduction reduction = pipeline::reduce_bucket(db, args.positionals[1], request, toolchain, gpus,
-                                                                      err);
+                                                                      err, read_known(args));
   if (::isatty(2) == 1) err << "\n";
   const triage::Bucket& bucket = reduction.bucket;
   if (const auto& ir = reduction.ir) {
@@ -199,6 +199,16 @@ int triage_reduce(const ParsedArgs& args, std::ostream& out, std::ostream& err) 
       << format_bytes(reduction.original_bytes) << " to " << format_bytes(reduction.outcome.result.text.size())
       << "; stored as finding " << reduction.stored_finding.substr(0, 12)
       << (reduction.now_best ? ", now the best reproducer" : "") << "\n";
+  // Its cause (docs/triage.md, "Cause keys"), and where it is filed when the cause split the bucket.
+  out << "cause " << reduction.cause.key.substr(0, 12) << " (" << reduction.cause.basis << ")"
+      << (reduction.cause_note.empty() ? "" : ": " + reduction.cause_note);
+  if (!reduction.cause_bucket.empty() && reduction.cause_bucket != bucket.key) {
+    const triage::Bucket now = db.bucket(reduction.cause_bucket);
+    out << "; its findings have more than one cause: this one is bucket " << now.id << " (" << now.key.substr(0, 12)
+        << ")";
+  }
+  out << "\n";
+  if (!reduction.known_reason.empty()) out << "known: " << reduction.known_reason << "\n";
   return 0;
 }
 

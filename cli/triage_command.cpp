@@ -174,6 +174,62 @@ int bisect(const ParsedArgs& args, std::ostream& out) {
   return 0;
 }
 
+/// The cause keys a reduction to FILE would file (docs/triage.md, "Cause keys"): of each finding
+/// of FILE checked with --config and --mode; with --guilty CONFIG, the PTX cause of that config
+/// alone (a run finding's, known without a GPU), normalised to --kernel's kernels.
+int cause(const ParsedArgs& args, std::ostream& out) {
+  need(args, 1, "cause FILE [--config LIST] [--mode MODE] | cause FILE --guilty CONFIG [--kernel K,...] [--json]");
+  const std::filesystem::path file = args.positionals[1];
+  const runners::Toolchain toolchain = read_toolchain(args);
+  boost::json::array list;
+  const auto entry = [&](const std::string& kind, const std::string& stage, const std::string& title,
+                         const triage::Cause& c, const std::string& note) {
+    list.push_back(boost::json::object{{"kind", kind},
+                                       {"stage", stage},
+                                       {"title", title},
+                                       {"key", c.key},
+                                       {"basis", c.basis},
+                                       {"text", c.text},
+                                       {"note", note}});
+  };
+  if (const auto guilty = args.value("--guilty")) {
+    const std::vector<runners::Config> configs = runners::parse_configs(*guilty);
+    if (configs.size() != 1) throw_usage("--guilty takes one config, got '" + *guilty + "'");
+    if (!std::filesystem::is_regular_file(file)) throw_environment("no such file: " + file.string());
+    std::vector<std::string> kernels;
+    if (const auto names = args.value("--kernel"))
+      for (const std::string& name : split(*names, ','))
+        if (!name.empty()) kernels.push_back(name);
+    std::string note;
+    const auto found = pipeline::ptx_cause(std::filesystem::absolute(file), configs.front(), kernels, toolchain,
+                                           pipeline::kFileCompileSeconds, note);
+    if (!found) throw_environment(file.string() + ": " + note);
+    entry("", "", "the PTX of " + configs.front().name, *found, "");
+  } else {
+    pipeline::CheckRequest request;
+    request.input = pipeline::file_input(file);
+    request.mode = read_mode(args);
+    const runners::GpuDiscovery gpus = runners::discover_gpus();
+    request.configs = read_configs(args, defaults(), binaries_run(args, !gpus.gpus.empty()));
+    for (const pipeline::FileCause& found : pipeline::causes_of_file(request, toolchain, gpus))
+      entry(oracle::to_string(found.finding.kind), found.signature.stage, found.signature.title, found.cause,
+            found.note);
+  }
+  if (args.has("--json")) {
+    out << pretty_json(boost::json::object{{"file", file.string()}, {"causes", std::move(list)}});
+    return 0;
+  }
+  if (list.empty()) out << file.string() << ": no finding, no cause\n";
+  for (const auto& item : list) {
+    const auto& c = item.as_object();
+    const auto text = [&](const char* key) { return std::string(c.at(key).as_string()); };
+    out << text("key") << " " << text("basis") << (text("kind").empty() ? "" : " " + text("kind")) << ": "
+        << text("title") << (text("note").empty() ? "" : " (" + text("note") + ")") << "\n";
+    for (const std::string& line : split_lines(text("text"))) out << "  " << line << "\n";
+  }
+  return 0;
+}
+
 int merge(const ParsedArgs& args, std::ostream& out) {
   if (args.positionals.size() < 3) throw_usage("usage: cudiff triage merge OUT.db IN.db...");
   // Every shard is checked before OUT is created or changed: a typo costs nothing.
@@ -225,7 +281,7 @@ int run_triage(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   if (args.positionals.empty())
     throw_usage(
         "triage needs an action: list, show, mark, note, export, recheck, bisect, merge, snapshot, report, reduce, "
-        "invalid");
+        "invalid, cause");
   const std::string& action = args.positionals.front();
   if (action == "list") return list(args, out);
   if (action == "show") return show(args, out);
@@ -248,8 +304,9 @@ int run_triage(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   }
   if (action == "synthetic") return synthetic(args, out);
   if (action == "reduce") return triage_reduce(args, out, err);  // cli/reduce_command.cpp
+  if (action == "cause") return cause(args, out);
   throw_usage("unknown triage action '" + action +
-              "' (list, show, mark, note, export, recheck, bisect, merge, snapshot, report, reduce, invalid)");
+              "' (list, show, mark, note, export, recheck, bisect, merge, snapshot, report, reduce, invalid, cause)");
 }
 
 } // namespace
@@ -260,7 +317,8 @@ Subcommand triage_subcommand() {
       "cudiff triage list [--status S] [--kind K] [--class C] [--json [--by-class]] | show ID |\n"
       "                     mark ID STATUS [--link URL] | note ID TEXT | export ID DIR [--json] |\n"
       "                     recheck [ID] [--json] | bisect ID | merge OUT.db IN.db... | snapshot DEST.db |\n"
-      "                     report --html OUT.html | reduce ID [--jobs N] | invalid [--json [--full]] [--limit N]\n"
+      "                     report --html OUT.html | reduce ID [--jobs N] | invalid [--json [--full]] [--limit N] |\n"
+      "                     cause FILE [--config LIST] [--mode MODE] [--guilty CONFIG [--kernel K,...]] [--json]\n"
       "                     [--db FILE]",
       "Work with the triage database: findings deduplicated into buckets (docs/triage.md).\n"
       "list groups the buckets by class (wrong code, crash, rejects valid, missed diagnostic,\n"
@@ -278,6 +336,8 @@ Subcommand triage_subcommand() {
       "reduce does) and stores the result as its best reproducer when smaller.\n"
       "invalid lists the tests the sanitizer gate rejected (their runs fault under\n"
       "compute-sanitizer: invalid programs, never filed as compiler bugs), with counts by cause.\n"
+      "cause prints the cause key a reduction to FILE would file (docs/triage.md, \"Cause keys\"):\n"
+      "of each finding FILE shows, or with --guilty the PTX cause of that config alone.\n"
       "`synthetic COUNT` writes generated findings (tests and benchmarks).",
       shared_options({Flag::db}, defaults())};
   for (auto& option : std::vector<OptionSpec>{{"--status", "STATUS", "list: only buckets with this status"},
@@ -293,12 +353,20 @@ Subcommand triage_subcommand() {
   spec.options.push_back({"--full", "", "invalid --json: with each sanitizer report and program"});
   spec.options.push_back({"--limit", "N", "invalid: the N newest only (default all)"});
   spec.options.push_back(shared_option(Flag::known, defaults()));
+  spec.options.push_back(
+      {"--no-known", "", "reduce: do not label a reproducer whose cause is a known-bug case's known"});
   spec.options.push_back({"--buckets", "N", "synthetic: spread the findings over N buckets (default 100)"});
   spec.options.push_back({"--batch", "N", "synthetic: findings per transaction (default 1)"});
   for (auto& option : reduce_options()) spec.options.push_back(option);  // reduce: --jobs, --schedule...
   spec.options.push_back({"--text-only", "",
                           "reduce: no IR reduction first for a generated program's wrong code (the text passes "
                           "alone, as a baseline)"});
+  for (auto& option : shared_options({Flag::config, Flag::mode}, defaults())) {
+    option.help = "cause: " + option.help;
+    spec.options.push_back(option);
+  }
+  spec.options.push_back({"--guilty", "CONFIG", "cause: the PTX cause of this config alone (no check, no GPU)"});
+  spec.options.push_back({"--kernel", "K,...", "cause --guilty: the guilty kernels (checksum names, s12/dense_0)"});
   for (auto& option : shared_options({Flag::nvcc, Flag::clang}, defaults())) spec.options.push_back(option);
   return {spec, run_triage};
 }

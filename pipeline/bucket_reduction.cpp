@@ -2,6 +2,7 @@
 // stored as the bucket's best reproducer when it is smaller (`cudiff triage reduce`).
 #include "pipeline/bucket_reduction.h"
 #include "pipeline/bucket_parts.h"
+#include "pipeline/cause.h"
 #include "pipeline/record.h"
 #include "pipeline/reduce_generated.h"
 #include "pipeline/reduce_parts.h"
@@ -64,6 +65,11 @@ void reduce_at_ir_level(const triage::Database& db, const triage::StoredFinding&
 
 } // namespace
 
+std::string signature_key(const triage::Database& db, const triage::Bucket& bucket) {
+  const std::string base = db.split_from(bucket.key);
+  return base.empty() ? bucket.key : base;
+}
+
 CheckRequest stored_check_request(const triage::Database& db, const triage::Bucket& bucket,
                                   const triage::StoredFinding& finding) {
   CheckRequest check;
@@ -78,14 +84,27 @@ CheckRequest stored_check_request(const triage::Database& db, const triage::Buck
   if (bucket.kind == oracle::to_string(oracle::FindingKind::false_rejection)) check.expected = oracle::Expectation{};
   check.configs = campaign && !campaign->configs.empty() ? runners::parse_configs(join(campaign->configs, ","))
                                                          : runners::default_configs();
+  // The limits the finding was recorded with (a campaign's 120 s, a person's file's 300 s), so
+  // that a compile the campaign called a hang is judged by the same clock; older findings did
+  // not record them: a person's file's.
   check.compile_limits = limits(kFileCompileSeconds);
   check.run_limits = limits(kRunSeconds);
+  const auto* outputs = finding.outputs.if_object();
+  const auto* recorded = outputs == nullptr ? nullptr : outputs->if_contains("limits");
+  if (recorded != nullptr && recorded->is_object()) {
+    const auto seconds = [&](std::string_view name) {
+      const auto* value = recorded->as_object().if_contains(name);
+      return value != nullptr && value->is_number() ? value->to_number<double>() : 0.0;
+    };
+    if (seconds("compile_seconds") > 0) check.compile_limits.wall_seconds = seconds("compile_seconds");
+    if (seconds("run_seconds") > 0) check.run_limits.wall_seconds = seconds("run_seconds");
+  }
   return check;
 }
 
 BucketReduction reduce_bucket(triage::Database& db, const std::string& id, ReduceRequest request,
-                              const runners::Toolchain& toolchain, const runners::GpuDiscovery& gpus,
-                              std::ostream& err) {
+                              const runners::Toolchain& toolchain, const runners::GpuDiscovery& gpus, std::ostream& err,
+                              const triage::KnownDifferences& known) {
   BucketReduction reduction;
   const triage::Bucket bucket = db.bucket(id);
   reduction.bucket = bucket;
@@ -97,7 +116,9 @@ BucketReduction reduce_bucket(triage::Database& db, const std::string& id, Reduc
   const std::string name = finding->source_name.empty() ? "reproducer.cu" : finding->source_name;
   request.file = dir.path() / name;
   request.source = finding->source;
-  request.key = bucket.key;
+  // A bucket split by cause shows its signature's key (the cause is no part of it).
+  const std::string key = signature_key(db, bucket);
+  request.key = key;
   request.check = stored_check_request(db, bucket, *finding);
   // A run finding is reduced by its split of the configs, not its key: the stored reproducer
   // has no sidecar, so a wrong-code finding (against the generator's prediction) shows as the
@@ -135,7 +156,7 @@ BucketReduction reduce_bucket(triage::Database& db, const std::string& id, Reduc
   const std::vector<triage::Signature> signatures = signatures_of(run);
   std::size_t index = signatures.size();
   for (std::size_t i = 0; i < signatures.size(); ++i)
-    if (signatures[i].key == bucket.key) index = i;
+    if (signatures[i].key == key) index = i;
   bool structural = false;
   if (index == signatures.size() && !request.partition.empty())
     for (std::size_t i = 0; i < signatures.size() && index == signatures.size(); ++i)
@@ -162,8 +183,25 @@ BucketReduction reduce_bucket(triage::Database& db, const std::string& id, Reduc
         .details["structural_match"] = "the same split of the configs as bucket " + bucket.key.substr(0, 12) + " (" +
                                        bucket.kind + ", stage " + bucket.stage +
                                        "); a reduced program has no prediction of the generator to be wrong against";
-    signature.key = bucket.key;
     signature.kind = bucket.kind;
+  }
+  // Stored in the bucket it reduces (a part of a split one included); its cause then says which
+  // part of the signature's findings it belongs to.
+  signature.key = bucket.key;
+
+  // What the reproducer's bug is, from its reduced form: filed with it and with the finding it
+  // was reduced from (docs/triage.md, "Cause keys").
+  {
+    TempDir cause_dir("cudiff-cause");
+    const std::filesystem::path file = cause_dir.path() / name;
+    write_file(file, reduced);
+    const auto* stage = finding_shown.details.if_contains("stage");
+    reduction.cause = cause_of(finding_shown, signature,
+                               !bucket.stage.empty()                    ? bucket.stage
+                               : stage != nullptr && stage->is_string() ? std::string(stage->as_string())
+                                                                        : std::string(),
+                               file, request.check.configs, toolchain, request.check.compile_limits.wall_seconds,
+                               reduction.cause_note);
   }
 
   triage::Campaign campaign_row;
@@ -203,6 +241,15 @@ BucketReduction reduce_bucket(triage::Database& db, const std::string& id, Reduc
     db.put_campaign(campaign_row);
     db.add_test(test);
     after = db.add_reproducer(stored);
+    reduction.cause_bucket = db.add_cause(stored.id, finding->id, reduction.cause);
+    // A known-bug case's cause: that bug, whatever the signature that found it.
+    if (const triage::KnownDifference* entry = known.match_cause(reduction.cause.key)) {
+      reduction.known_reason = entry->reason + " (the same cause key)";
+      if (db.mark_known(reduction.cause_bucket, reduction.known_reason) && entry->link.starts_with("https://") &&
+          db.facts(reduction.cause_bucket).link.empty())
+        db.set_link(reduction.cause_bucket, entry->link);
+    }
+    after = db.bucket(reduction.cause_bucket);
   });
   reduction.stored = true;
   reduction.stored_finding = stored.id;

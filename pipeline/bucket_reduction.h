@@ -27,16 +27,26 @@ struct BucketReduction {
   /// program; else why it did not run (ir_note).
   std::optional<IrReduction> ir;
   std::string ir_note;
+  /// The stored reproducer's cause (docs/triage.md, "Cause keys"), why it is not what its kind
+  /// asks for when that is so, and the bucket the reproducer is in after (another than
+  /// `bucket` when its cause split it).
+  triage::Cause cause;
+  std::string cause_note, cause_bucket;
+  /// The known-bug case its cause is (KnownDifferences::match_cause): the reason its bucket was
+  /// labelled known with; empty when none.
+  std::string known_reason;
 };
 
 /// Reduces the best reproducer of the bucket `id` (key, key prefix or number) in the database
 /// with the built-in test (its own key, the configs and mode of the campaign that found it)
 /// and stores the result as a finding of a campaign of kind "reduce" when it is smaller and
-/// shows the key again in the full mode. `request` brings jobs, time limit, schedule and
-/// format; the rest is filled here. Throws Error(environment) when there is nothing to reduce,
-/// or a run mismatch and no GPU.
+/// shows the key again in the full mode, with its cause key (and the finding it was reduced
+/// from: their bucket is split when its findings have two causes). `request` brings jobs, time limit, schedule and
+/// format; the rest is filled here. A reproducer whose cause is a known-bug case's (`known`'s
+/// match_cause) labels its bucket known with that case (and its upstream link), when it is new.
+/// Throws Error(environment) when there is nothing to reduce, or a run mismatch and no GPU.
 BucketReduction reduce_bucket(triage::Database& db, const std::string& id, ReduceRequest request,
-                              const runners::Toolchain& toolchain, const runners::GpuDiscovery& gpus,
-                              std::ostream& err);
+                              const runners::Toolchain& toolchain, const runners::GpuDiscovery& gpus, std::ostream& err,
+                              const triage::KnownDifferences& known = triage::KnownDifferences::shipped());
 
 } // namespace cudiff::pipeline

@@ -251,6 +251,8 @@ TestCheck check_test(const CheckRequest& request, const runners::Toolchain& tool
   run.toolchain = toolchain;
   run.gpus = gpus;
   run.mode = choose_mode(request, run.gpus, run.notes);
+  run.compile_seconds = request.compile_limits.wall_seconds;
+  run.run_seconds = request.run_limits.wall_seconds;
   run.configs = build_all(run.toolchain, request, run.mode, run.file, workdir);
   if (run.mode == runners::Mode::run && !run.gpus.gpus.empty())
     run_all(run.configs, request, run.gpus, run.toolchain, run.file, workdir);

@@ -91,6 +91,10 @@ struct TestCheck {
   std::optional<std::string> assumed_stage;  ///< CheckRequest::assumed_stage, for signatures_of
   /// The sanitizer gate's outcome, when CheckRequest::gate was set and the mode was run.
   std::optional<GateOutcome> gate;
+  /// The request's wall-clock limits of one compile and one run (0: not known); a compile past
+  /// its limit was confirmed once with kHangConfirmationFactor times it before it was a hang.
+  /// Recorded with a finding (outputs_json), so that repro.sh and a recheck wait as long.
+  double compile_seconds = 0, run_seconds = 0;
 };
 
 /// What to check: one test case, how far to build it, with which configs and limits.

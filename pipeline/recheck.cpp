@@ -50,7 +50,7 @@ Recheck recheck_bucket(triage::Database& db, const triage::Bucket& bucket, const
     recheck.verdict = "cannot tell: found by running its binaries, and there is no GPU here (" + gpus.note + ")";
   } else {
     const std::vector<std::string> keys = keys_shown(db, bucket, *finding, toolchain, gpus);
-    recheck.verdict = std::ranges::find(keys, bucket.key) != keys.end() ? "present"
+    recheck.verdict = std::ranges::find(keys, signature_key(db, bucket)) != keys.end() ? "present"
                       : keys.empty() ? "fixed"
                                      : "fixed (the reproducer now shows " + std::to_string(keys.size()) +
                                            " other finding" + (keys.size() == 1 ? "" : "s") + ")";
@@ -145,7 +145,7 @@ std::string bisect_bucket(triage::Database& db, const triage::Bucket& bucket, co
         with.clang.path = release->path;
         with.clang.version = std::to_string(release->major);
         const auto keys = keys_shown(db, bucket, *finding, with, gpus);
-        const bool bad = std::ranges::find(keys, bucket.key) != keys.end();
+        const bool bad = std::ranges::find(keys, signature_key(db, bucket)) != keys.end();
         shows.push_back("clang " + std::to_string(release->major) + (bad ? " shows it" : " does not"));
         if (bad && !first_bad) first_bad = release->major;
         if (!bad) last_good = release->major;

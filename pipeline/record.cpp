@@ -94,13 +94,20 @@ boost::json::object outputs_json(const TestCheck& run) {
                                          {"path", check.ran_in_executor ? "executor" : "process"}};
     configs.push_back(std::move(entry));
   }
-  return boost::json::object{{"file", std::filesystem::absolute(run.file).string()},
-                             {"mode", runners::to_string(run.mode)},
-                             {"toolchain", boost::json::object{{"nvcc", runners::to_json(run.toolchain.nvcc)},
-                                                               {"clang", runners::to_json(run.toolchain.clang)},
-                                                               {"cuda_home", run.toolchain.cuda_home.string()}}},
-                             {"gpu_note", run.gpus.note},
-                             {"configs", std::move(configs)}};
+  boost::json::object outputs{{"file", std::filesystem::absolute(run.file).string()},
+                              {"mode", runners::to_string(run.mode)},
+                              {"toolchain", boost::json::object{{"nvcc", runners::to_json(run.toolchain.nvcc)},
+                                                                {"clang", runners::to_json(run.toolchain.clang)},
+                                                                {"cuda_home", run.toolchain.cuda_home.string()}}},
+                              {"gpu_note", run.gpus.note},
+                              {"configs", std::move(configs)}};
+  // The limits the check ran under: a compile past compile_seconds was confirmed once with
+  // hang_confirmation_factor times it before it was called a hang (repro.sh waits as long).
+  if (run.compile_seconds > 0 && run.run_seconds > 0)
+    outputs["limits"] = boost::json::object{{"compile_seconds", run.compile_seconds},
+                                            {"run_seconds", run.run_seconds},
+                                            {"hang_confirmation_factor", kHangConfirmationFactor}};
+  return outputs;
 }
 
 std::vector<triage::Signature> signatures_of(const TestCheck& run) {

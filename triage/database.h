@@ -2,6 +2,7 @@
 // merge shards, snapshot.
 #pragma once
 
+#include "triage/cause.h"
 #include "triage/classes.h"
 #include "triage/known.h"
 #include "triage/records.h"
@@ -22,7 +23,7 @@ namespace cudiff::triage {
 // ---- the database -----------------------------------------------------------------------
 
 /// The schema version this cudiff writes (PRAGMA user_version); docs/triage.md lists them.
-constexpr int schema_version = 5;
+constexpr int schema_version = 6;
 
 /// Whether `path` (a file, or the name of one to create) is on a filesystem that several hosts
 /// can share (NFS, SMB, Lustre, GPFS, BeeGFS, CephFS, AFS, 9P, PanFS, FUSE): Database::open
@@ -73,6 +74,21 @@ public:
   /// Error(usage) when the bucket does not exist. Returns the bucket after.
   Bucket add_reproducer(const NewFinding& finding);
 
+  /// Records the cause of a reduced finding (`reduced`, stored by add_reproducer) and of
+  /// `source`, the finding it was reduced from (a cause it has already stays), under the
+  /// signature's bucket they belong to; then, when that signature's findings have two causes or
+  /// more, splits its bucket into one bucket per cause (docs/triage.md, "Cause keys"). Returns
+  /// the key of the bucket the reduced finding is in after.
+  std::string add_cause(const std::string& reduced, const std::string& source, const Cause& cause);
+  /// The causes of a bucket's findings, most findings first; each names the other buckets
+  /// whose findings have it too (one bug under two signatures).
+  std::vector<BucketCause> causes(const std::string& bucket_key) const;
+  /// Every bucket's causes by bucket key (one query for a whole list).
+  std::map<std::string, std::vector<BucketCause>> all_causes() const;
+  /// The key of the signature's bucket this bucket was split from by cause; empty when it was
+  /// not split from one.
+  std::string split_from(const std::string& bucket_key) const;
+
   std::vector<Bucket> buckets(const BucketQuery& query = {}) const;
   /// By local id ("3") or key prefix (at least 4 hex digits); throws Error(usage) for none or
   /// an ambiguous prefix.
@@ -86,6 +102,8 @@ public:
   Totals totals() const;
 
   void set_status(const std::string& bucket_key, Status status);
+  /// A bucket still `new` becomes `known` with `reason`; false when it was not new.
+  bool mark_known(const std::string& bucket_key, std::string_view reason);
   void add_note(const std::string& bucket_key, std::string_view text, double time);
   /// The bucket's facts (empty ones when none were set).
   BucketFacts facts(const std::string& bucket_key) const;
@@ -94,7 +112,8 @@ public:
   void set_link(const std::string& bucket_key, std::string_view link);
   void set_versions(const std::string& bucket_key, std::string_view versions);
   void set_recheck(const std::string& bucket_key, std::string_view verdict, std::string_view compilers, double time);
-  /// Buckets still `new` whose signature matches an entry become `known`; returns how many.
+  /// Buckets still `new` whose signature matches an entry, or one of whose causes is a known-bug
+  /// case's (KnownDifferences::match_cause), become `known`; returns how many.
   std::int64_t apply_known(const KnownDifferences& known);
 
   /// Unions another database into this one, in one transaction: findings by id (so merging

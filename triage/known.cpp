@@ -42,6 +42,8 @@ KnownDifferences KnownDifferences::parse(std::string_view text, std::string_view
                                field(entry, "id", origin, i, true),
                                field(entry, "reason", origin, i, true),
                                {},
+                               {},
+                               {},
                                {}};
     if (difference.side.empty()) difference.side = "*";
     known.entries_.push_back(std::move(difference));
@@ -93,14 +95,22 @@ std::vector<KnownDifference> known_bug_entries(std::string_view text) {
     const auto* title = bug.if_contains("title");
     const std::string reason = "known bug, corpus/known-bugs/" + std::string(name->as_string()) +
                                (title && title->is_string() ? ": " + std::string(title->as_string()) : "");
+    // Its cause key (scripts/known_bug_causes.sh) and its upstream report, where it has them.
+    const auto* cause = bug.if_contains("cause");
+    const auto* cause_key = cause != nullptr && cause->is_object() ? cause->as_object().if_contains("key") : nullptr;
+    const auto* link = bug.if_contains("link");
+    const std::string key = cause_key != nullptr && cause_key->is_string() ? std::string(cause_key->as_string()) : "";
+    const std::string url = link != nullptr && link->is_string() ? std::string(link->as_string()) : "";
     for (const std::string& kind : strings_of(expect->as_object().if_contains("kind"))) {
       // A wrong output's title names the configs that differ, and "crash in ptxas" the tool:
       // every ptxas miscompile of nvcc -O3 has the same. Such a case would label every new bug
-      // of that shape known; it is recognised by its reduced cause, not by its title.
+      // of that shape known; it is recognised by its reduced cause only.
       const bool generic = kind == "wrong_code" || kind == "common_wrong_code" || kind == "run_mismatch" ||
                            kind == "metamorphic" || (kind == "crash" && text_of("stage") == "ptxas");
-      if (generic && text_of("key_prefix").empty()) continue;
-      entries.push_back({kind, "*", "", reason, text_of("title_contains"), text_of("key_prefix")});
+      KnownDifference entry{kind, "*", "", reason, text_of("title_contains"), text_of("key_prefix"), key, url};
+      entry.cause_only = generic && text_of("key_prefix").empty();
+      if (entry.cause_only && key.empty()) continue;
+      entries.push_back(std::move(entry));
     }
   }
   return entries;
@@ -136,7 +146,7 @@ KnownDifferences KnownDifferences::load(const std::filesystem::path& file) {
 
 const KnownDifference* KnownDifferences::match(const Signature& signature) const {
   for (const KnownDifference& entry : entries_) {
-    if (entry.kind != signature.kind) continue;
+    if (entry.kind != signature.kind || entry.cause_only) continue;
     if (!entry.title_contains.empty() || !entry.key_prefix.empty()) {  // a known-bug case
       if ((!entry.title_contains.empty() && signature.title.find(entry.title_contains) != std::string::npos) ||
           (!entry.key_prefix.empty() && signature.key.starts_with(entry.key_prefix)))
@@ -160,8 +170,17 @@ const KnownDifference* KnownDifferences::match(const Signature& signature) const
                                        "a documented dialect difference: the accepting compiler relaxes this rule on "
                                        "purpose (the finding cites its documentation)",
                                        {},
+                                       {},
+                                       {},
                                        {}};
   if (dialect_ && signature.kind == dialect.kind) return &dialect;
+  return nullptr;
+}
+
+const KnownDifference* KnownDifferences::match_cause(std::string_view cause_key) const {
+  if (cause_key.empty()) return nullptr;
+  for (const KnownDifference& entry : entries_)
+    if (entry.cause_key == cause_key) return &entry;
   return nullptr;
 }
 

@@ -23,6 +23,14 @@ struct KnownDifference {
   /// A known-bug case's own matching (corpus/known-bugs, its case.json's "expect"), in place of
   /// `id`: the signature's title contains this, or its key starts with `key_prefix`.
   std::string title_contains, key_prefix;
+  /// A known-bug case's cause key (its case.json's "cause", written by
+  /// scripts/known_bug_causes.sh): a reduced finding with this cause is that bug, whatever its
+  /// signature (match_cause). `link`: the case's upstream report, where it has one.
+  std::string cause_key, link;
+  /// Matched by its cause key only, never by its signature: a case whose title names nothing
+  /// but which configs differ (a wrong output, a ptxas crash), which every new bug of that
+  /// shape shares.
+  bool cause_only = false;
 };
 
 class KnownDifferences {
@@ -44,6 +52,8 @@ public:
   static KnownDifferences none();
   /// The first entry whose kind, side and id match the signature, if any.
   const KnownDifference* match(const Signature& signature) const;
+  /// The known-bug case whose cause key is `cause_key` (docs/triage.md, "Cause keys"), if any.
+  const KnownDifference* match_cause(std::string_view cause_key) const;
   const std::vector<KnownDifference>& entries() const { return entries_; }
 
 private:

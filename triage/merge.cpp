@@ -69,15 +69,23 @@ MergeStats merge_attached(Database::Impl& impl) {
   // A person's decision (known, reported, fixed, invalid) wins over `new`.
   impl.exec("UPDATE main.buckets SET status = s.status, known_reason = s.known_reason FROM shard.buckets s "
             "WHERE s.key = buckets.key AND buckets.status = 'new' AND s.status != 'new'");
+  // Sightings only: a reduction (a `reduce` campaign's finding) is not another sighting, as it is
+  // not when `triage reduce` stores it (Database::add_reproducer).
   impl.exec("UPDATE main.buckets SET count = count + a.n, first_seen = min(first_seen, a.first), "
-            "last_seen = max(last_seen, a.last) FROM (SELECT bucket_key, count(*) AS n, min(time) AS first, "
-            "max(time) AS last FROM temp.incoming GROUP BY bucket_key) a WHERE a.bucket_key = buckets.key");
+            "last_seen = max(last_seen, a.last) FROM (SELECT i.bucket_key, count(*) AS n, min(i.time) AS first, "
+            "max(i.time) AS last FROM temp.incoming i LEFT JOIN main.campaigns c ON c.id = i.campaign_id "
+            "WHERE coalesce(c.kind, '') != 'reduce' GROUP BY i.bucket_key) a WHERE a.bucket_key = buckets.key");
   impl.exec(
       "UPDATE main.buckets SET best_finding = b.id, best_size = b.source_size FROM (SELECT bucket_key, id, "
       "source_size, row_number() OVER (PARTITION BY bucket_key ORDER BY source_size, id) AS rank "
       "FROM temp.incoming) b WHERE b.rank = 1 AND b.bucket_key = buckets.key AND (b.source_size < buckets.best_size "
       "OR (b.source_size = buckets.best_size AND b.id < buckets.best_finding))");
   impl.exec("DROP TABLE temp.incoming");
+  // Causes (schema 6) by finding, and the buckets split by them; then every signature's
+  // findings split as their causes say (a shard's causes may split a bucket of this one).
+  impl.exec("INSERT OR IGNORE INTO main.causes SELECT * FROM shard.causes");
+  impl.exec("INSERT OR IGNORE INTO main.cause_buckets SELECT * FROM shard.cause_buckets");
+  apply_cause_splits(impl);
   // Invalid tests (schema 4) by id, as findings: merging a shard twice adds none.
   impl.exec("INSERT OR IGNORE INTO main.invalid_tests SELECT * FROM shard.invalid_tests");
   stats.invalid_tests_added = changes(impl);

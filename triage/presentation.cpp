@@ -29,6 +29,49 @@ boost::json::object listed_json(const Bucket& bucket, const std::map<std::string
   return json;
 }
 
+boost::json::array causes_json(const std::vector<BucketCause>& causes, bool with_text) {
+  boost::json::array list;
+  for (const BucketCause& cause : causes) {
+    boost::json::array others;
+    for (const std::string& other : cause.other_buckets) others.emplace_back(other);
+    boost::json::object entry{{"key", cause.key},
+                              {"basis", cause.basis},
+                              {"findings", cause.findings},
+                              {"other_buckets", std::move(others)}};
+    if (with_text) entry["text"] = cause.text;
+    list.push_back(std::move(entry));
+  }
+  return list;
+}
+
+/// "a1b2c3d4 ptx (also bucket 7)", one per cause: the list's cell and `show`'s lines.
+std::string cause_text(const BucketCause& cause, const std::map<std::string, std::int64_t>& ids) {
+  std::vector<std::string> others;
+  for (const std::string& other : cause.other_buckets) {
+    const auto id = ids.find(other);
+    others.push_back(id == ids.end() ? other.substr(0, 12) : std::to_string(id->second));
+  }
+  return cause.key.substr(0, 8) + " " + cause.basis +
+         (others.empty() ? ""
+                         : " (also bucket" + std::string(others.size() > 1 ? "s " : " ") + join(others, ", ") + ")");
+}
+
+std::string causes_cell(const std::map<std::string, std::vector<BucketCause>>& causes, const std::string& key,
+                        const std::map<std::string, std::int64_t>& ids) {
+  const auto found = causes.find(key);
+  if (found == causes.end()) return "-";
+  std::vector<std::string> parts;
+  for (const BucketCause& cause : found->second) parts.push_back(cause_text(cause, ids));
+  return join(parts, "; ");
+}
+
+/// The local ids of every bucket (a cause's other buckets may be filtered out of the list).
+std::map<std::string, std::int64_t> bucket_ids(const Database& db) {
+  std::map<std::string, std::int64_t> ids;
+  for (const Bucket& bucket : db.buckets()) ids[bucket.key] = bucket.id;
+  return ids;
+}
+
 /// A bucket's bisection (`versions`) or last recheck verdict for the list's table; "-" when none.
 std::string facts_cell(const std::map<std::string, BucketFacts>& facts, const std::string& key, bool versions) {
   const auto found = facts.find(key);
@@ -88,6 +131,8 @@ Listing read_listing(const Database& db, const ListFilter& filter) {
   for (const auto& [cause, count] : listing.causes) listing.invalid_tests += count;
   listing.totals = db.totals();
   listing.bugs = tally_bugs(kept);
+  listing.bucket_causes = db.all_causes();
+  if (!listing.bucket_causes.empty()) listing.ids = bucket_ids(db);
   return listing;
 }
 
@@ -95,7 +140,13 @@ boost::json::value to_json(const Listing& listing, bool by_class) {
   boost::json::array flat, classes;
   for (const auto& group : listing.groups) {
     boost::json::array buckets;
-    for (const auto& b : group.buckets) buckets.push_back(listed_json(b, listing.origins, listing.facts));
+    for (const auto& b : group.buckets) {
+      boost::json::object json = listed_json(b, listing.origins, listing.facts);
+      const auto causes = listing.bucket_causes.find(b.key);
+      json["causes"] = causes_json(causes == listing.bucket_causes.end() ? std::vector<BucketCause>() : causes->second,
+                                   false);
+      buckets.push_back(std::move(json));
+    }
     if (!by_class) {
       for (auto& bucket : buckets) flat.push_back(std::move(bucket));
       continue;
@@ -130,7 +181,7 @@ std::string render_listing(const Listing& listing) {
       continue;
     }
     TextTable table({"id", "key", "kind", "stage", "status", "count", "first seen", "last seen", "engines", "configs",
-                     "versions", "recheck", "title"});
+                     "versions", "recheck", "causes", "title"});
     const BucketOrigins none;
     for (const auto& b : group.buckets) {
       const auto found = listing.origins.find(b.key);
@@ -138,7 +189,8 @@ std::string render_listing(const Listing& listing) {
       table.add_row({std::to_string(b.id), b.key.substr(0, 12), b.kind, b.stage, to_string(b.status),
                      std::to_string(b.count), day_time(b.first_seen), day_time(b.last_seen), join(origin.engines, ","),
                      shorten(join(origin.configs, ","), 48), facts_cell(listing.facts, b.key, true),
-                     facts_cell(listing.facts, b.key, false), shorten(b.title, 100)});
+                     facts_cell(listing.facts, b.key, false),
+                     shorten(causes_cell(listing.bucket_causes, b.key, listing.ids), 60), shorten(b.title, 100)});
     }
     out += table.render() + "\n";
   }
@@ -149,7 +201,15 @@ std::string render_listing(const Listing& listing) {
 }
 
 BucketDetails read_details(const Database& db, const Bucket& bucket) {
-  return {bucket, db.findings_of(bucket.key, 5), db.notes(bucket.key), db.facts(bucket.key)};
+  BucketDetails details{bucket,
+                        db.findings_of(bucket.key, 5),
+                        db.notes(bucket.key),
+                        db.facts(bucket.key),
+                        db.causes(bucket.key),
+                        db.split_from(bucket.key),
+                        {}};
+  if (!details.causes.empty() || !details.split_from.empty()) details.ids = bucket_ids(db);
+  return details;
 }
 
 boost::json::object to_json(const BucketDetails& details) {
@@ -168,6 +228,8 @@ boost::json::object to_json(const BucketDetails& details) {
   json["recheck"] = boost::json::object{{"verdict", facts.recheck},
                                         {"time", facts.recheck_time},
                                         {"compilers", facts.recheck_compilers}};
+  json["causes"] = causes_json(details.causes, true);
+  json["split_from"] = details.split_from;
   return json;
 }
 
@@ -189,6 +251,18 @@ std::string render_details(const BucketDetails& details) {
   if (!facts.versions.empty()) out += "versions: " + facts.versions + "\n";
   if (!facts.recheck.empty())
     out += "recheck: " + facts.recheck + " (" + day_time(facts.recheck_time) + ", " + facts.recheck_compilers + ")\n";
+  if (!details.split_from.empty()) {
+    const auto id = details.ids.find(details.split_from);
+    out += "split from: " + (id == details.ids.end() ? std::string() : "bucket " + std::to_string(id->second) + " ") +
+           details.split_from.substr(0, 12) + " (one bucket per cause of that signature's findings)\n";
+  }
+  for (const BucketCause& cause : details.causes) {
+    out += "cause " + cause_text(cause, details.ids) + ", " + std::to_string(cause.findings) + " finding" +
+           (cause.findings == 1 ? "" : "s") + " (" + cause.key + "):\n";
+    const std::vector<std::string> lines = split_lines(cause.text);
+    for (std::size_t i = 0; i < lines.size() && i < 40; ++i) out += "  " + lines[i] + "\n";
+    if (lines.size() > 40) out += "  ... (" + std::to_string(lines.size() - 40) + " more lines: show --json)\n";
+  }
   return out;
 }
 

@@ -40,6 +40,10 @@ struct Listing {
   std::int64_t invalid_tests = 0;
   Totals totals;  ///< of the whole database
   BugTally bugs;  ///< of the buckets kept: the list's first line
+  /// Each bucket's causes (docs/triage.md, "Cause keys"), and the local id of every bucket
+  /// another bucket's cause names.
+  std::map<std::string, std::vector<BucketCause>> bucket_causes;
+  std::map<std::string, std::int64_t> ids;
 };
 
 /// Reads the list: the buckets that pass `filter`, grouped by class. With a filter, classes
@@ -63,11 +67,15 @@ struct BucketDetails {
   std::vector<StoredFinding> findings;
   std::vector<Note> notes;
   BucketFacts facts;
+  std::vector<BucketCause> causes;  ///< of its findings (reduced ones and their originals)
+  std::string split_from;  ///< the signature's bucket it was split from by cause; else empty
+  std::map<std::string, std::int64_t> ids;  ///< local ids of the buckets `causes` and `split_from` name
 };
 BucketDetails read_details(const Database& db, const Bucket& bucket);
-/// `show --json`: to_json of the bucket, its smallest findings, link, versions and recheck.
+/// `show --json`: to_json of the bucket, its smallest findings, link, versions, recheck and causes.
 boost::json::object to_json(const BucketDetails& details);
-/// `show`: the bucket's fields, its signature, smallest findings, notes and facts, a line each.
+/// `show`: the bucket's fields, its signature, smallest findings, notes, facts and causes (each
+/// with its normalized text), a line each.
 std::string render_details(const BucketDetails& details);
 
 // ---- invalid tests (`triage invalid`) -----------------------------------------------------

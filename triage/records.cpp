@@ -347,6 +347,14 @@ void Database::set_status(const std::string& bucket_key, Status status) {
       .run();
 }
 
+bool Database::mark_known(const std::string& bucket_key, std::string_view reason) {
+  impl_->statement("UPDATE buckets SET status = 'known', known_reason = ?2 WHERE key = ?1 AND status = 'new'")
+      .bind(1, bucket_key)
+      .bind(2, reason)
+      .run();
+  return sqlite3_changes(impl_->db) > 0;
+}
+
 void Database::add_note(const std::string& bucket_key, std::string_view text, double time) {
   // The id is the note's content, so a merged shard does not repeat notes it shares.
   const std::string id = content_key(bucket_key + "\n" + std::to_string(time) + "\n" + std::string(text));
@@ -375,6 +383,14 @@ std::int64_t Database::apply_known(const KnownDifferences& known) {
         ++marked;
       }
     }
+    // A bucket whose findings reduce to a known bug's cause is that bug, whatever its signature
+    // (docs/triage.md, "Cause keys").
+    for (const auto& [key, causes] : all_causes())
+      for (const BucketCause& cause : causes)
+        if (const KnownDifference* entry = known.match_cause(cause.key)) {
+          if (mark_known(key, entry->reason)) ++marked;
+          break;
+        }
   });
   return marked;
 }

@@ -95,6 +95,13 @@ struct BucketFacts {
   std::string recheck_compilers;  ///< the versions it was rechecked with
 };
 
+/// One cause of a bucket's findings (docs/triage.md, "Cause keys").
+struct BucketCause {
+  std::string key, basis, text;
+  std::int64_t findings = 0;  ///< this bucket's findings with it (reductions and their originals)
+  std::vector<std::string> other_buckets;  ///< keys of other buckets whose findings have it: one bug
+};
+
 struct Recorded {
   Bucket bucket;  ///< after the finding was counted
   bool new_bucket = false;

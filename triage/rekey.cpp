@@ -213,6 +213,12 @@ void rekey_in_transaction(Database::Impl& impl) {
     }
   }
   impl.exec("DELETE FROM bucket_facts WHERE bucket_key NOT IN (SELECT key FROM buckets)");
+  // Causes are filed under the signature's key: the new one; the buckets split by cause went
+  // with the old keys, and are split again from the new ones.
+  impl.exec("UPDATE causes SET base_key = (SELECT bucket_key FROM findings WHERE findings.id = causes.finding_id) "
+            "WHERE finding_id IN (SELECT id FROM findings)");
+  impl.exec("DELETE FROM cause_buckets");
+  apply_cause_splits(impl);
 }
 
 } // namespace

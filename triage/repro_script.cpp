@@ -1,11 +1,12 @@
-// triage: repro.sh — one command that rebuilds a finding's reproducer with the recorded configs,
-// runs it where the finding is a run's, and says whether the bug is still there: exit 1 while
-// it is, 0 once it is fixed, 125 when it cannot tell. Plain bash, no cudiff needed.
+// triage: repro.sh — one command that rebuilds a finding's reproducer with the configs that
+// decide its signature, under the limits it was recorded with, runs it where the finding is a
+// run's (repro_script_run.cpp), and says whether the bug is still there: exit 1 while it is, 0
+// once it is fixed, 125 when it cannot tell. Plain bash, no cudiff needed.
 #include "triage/report_parts.h"
-#include "triage/triage.h"
+#include "triage/repro_parts.h"
 
 #include <algorithm>
-#include <map>
+#include <cmath>
 #include <set>
 
 namespace cudiff::triage {
@@ -39,6 +40,10 @@ std::vector<std::string> shell_words(std::string_view line) {
   if (in_word) words.push_back(std::move(word));
   return words;
 }
+
+} // namespace
+
+namespace repro {
 
 /// A literal for bash: single-quoted unless it is plainly safe.
 std::string literal(std::string_view text) {
@@ -80,9 +85,10 @@ std::vector<std::string> strings(const boost::json::value& object, std::string_v
   return out;
 }
 
-/// The sides of a run finding: its "matching" and "differing" configs where it names them
-/// (wrong code, and run mismatches of generated programs); else, for a run mismatch filed
-/// from a person's file (only "groups"), the first group against the others.
+bool contains(const std::vector<std::string>& names, std::string_view name) {
+  return std::ranges::find(names, name) != names.end();
+}
+
 std::pair<std::vector<std::string>, std::vector<std::string>> run_sides(const boost::json::value& details) {
   std::vector<std::string> matching = strings(details, "matching"), differing = strings(details, "differing");
   if (!matching.empty() || !differing.empty()) return {matching, differing};
@@ -95,13 +101,11 @@ std::pair<std::vector<std::string>, std::vector<std::string>> run_sides(const bo
   return {matching, differing};
 }
 
-/// One recorded config, as repro.sh rebuilds it.
-struct ScriptConfig {
-  std::string name, compiler, outcome;  ///< outcome as recorded: accepted, rejected, crashed, hung
-  std::string build;                    ///< the bash command line
-  std::string binary;                   ///< where the build writes its binary (run mode), else empty
-  bool ran = false;                     ///< a run was recorded
-};
+} // namespace repro
+
+namespace {
+
+using namespace repro;
 
 /// The recorded command made portable: the compiler through $NVCC or $CLANG, the toolkit
 /// through $CUDA_HOME, the source through $src, outputs under $work/CONFIG; cudiff's own
@@ -172,28 +176,199 @@ cannot_tell() { echo "cannot tell: $*" >&2; exit 125; }
 have() { [ -x "$1" ] || command -v "$1" > /dev/null 2>&1; }
 
 # Builds one config; prints its outcome as cudiff names it: accepted, rejected, crashed, hung.
-# A crash is a signal or a compiler's crash report on stderr.
+# A crash is a signal or a compiler's crash report on stderr; a hang, a compile still running
+# after COMPILE_SECONDS.
 outcome() {
   local name="$1" status
   mkdir -p "$work/$name"
-  timeout "${COMPILE_SECONDS:-600}" bash -c "build_$2" > "$work/$name.out" 2> "$work/$name.err"
+  timeout -k 10 "$COMPILE_SECONDS" bash -c "build_$2" > "$work/$name.out" 2> "$work/$name.err"
   status=$?
-  if [ $status -eq 124 ]; then echo hung
+  if [ $status -eq 124 ] || [ $status -eq 137 ]; then echo hung
   elif [ $status -eq 0 ]; then echo accepted
   elif [ $status -gt 128 ] || grep -qE 'PLEASE submit a bug report|Stack dump:|error in backend|internal compiler error|Segmentation fault|Assertion .* failed|ptxas fatal|[Ii]nternal error' "$work/$name.err"; then echo crashed
   else echo rejected
   fi
 }
 
-# Runs a built binary in its directory; its stdout in $work/NAME.run. Fails when it does not exit 0.
+# The first error line of a config's build (or of its stderr), on one line.
+first_error() { { grep -m 1 -E 'error|fatal|Error|Assertion' "$work/$1.err" || head -n 1 "$work/$1.err"; } | cut -c1-200; }
+
+# Runs a built binary in its directory for at most RUN_SECONDS; its stdout in $work/NAME.run,
+# its exit status and stdout together in $work/NAME.seen. Fails when it does not exit 0.
 run() {
-  local name="$1" binary="$2"
-  (cd "$work/$name" && timeout "${RUN_SECONDS:-120}" "$binary" > "$work/$name.run" 2> "$work/$name.run.err")
+  local name="$1" binary="$2" status
+  (cd "$work/$name" && timeout -k 10 "$RUN_SECONDS" "$binary" > "$work/$name.run" 2> "$work/$name.run.err")
+  status=$?
+  { echo "exit $status"; cat "$work/$name.run"; } > "$work/$name.seen"
+  return $status
 }
 
 # The value a config's binary printed for one checksum line.
 checksum() { awk -v k="$2" '$1 == "checksum" && $2 == k { print $3; exit }' "$work/$1.run"; }
 )sh";
+
+/// Whole seconds, rounded up: bash's `timeout` is given what cudiff waited at least.
+std::string seconds_text(double seconds) { return std::to_string(static_cast<long long>(std::ceil(seconds))); }
+
+double number_of(const boost::json::value* value) {
+  return value != nullptr && value->is_number() ? value->to_number<double>() : 0.0;
+}
+
+/// How long repro.sh waits for a compile and a run, and where that came from: the limits
+/// recorded with the finding (a compile past its limit was confirmed once with a longer one
+/// before it was called a hang, so the hang threshold is the longer one); for a finding
+/// recorded before cudiff kept them, the recorded timeout of a hung config; else a guess.
+struct ScriptLimits {
+  double compile = 600, run = 120;
+  std::string why;
+};
+
+ScriptLimits script_limits(const boost::json::value& outputs) {
+  ScriptLimits limits;
+  const auto* map = outputs.if_object();
+  const auto* recorded = map == nullptr ? nullptr : map->if_contains("limits");
+  const auto* object = recorded != nullptr ? recorded->if_object() : nullptr;
+  const double compile = object ? number_of(object->if_contains("compile_seconds")) : 0;
+  const double run = object ? number_of(object->if_contains("run_seconds")) : 0;
+  double factor = object ? number_of(object->if_contains("hang_confirmation_factor")) : 0;
+  if (factor < 1) factor = 1;
+  if (compile > 0) {
+    limits.compile = compile * factor;
+    limits.why = "the limits recorded with the finding: a compile past its " + seconds_text(compile) + " s" +
+                 (factor > 1 ? " was given " + seconds_text(compile * factor) + " s before it was called a hang"
+                             : " was called a hang");
+  } else {
+    limits.why = "not recorded with this finding (an older cudiff): a compile is a hang past 600 s";
+    const auto* configs = map == nullptr ? nullptr : map->if_contains("configs");
+    if (configs != nullptr && configs->is_array())
+      for (const auto& config : configs->as_array()) {
+        const std::string status = field(config, "status");
+        constexpr std::string_view prefix = "timed out after ";
+        if (field(config, "outcome") != "hung" || !status.starts_with(prefix)) continue;
+        const double waited = std::atof(status.c_str() + prefix.size());
+        if (waited <= 0) continue;
+        limits.compile = waited;
+        limits.why = "not recorded with this finding (an older cudiff): as long as its hung config was waited for";
+        break;
+      }
+  }
+  if (run > 0) limits.run = run;
+  return limits;
+}
+
+/// A JSON array of strings (a finding's configs).
+std::vector<std::string> names_of(const boost::json::value& value) {
+  std::vector<std::string> out;
+  if (value.is_array())
+    for (const auto& item : value.as_array())
+      if (item.is_string()) out.emplace_back(item.as_string());
+  return out;
+}
+
+/// Whether a config's recorded outcome is what makes a compile-time finding a bug: a crash's or
+/// hang's config crashed or hung; a missed diagnostic's accepted; a rejection's rejected.
+bool bug_outcome(const std::string& kind, const std::string& outcome) {
+  const bool accepted = outcome == "accepted";
+  if (kind == "crash") return outcome == "crashed";
+  if (kind == "hang") return outcome == "hung";
+  if (kind == "missed_diagnostic" || kind == "missed_by_all" || kind == "dialect_difference") return accepted;
+  if (kind == "false_rejection" || kind == "compile_status_mismatch" || kind == "late_rejection") return !accepted;
+  return false;
+}
+
+/// A kind whose signature is the bug configs' outcome alone (which configs crash, hang or let a
+/// rule through): the others' outcomes are detail. The rest are partitions: who accepts and
+/// who rejects is the signature.
+bool bug_configs_decide(const std::string& kind) {
+  return kind == "crash" || kind == "hang" || kind == "missed_diagnostic" || kind == "missed_by_all" ||
+         kind == "dialect_difference";
+}
+
+/// The configs that decide the finding's signature, in recorded order: a run kind's sides (the
+/// configs that print as recorded and those that do not: configs that did not build or run
+/// are in neither); a crash's, hang's or missed diagnostic's bug configs; a partition's every
+/// config it names. The finding's configs where it names none; every recorded config where
+/// that leaves none.
+std::vector<const ScriptConfig*> needed_configs(const std::string& kind, const StoredFinding& finding,
+                                                const std::vector<ScriptConfig>& configs) {
+  std::vector<std::string> names;
+  if (oracle::is_run_kind(kind)) {
+    auto [matching, differing] = run_sides(finding.details);
+    names = std::move(matching);
+    names.insert(names.end(), differing.begin(), differing.end());
+  }
+  if (names.empty()) names = names_of(finding.configs);
+  std::vector<const ScriptConfig*> needed;
+  for (const ScriptConfig& config : configs) {
+    if (!names.empty() && !contains(names, config.name)) continue;
+    if (!oracle::is_run_kind(kind) && bug_configs_decide(kind) && !bug_outcome(kind, config.outcome)) continue;
+    needed.push_back(&config);
+  }
+  if (needed.empty())
+    for (const ScriptConfig& config : configs) needed.push_back(&config);
+  return needed;
+}
+
+/// The compile kinds' checks: each needed config's outcome against the recorded one.
+void append_compile_checks(std::string& sh, const std::string& kind, const std::vector<const ScriptConfig*>& needed) {
+  std::vector<const ScriptConfig*> bug;  // the configs whose outcome is the bug
+  for (const ScriptConfig* config : needed)
+    if (bug_outcome(kind, config->outcome)) bug.push_back(config);
+  if (bug.empty()) {
+    sh += "cannot_tell \"a " + kind + " finding is not checked by this script: report.md says what to compare\"\n";
+    return;
+  }
+  const bool crash_or_hang = kind == "crash" || kind == "hang";
+  sh += "now=\"\" recorded=\"\"\n";
+  std::vector<std::string> needed_names;
+  for (const ScriptConfig* config : needed) {
+    const std::string id = identifier(config->name);
+    needed_names.push_back(config->name);
+    sh += "o_" + id + "=$(outcome " + literal(config->name) + " " + id + ")\n";
+    sh += "echo \"" + config->name + ": $o_" + id + " (recorded: " + config->outcome + ")\"\n";
+    sh += "now=\"$now $o_" + id + "\" recorded=\"$recorded " + config->outcome + "\"\n";
+  }
+  // Present: a crash or hang while its configs still crash or hang; a partition (who accepts,
+  // who rejects) while every needed config still builds as recorded.
+  std::string still = "[ \"$now\" = \"$recorded\" ]";
+  // Whose stderr the verdict quotes: a crash's or hang's own config; for a partition the first
+  // config that did not accept (its error).
+  std::string speaker = bug.front()->name;
+  for (const ScriptConfig* config : needed)
+    if (!crash_or_hang && config->outcome != "accepted") {
+      speaker = config->name;
+      break;
+    }
+  if (crash_or_hang) {
+    still = "true";
+    for (const ScriptConfig* config : bug)
+      still += " && [ \"$o_" + identifier(config->name) + "\" = " + config->outcome + " ]";
+  }
+  sh += "if " + still + "; then present \"" +
+        (crash_or_hang        ? bug.front()->name + " " + bug.front()->outcome
+         : needed.size() == 1 ? needed.front()->name + " builds as recorded"
+                              : (needed_names.size() == 2 ? join(needed_names, " and ") : join(needed_names, ", ")) +
+                                    " build as recorded") +
+        ": $(grep -m 3 -E 'error|fatal|Assertion|Stack dump' \"$work/" + speaker +
+        ".err\" | cut -c1-200 | tr '\\n' ' ')\"; fi\n";
+  // Fixed: the bug's configs no longer do what made it a bug.
+  std::string gone = "true";
+  for (const ScriptConfig* config : bug) {
+    const std::string id = identifier(config->name);
+    if (kind == "missed_diagnostic" || kind == "missed_by_all" || kind == "dialect_difference")
+      gone += " && [ \"$o_" + id + "\" = rejected ]";
+    else if (crash_or_hang) gone += " && [ \"$o_" + id + "\" != " + config->outcome + " ]";
+    else gone += " && [ \"$o_" + id + "\" = accepted ]";
+  }
+  sh += "if " + gone + "; then fixed \"" +
+        (kind == "crash"  ? std::string("no config crashes")
+         : kind == "hang" ? std::string("no config hangs")
+         : kind.starts_with("missed") || kind == "dialect_difference"
+             ? std::string("the compilers that accepted the program reject it now")
+             : std::string("the compilers that rejected the program accept it now")) +
+        "\"; fi\n";
+  sh += "cannot_tell \"the configs now build otherwise than recorded:$now\"\n";
+}
 
 } // namespace
 
@@ -219,6 +394,9 @@ std::string render_repro_script(const Bucket& bucket, const StoredFinding& findi
   if (const auto* list = outputs.is_object() ? outputs.as_object().if_contains("configs") : nullptr;
       list != nullptr && list->is_array())
     for (const auto& config : list->as_array()) configs.push_back(script_config(config, original, cuda_home, mode));
+  const std::string kind = bucket.kind;
+  const std::vector<const ScriptConfig*> needed = needed_configs(kind, finding, configs);
+  const ScriptLimits limits = script_limits(outputs);
 
   std::string sh = "#!/usr/bin/env bash\n";
   std::string title = bucket.title;
@@ -227,13 +405,20 @@ std::string render_repro_script(const Bucket& bucket, const StoredFinding& findi
   sh += "# Exit 1: the bug is present. 0: it is gone (fixed). 125: cannot tell (a compiler or the GPU\n"
         "# missing, or the programs now do something else than either).\n"
         "# NVCC=, CLANG= and CUDA_HOME= override the compilers and the toolkit (default: those recorded).\n";
+  std::vector<std::string> needed_names;
+  for (const ScriptConfig* config : needed) needed_names.push_back(config->name);
+  sh += "# Built: the configs that decide the signature (" + join(needed_names, ", ") + ").\n";
+  sh += "# COMPILE_SECONDS= and RUN_SECONDS= override the limits (default: " + limits.why + "; a run gets " +
+        seconds_text(limits.run) + " s).\n";
   sh += std::string(prelude);
+  sh += "COMPILE_SECONDS=\"${COMPILE_SECONDS:-" + seconds_text(limits.compile) + "}\"\nRUN_SECONDS=\"${RUN_SECONDS:-" +
+        seconds_text(limits.run) + "}\"\n";
   sh += "src=\"$here\"/" + literal(reproducer_name) + "\n";
   sh += "NVCC=\"${NVCC:-" + nvcc + "}\"\nCLANG=\"${CLANG:-" + clang + "}\"\nCUDA_HOME=\"${CUDA_HOME:-" + cuda_home +
         "}\"\nexport work src NVCC CLANG CUDA_HOME\n";
   sh += "[ -f \"$src\" ] || cannot_tell \"the reproducer $src is missing\"\n";
   std::set<std::string> compilers;
-  for (const ScriptConfig& config : configs) compilers.insert(config.compiler);
+  for (const ScriptConfig* config : needed) compilers.insert(config->compiler);
   if (compilers.contains("nvcc")) sh += "have \"$NVCC\" || cannot_tell \"nvcc not found ($NVCC); set NVCC=\"\n";
   if (compilers.contains("clang")) sh += "have \"$CLANG\" || cannot_tell \"clang not found ($CLANG); set CLANG=\"\n";
   sh += "\n# The recorded builds, one function per config.\n";
@@ -242,138 +427,8 @@ std::string render_repro_script(const Bucket& bucket, const StoredFinding& findi
     sh += "export -f build_" + identifier(config.name) + "\n";
   }
   sh += "\n";
-
-  const std::string kind = bucket.kind;
-  // A metamorphic bucket's check needs its variant beside the original: repro.sh does not
-  // rebuild variants yet, so it ends in "cannot tell" below.
-  const bool run_kind = oracle::is_run_kind(kind) && kind != oracle::to_string(oracle::FindingKind::metamorphic);
-  if (run_kind) {
-    const auto [matching, differing] = run_sides(finding.details);
-    const std::vector<std::string> kernels = strings(finding.details, "differing_kernels");
-    const auto* expected = finding.details.is_object() ? finding.details.as_object().if_contains("expected") : nullptr;
-    sh += "have nvidia-smi && nvidia-smi -L 2> /dev/null | grep -q '^GPU' || cannot_tell \"no GPU here\"\n";
-    for (const ScriptConfig& config : configs) {
-      if (config.binary.empty()) continue;
-      const std::string id = identifier(config.name);
-      sh += "[ \"$(outcome " + literal(config.name) + " " + id + ")\" = accepted ] || cannot_tell \"" + config.name +
-            " does not build: $(head -3 \"$work/" + config.name + ".err\")\"\n";
-      sh += "run " + literal(config.name) + " " + config.binary + " || cannot_tell \"the " + config.name +
-            " binary failed: $(head -3 \"$work/" + config.name + ".run.err\")\"\n";
-    }
-    if (kind != "run_mismatch" && expected != nullptr && expected->is_object() && !kernels.empty()) {
-      // Against the generator's prediction: present while the differing configs print another
-      // value and (wrong code) the matching ones print it; fixed when every config prints it.
-      sh += "wrong=0 right=0 total=0\n";
-      for (const std::string& kernel : kernels) {
-        const std::string want = text_of(expected->as_object().if_contains(kernel));
-        for (const ScriptConfig& config : configs) {
-          if (config.binary.empty()) continue;
-          const bool differs = std::ranges::find(differing, config.name) != differing.end();
-          sh += "v=$(checksum " + literal(config.name) + " " + literal(kernel) + "); total=$((total + 1))\n";
-          sh += "echo \"" + config.name + " " + kernel + ": ${v:-nothing} (expected " + want + ")\"\n";
-          sh += "if [ \"$v\" = " + literal(want) + " ]; then right=$((right + 1)); " +
-                (differs ? "else wrong=$((wrong + 1)); fi\n" : "fi\n");
-        }
-      }
-      std::size_t differing_runs = 0;
-      for (const ScriptConfig& config : configs)
-        if (!config.binary.empty() && std::ranges::find(differing, config.name) != differing.end()) ++differing_runs;
-      sh += "[ \"$right\" -eq \"$total\" ] && fixed \"every config prints the generator's checksums\"\n";
-      sh += "[ \"$wrong\" -eq " + std::to_string(differing_runs * kernels.size()) + " ] && [ $((right + wrong)) -eq " +
-            "\"$total\" ] && present \"" + join(differing, ", ") + " print another checksum than the generator" +
-            (matching.empty() ? "" : "; " + join(matching, ", ") + " print it") + "\"\n";
-      sh += "cannot_tell \"the configs now print something else than recorded\"\n";
-    } else {
-      // Output against output: present while the recorded sides still differ, fixed when all
-      // print the same.
-      std::string reference;
-      for (const ScriptConfig& config : configs)
-        if (!config.binary.empty() && std::ranges::find(matching, config.name) != matching.end()) {
-          reference = config.name;
-          break;
-        }
-      if (reference.empty())
-        for (const ScriptConfig& config : configs)
-          if (!config.binary.empty()) {
-            reference = config.name;
-            break;
-          }
-      sh += "same=1 split=1\n";
-      for (const ScriptConfig& config : configs) {
-        if (config.binary.empty() || config.name == reference) continue;
-        const bool differs = std::ranges::find(differing, config.name) != differing.end();
-        // Alike: a differing config that prints as the reference undoes the split. Not alike:
-        // not all the same, and a matching config that departs breaks the split too.
-        sh += "if cmp -s \"$work/" + reference + ".run\" \"$work/" + config.name + ".run\"; then " +
-              (differs ? "split=0" : ":") + "; else same=0; " + (differs ? ":" : "split=0") + "; fi\n";
-      }
-      sh += "[ $same -eq 1 ] && fixed \"every config prints the same\"\n";
-      sh += "[ $split -eq 1 ] && present \"" + join(differing, ", ") + " print other output than " + reference + "\"\n";
-      sh += "cannot_tell \"the configs now split otherwise than recorded\"\n";
-    }
-    return sh;
-  }
-
-  // Compile-time kinds: each config's outcome against the recorded one.
-  std::vector<const ScriptConfig*> bug;  // the configs whose outcome is the bug
-  for (const ScriptConfig& config : configs) {
-    const bool accepted = config.outcome == "accepted";
-    if (kind == "crash"  ? config.outcome == "crashed"
-        : kind == "hang" ? config.outcome == "hung"
-        : kind == "missed_diagnostic" || kind == "missed_by_all" || kind == "dialect_difference"     ? accepted
-        : kind == "false_rejection" || kind == "compile_status_mismatch" || kind == "late_rejection" ? !accepted
-                                                                                                     : false)
-      bug.push_back(&config);
-  }
-  if (bug.empty()) {
-    sh += "cannot_tell \"a " + kind + " finding is not checked by this script: report.md says what to compare\"\n";
-    return sh;
-  }
-  sh += "now=\"\" recorded=\"\"\n";
-  for (const ScriptConfig& config : configs) {
-    const std::string id = identifier(config.name);
-    sh += "o_" + id + "=$(outcome " + literal(config.name) + " " + id + ")\n";
-    sh += "echo \"" + config.name + ": $o_" + id + " (recorded: " + config.outcome + ")\"\n";
-    sh += "now=\"$now $o_" + id + "\" recorded=\"$recorded " + config.outcome + "\"\n";
-  }
-  // Present: a crash or hang while its configs still crash or hang; a partition (who accepts,
-  // who rejects) while every config still builds as recorded.
-  std::string still = "[ \"$now\" = \"$recorded\" ]";
-  // Whose stderr the verdict quotes: a crash's or hang's own config; for a partition the first
-  // config that did not accept (its error).
-  std::string speaker = bug.front()->name;
-  for (const ScriptConfig& config : configs)
-    if (kind != "crash" && kind != "hang" && config.outcome != "accepted") {
-      speaker = config.name;
-      break;
-    }
-  if (kind == "crash" || kind == "hang") {
-    still = "true";
-    for (const ScriptConfig* config : bug)
-      still += " && [ \"$o_" + identifier(config->name) + "\" = " + config->outcome + " ]";
-  }
-  sh += "if " + still + "; then present \"" +
-        (kind == "crash" || kind == "hang" ? bug.front()->name + " " + bug.front()->outcome
-                                           : std::string("every config builds as recorded")) +
-        ": $(grep -m 3 -E 'error|fatal|Assertion|Stack dump' \"$work/" + speaker +
-        ".err\" | cut -c1-200 | tr '\\n' ' ')\"; fi\n";
-  // Fixed: the bug's configs no longer do what made it a bug.
-  std::string gone = "true";
-  for (const ScriptConfig* config : bug) {
-    const std::string id = identifier(config->name);
-    if (kind == "missed_diagnostic" || kind == "missed_by_all" || kind == "dialect_difference")
-      gone += " && [ \"$o_" + id + "\" = rejected ]";
-    else if (kind == "crash" || kind == "hang") gone += " && [ \"$o_" + id + "\" != " + config->outcome + " ]";
-    else gone += " && [ \"$o_" + id + "\" = accepted ]";
-  }
-  sh += "if " + gone + "; then fixed \"" +
-        (kind == "crash"  ? std::string("no config crashes")
-         : kind == "hang" ? std::string("no config hangs")
-         : kind.starts_with("missed") || kind == "dialect_difference"
-             ? std::string("the compilers that accepted the program reject it now")
-             : std::string("the compilers that rejected the program accept it now")) +
-        "\"; fi\n";
-  sh += "cannot_tell \"the configs now build otherwise than recorded:$now\"\n";
+  if (oracle::is_run_kind(kind)) append_run_checks(sh, kind, finding, needed);
+  else append_compile_checks(sh, kind, needed);
   return sh;
 }
 

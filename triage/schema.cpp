@@ -78,6 +78,19 @@ CREATE TABLE bucket_facts(
   recheck_compilers TEXT NOT NULL DEFAULT '');
 CREATE INDEX findings_origin ON findings(bucket_key, campaign_id, kind, configs);
 )sql",
+      // 5 -> 6: cause keys (docs/triage.md, "Cause keys"): the cause of each reduced finding and
+      // of the finding it was reduced from, under the signature's key they were filed by; and
+      // the buckets a signature's bucket was split into, one per cause, with what they came from.
+      R"sql(
+CREATE TABLE causes(
+  finding_id TEXT PRIMARY KEY, base_key TEXT NOT NULL, cause_key TEXT NOT NULL, basis TEXT NOT NULL,
+  text TEXT NOT NULL, reduced_finding TEXT NOT NULL);
+CREATE INDEX causes_base ON causes(base_key, cause_key);
+CREATE INDEX causes_key ON causes(cause_key);
+CREATE TABLE cause_buckets(
+  key TEXT PRIMARY KEY, base_key TEXT NOT NULL, cause_key TEXT NOT NULL, base_title TEXT NOT NULL,
+  base_symptom TEXT NOT NULL);
+)sql",
   };
   return steps;
 }

@@ -77,6 +77,10 @@ const std::vector<std::string_view>& migrations();
 /// `signature_keys` table, else 1 for a database with buckets (written before the table
 /// existed), else the current one. Reads only.
 int recorded_signature_version(Database::Impl& impl);
+/// Splits (or joins again) every signature's bucket by the causes of its findings
+/// (causes.cpp): after a merge or a re-key brought findings or causes together. Call inside a
+/// write transaction.
+void apply_cause_splits(Database::Impl& impl);
 /// Re-keys every finding and merges buckets when the keys are older than signature_version,
 /// and records the version, in one transaction (rolled back, and rethrown, on any failure).
 /// Throws Error(environment) for keys newer than this cudiff makes.
