@@ -150,6 +150,9 @@ TestCheck check_original(const ReduceRequest& request, const CheckRequest& check
   return probe.check(request.source, dir.path());
 }
 
+/// How much faster a later cheap mode must have checked the original to be chosen.
+constexpr double kClearlyFaster = 0.75;
+
 /// What a candidate costs in the mode `run` was checked in: the compile of the fastest config
 /// the target finding names (the prefilter's, where most candidates stop).
 double candidate_seconds(const TestCheck& run, const std::string& key) {
@@ -183,8 +186,10 @@ CheckRequest cheapest_mode(const ReduceRequest& request, const CheckRequest& ful
     trial.mode = mode;
     TestCheck trial_run = check_original(request, trial, target, toolchain, gpus);
     if (!shows(signatures_of(trial_run), target.key)) continue;
+    // A later mode must be clearly faster: timings of one compile are noisy, and modes of
+    // about one cost test alike.
     const double seconds = candidate_seconds(trial_run, target.key);
-    if (best && seconds >= best_seconds) continue;
+    if (best && seconds >= kClearlyFaster * best_seconds) continue;
     best = trial;
     best_seconds = seconds;
     run = std::move(trial_run);

@@ -71,8 +71,9 @@ struct BlockEdit {
   std::function<bool(Block&)> apply;
 };
 
-/// The block's edits: each instruction deleted (a label only when no branch names it), each
-/// guard dropped (the instruction runs unconditionally). A block that then reads a register
+/// The block's edits: halves, quarters... of its instructions deleted, then each instruction
+/// (a label only when no branch names it), then each guard dropped (the instruction runs
+/// unconditionally). A block that then reads a register
 /// before writing it, never writes an output or never ends is refused by the interpreter
 /// (ptx::run throws Error(internal)).
 std::vector<BlockEdit> block_edits(const Block& block);

@@ -16,10 +16,31 @@ bool branched_to(const Block& block, int label) {
   return std::ranges::any_of(block.body, [&](const Instruction& in) { return in.op == Op::bra && in.label == label; });
 }
 
+/// Whether every branch of the block names a label it still has.
+bool labels_complete(const Block& block) {
+  return std::ranges::all_of(block.body, [&](const Instruction& in) {
+    return in.op != Op::bra || std::ranges::any_of(block.body, [&](const Instruction& other) {
+             return other.op == Op::label && other.label == in.label;
+           });
+  });
+}
+
 } // namespace
 
 std::vector<BlockEdit> block_edits(const Block& block) {
   std::vector<BlockEdit> edits;
+  // Halves, quarters... of the instructions first (ddmin's first steps): a block that keeps a
+  // crash in a few of its instructions loses the rest in a few tests, not one test each.
+  const std::size_t count = block.body.size();
+  for (std::size_t chunk = count / 2; chunk >= 2; chunk /= 2)
+    for (std::size_t from = 0; from + chunk <= count; from += chunk)
+      edits.push_back({"delete PTX instructions " + std::to_string(from) + ".." + std::to_string(from + chunk - 1),
+                       "ptx: delete instructions", [from, chunk](Block& b) {
+                         if (from + chunk > b.body.size()) return false;
+                         b.body.erase(b.body.begin() + static_cast<std::ptrdiff_t>(from),
+                                      b.body.begin() + static_cast<std::ptrdiff_t>(from + chunk));
+                         return labels_complete(b);
+                       }});
   for (std::size_t i = 0; i < block.body.size(); ++i) {
     const Instruction& in = block.body[i];
     if (in.op == Op::label && branched_to(block, in.label)) continue;

@@ -45,7 +45,7 @@ inline const std::set<std::string>& ir_edit_kinds() {
       "dense: delete a variable", "dense: a variable starts at 0", "dense: delete the base words",
       "dense: delete the local words", "dense: delete the shared words", "dense: static shared words",
       // inline PTX
-      "ptx: delete an instruction", "ptx: drop a guard"};
+      "ptx: delete instructions", "ptx: delete an instruction", "ptx: drop a guard"};
   return kinds;
 }
 
