@@ -113,7 +113,7 @@ KnownBugCase read_known_bug(const std::filesystem::path& directory) {
   bug.confirmed = reader.flag("confirmed");
   if (const std::string mode = reader.text("mode", false); !mode.empty()) {
     bug.mode = runners::parse_mode(mode);
-    if (!bug.mode) reader.fail("\"mode\" '" + mode + "' is not syntax, ptx, object, binary or run");
+    if (!bug.mode) reader.fail("\"mode\" '" + mode + "' is not syntax, ptx, cubin, object, binary or run");
   }
   bug.configs = reader.texts(json.as_object(), "configs");
   bug.expect = read_expectation(reader, reader.object("expect"));

@@ -90,7 +90,7 @@ int run_check(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
 Subcommand check_subcommand() {
   CommandSpec spec{
       "check",
-      "cudiff check FILE.cu [--mode syntax|ptx|object|binary|run] [--config LIST] [--warnings] [--json] [--keep DIR]",
+      "cudiff check FILE.cu [--mode syntax|ptx|cubin|object|binary|run] [--config LIST] [--warnings] [--json] [--keep DIR]",
       "Compare nvcc and clang-cuda on one CUDA file: build it with every config, run the\n"
       "binaries when a GPU is present, and say where they differ.\n"
       "In run mode, run-time findings first pass compute-sanitizer (memcheck, initcheck; racecheck\n"

@@ -202,7 +202,7 @@ OptionSpec shared_option(Flag flag, const Defaults& defaults) {
     return {"--arch", "SM", "GPU architecture for every config (default sm_90; the -sm80/-sm100 presets keep theirs)"};
   case Flag::mode:
     return {"--mode", "MODE",
-            "how far to go: syntax, ptx (device only), object, binary, run "
+            "how far to go: syntax, ptx and cubin (device only), object, binary, run "
             "(default: run with a GPU, else binary; object when there is no main)"};
   case Flag::size: return {"--size", "SIZE", "small (default; compiles in under 2 s), medium, large"};
   case Flag::policy: return {"--policy", "FILE", "generator policy: knob values (see cudiff generate --dump-policy)"};
@@ -272,7 +272,7 @@ std::optional<runners::Mode> read_mode(const ParsedArgs& args) {
   auto text = args.value("--mode");
   if (!text) return std::nullopt;
   std::optional<runners::Mode> mode = runners::parse_mode(*text);
-  if (!mode) throw_usage("unknown mode '" + *text + "' (syntax, ptx, object, binary, run)");
+  if (!mode) throw_usage("unknown mode '" + *text + "' (syntax, ptx, cubin, object, binary, run)");
   return mode;
 }
 

@@ -156,7 +156,7 @@ Subcommand recall_subcommand() {
                       defaults())) {
     // A case names the cheapest mode that shows it; --mode overrides every case's.
     if (option.name == "--mode")
-      option.help = "how far to build every case: syntax, ptx, object, binary, run "
+      option.help = "how far to build every case: syntax, ptx, cubin, object, binary, run "
                     "(default: each case's own mode, else check's)";
     spec.options.push_back(option);
   }

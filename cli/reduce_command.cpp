@@ -51,6 +51,20 @@ std::filesystem::path default_out(const std::filesystem::path& file) {
   return file.parent_path() / (file.stem().string() + ".reduced" + file.extension().string());
 }
 
+/// "IR reduction: 2207 -> 96 lines, ..." or why it did not run; nothing when it was not asked.
+void print_ir_stage(const std::optional<pipeline::IrReduction>& ir, const std::string& note, std::ostream& out) {
+  if (ir) {
+    char rate[32];
+    std::snprintf(rate, sizeof rate, "%.2f", ir->seconds > 0 ? double(ir->tests) / ir->seconds : 0.0);
+    out << "IR reduction: " << ir->original_lines << " -> "
+        << std::count(ir->program.source.begin(), ir->program.source.end(), '\n') << " lines, " << ir->accepted
+        << " edits kept of " << ir->tests << " tests in " << ir->rounds << " rounds, " << format_seconds(ir->seconds)
+        << " (" << rate << " tests/s)" << (ir->stopped_early ? ", stopped at the time limit" : "") << "\n";
+  } else if (!note.empty()) {
+    out << "IR reduction: not run (" << note << ")\n";
+  }
+}
+
 } // namespace
 
 /// The options `cudiff reduce` and `cudiff triage reduce` share.
@@ -142,6 +156,13 @@ int run_reduce(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   const pipeline::TestInput input = pipeline::file_input(request.file);
   request.sidecar = input.sidecar;
   if (auto key = args.value("--key")) request.key = *key;
+  // A generated program or batch (the default policy) is reduced on the generator's IR first.
+  std::string why_not;
+  if (!request.test_script && !args.has("--text-only")) {
+    request.generated = pipeline::generated_origin_of(request.source, generator::Policy::defaults(), why_not);
+    if (!request.generated && why_not != "not a generated program")
+      err << "ir-reduce: not run (" << why_not << "): the text passes alone\n";
+  }
 
   pipeline::CheckRequest& check = request.check;
   check.mode = read_mode(args);
@@ -160,6 +181,7 @@ int run_reduce(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   const pipeline::ReduceOutcome outcome = pipeline::reduce_source(request, toolchain, gpus, err);
   if (::isatty(2) == 1) err << "\n";
   write_file(*request.out, outcome.result.text);  // also when nothing was accepted: the file exists
+  if (!args.has("--json")) print_ir_stage(outcome.ir, outcome.ir_note, out);
   report_reduction(request, outcome, args.has("--json"), out);
   return 0;
 }
@@ -179,16 +201,7 @@ int triage_reduce(const ParsedArgs& args, std::ostream& out, std::ostream& err) 
                                                                       err, read_known(args));
   if (::isatty(2) == 1) err << "\n";
   const triage::Bucket& bucket = reduction.bucket;
-  if (const auto& ir = reduction.ir) {
-    char rate[32];
-    std::snprintf(rate, sizeof rate, "%.2f", ir->seconds > 0 ? double(ir->tests) / ir->seconds : 0.0);
-    out << "IR reduction: " << ir->original_lines << " -> "
-        << std::count(ir->program.source.begin(), ir->program.source.end(), '\n') << " lines, " << ir->accepted
-        << " edits kept of " << ir->tests << " tests in " << ir->rounds << " rounds, " << format_seconds(ir->seconds)
-        << " (" << rate << " tests/s)" << (ir->stopped_early ? ", stopped at the time limit" : "") << "\n";
-  } else if (!reduction.ir_note.empty()) {
-    out << "IR reduction: not run (" << reduction.ir_note << ")\n";
-  }
+  print_ir_stage(reduction.ir, reduction.ir_note, out);
   if (!reduction.stored) {
     out << "bucket " << bucket.id << " (" << bucket.key.substr(0, 12) << "): no smaller reproducer than "
         << format_bytes(reduction.original_bytes) << "; nothing stored\n";
@@ -225,7 +238,8 @@ Subcommand reduce_subcommand() {
       "no discrepancy, or that the script does not find interesting).",
       {{"--out", "FILE", "where the result goes (default: FILE.reduced.cu beside FILE)"},
        {"--test", "SCRIPT", "C-Reduce-compatible interestingness test instead of the signature"},
-       {"--key", "PREFIX", "keep the finding whose triage key starts with PREFIX (default: the first)"}}};
+       {"--key", "PREFIX", "keep the finding whose triage key starts with PREFIX (default: the first)"},
+       {"--text-only", "", "a generated program too: the text passes alone, no IR stage first"}}};
   for (auto& option : shared_options({Flag::mode, Flag::config, Flag::arch, Flag::warnings}, defaults()))
     spec.options.push_back(option);
   spec.options.push_back({"--timeout", "DURATION",

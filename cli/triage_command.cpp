@@ -359,8 +359,8 @@ Subcommand triage_subcommand() {
   spec.options.push_back({"--batch", "N", "synthetic: findings per transaction (default 1)"});
   for (auto& option : reduce_options()) spec.options.push_back(option);  // reduce: --jobs, --schedule...
   spec.options.push_back({"--text-only", "",
-                          "reduce: no IR reduction first for a generated program's wrong code (the text passes "
-                          "alone, as a baseline)"});
+                          "reduce: no IR reduction first for a generated program (the text passes alone, as a "
+                          "baseline)"});
   for (auto& option : shared_options({Flag::config, Flag::mode}, defaults())) {
     option.help = "cause: " + option.help;
     spec.options.push_back(option);

@@ -189,45 +189,53 @@ TestCase generate_from_bytes(const Policy& policy, std::string_view bytes, Size 
   return test;
 }
 
-TestCase generate_batch(const Policy& policy, const std::vector<std::uint64_t>& seeds, Size size, int variants) {
-  if (seeds.empty()) throw Error(ErrorKind::usage, "a batch needs at least one seed");
+BatchTest build_batch_test(const Policy& policy, std::uint64_t seed, Size size, int index) {
+  SeededRng rng(seed);
+  const std::string label = index == 0 ? batch_test_label(seed) : variant_test_label(seed, index);
+  const std::string ns = "cudiff_" + label;
+  BatchTest test{seed, index, build(policy, rng, seed, size, label + "_", ns + "::"), std::nullopt};
+  if (index > 0) test.variant_of = Sidecar::VariantOf{seed, index, make_variant(test.built, seed, index)};
+  test.built.options.checksum_label = label + "/";
+  return test;
+}
+
+TestCase emit_batch(const Policy& policy, Size size, const std::vector<BatchTest>& tests) {
+  if (tests.empty()) throw Error(ErrorKind::usage, "a batch needs at least one seed");
   std::string body, seed_list;
+  std::vector<std::uint64_t> seeds;
   std::vector<PlantedProbe> all_probes;  // of every test: their headers go once, at global scope
   std::vector<std::string> namespaces;
-  Sidecar::Batch tests;
+  Sidecar::Batch batch;
   std::vector<Sidecar::Kernel> kernels;
   std::vector<Sidecar::LayoutProbe> probes;
   std::vector<Sidecar::AbiFunction> abi;
   std::uint64_t stack_bytes = 0;  // one limit for the whole process: the largest test's
   bool cooperative_groups = false, atomic_ref = false;  // headers any test needs, included once
-  for (std::uint64_t seed : seeds) {
-    // The seed's program, then its variants: each rebuilt from the seed under its own label.
-    for (int index = 0; index <= variants; ++index) {
-      SeededRng rng(seed);
-      const std::string label = index == 0 ? batch_test_label(seed) : variant_test_label(seed, index);
-      const std::string ns = "cudiff_" + label;
-      Built built = build(policy, rng, seed, size, label + "_", ns + "::");
-      std::optional<Sidecar::VariantOf> variant_of;
-      if (index > 0) variant_of = Sidecar::VariantOf{seed, index, make_variant(built, seed, index)};
-      built.options.checksum_label = label + "/";
-      stack_bytes = std::max(stack_bytes, built.options.stack_bytes);
-      body += "\n// ---- seed " + std::to_string(seed) + (index == 0 ? "" : " variant " + std::to_string(index)) +
-              " ----\nnamespace " + ns + " {\n" + emit_test_body(built.program, built.layout, built.options) +
-              "} // namespace " + ns + "\n" + built.layout.device_probes;
-      namespaces.push_back(ns);
-      cooperative_groups = cooperative_groups || uses_cooperative_groups(built.program);
-      atomic_ref = atomic_ref || uses_atomic_ref(built.program);
-      all_probes.insert(all_probes.end(), built.program.probes.begin(), built.program.probes.end());
-      Sidecar sidecar = sidecar_of(built, policy, seed, size, label + "/", ns + "::");
-      sidecar.variant_of = std::move(variant_of);
-      kernels.insert(kernels.end(), sidecar.kernels->begin(), sidecar.kernels->end());
-      abi.insert(abi.end(), sidecar.abi_functions->begin(), sidecar.abi_functions->end());
-      probes.insert(probes.end(), sidecar.layout_probes->begin(), sidecar.layout_probes->end());
-      tests.tests.push_back(std::move(sidecar));
+  for (const BatchTest& test : tests) {
+    const Built& built = test.built;
+    const std::string label = test.index == 0 ? batch_test_label(test.seed) : variant_test_label(test.seed, test.index);
+    const std::string ns = "cudiff_" + label;
+    stack_bytes = std::max(stack_bytes, built.options.stack_bytes);
+    body += "\n// ---- seed " + std::to_string(test.seed) +
+            (test.index == 0 ? "" : " variant " + std::to_string(test.index)) + " ----\nnamespace " + ns + " {\n" +
+            emit_test_body(built.program, built.layout, built.options) + "} // namespace " + ns + "\n" +
+            built.layout.device_probes;
+    namespaces.push_back(ns);
+    cooperative_groups = cooperative_groups || uses_cooperative_groups(built.program);
+    atomic_ref = atomic_ref || uses_atomic_ref(built.program);
+    all_probes.insert(all_probes.end(), built.program.probes.begin(), built.program.probes.end());
+    Sidecar sidecar = sidecar_of(built, policy, test.seed, size, label + "/", ns + "::");
+    sidecar.variant_of = test.variant_of;
+    kernels.insert(kernels.end(), sidecar.kernels->begin(), sidecar.kernels->end());
+    abi.insert(abi.end(), sidecar.abi_functions->begin(), sidecar.abi_functions->end());
+    probes.insert(probes.end(), sidecar.layout_probes->begin(), sidecar.layout_probes->end());
+    batch.tests.push_back(std::move(sidecar));
+    if (std::ranges::find(seeds, test.seed) == seeds.end()) {
+      seeds.push_back(test.seed);
+      seed_list += (seed_list.empty() ? "" : " ") + std::to_string(test.seed);
     }
-    tests.seeds.push_back(seed);
-    seed_list += (seed_list.empty() ? "" : " ") + std::to_string(seed);
   }
+  batch.seeds = seeds;
   TestCase test;
   test.name = "cudiff_batch_" + padded_seed(seeds.front()) + "_" + std::to_string(seeds.size());
   test.source = "// cudiff generated batch\n"
@@ -244,7 +252,7 @@ TestCase generate_batch(const Policy& policy, const std::vector<std::uint64_t>& 
                 to_string(size) + "\n" + emit_preamble() + probe_includes(all_probes) +
                 collective_includes(cooperative_groups, atomic_ref) + body + emit_main(namespaces, stack_bytes);
   test.sidecar.generator_version = std::string(kGeneratorVersion);
-  test.sidecar.batch = std::move(tests);
+  test.sidecar.batch = std::move(batch);
   test.sidecar.policy_hash = policy.hash();
   test.sidecar.size = size;
   test.sidecar.kernels = std::move(kernels);
@@ -252,6 +260,15 @@ TestCase generate_batch(const Policy& policy, const std::vector<std::uint64_t>& 
   test.sidecar.abi_functions = std::move(abi);
   test.sidecar.expected_verdict = Sidecar::Verdict::accept;
   return test;
+}
+
+TestCase generate_batch(const Policy& policy, const std::vector<std::uint64_t>& seeds, Size size, int variants) {
+  if (seeds.empty()) throw Error(ErrorKind::usage, "a batch needs at least one seed");
+  // The seed's program, then its variants: each rebuilt from the seed under its own label.
+  std::vector<BatchTest> tests;
+  for (std::uint64_t seed : seeds)
+    for (int index = 0; index <= variants; ++index) tests.push_back(build_batch_test(policy, seed, size, index));
+  return emit_batch(policy, size, tests);
 }
 
 } // namespace cudiff::generator

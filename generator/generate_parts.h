@@ -9,6 +9,7 @@
 #include "generator/layout/layout.h"
 
 #include <cstdint>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -36,6 +37,19 @@ Sidecar sidecar_of(const Built& built, const Policy& policy, std::uint64_t seed,
                    const std::string& kernel_label, const std::string& scope);
 /// The leading comment of a lone program: seed, version, policy hash, size, constructs.
 std::string header_comment(std::uint64_t seed, const Policy& policy, Size size, const Swarm& swarm);
+/// One test of a batch (generate_batch): a seed's program (index 0) or its variant `index`,
+/// built under the test's label ("s<seed>" or "s<seed>v<index>"), with what the variant derives from.
+struct BatchTest {
+  std::uint64_t seed = 0;
+  int index = 0;
+  Built built;
+  std::optional<Sidecar::VariantOf> variant_of;
+};
+/// The test `index` of `seed` as generate_batch builds it.
+BatchTest build_batch_test(const Policy& policy, std::uint64_t seed, Size size, int index);
+/// The batch's text and sidecar, in the order of `tests`; its seeds are theirs, in order of first
+/// appearance. generate_batch is build_batch_test for every seed and index, then this.
+TestCase emit_batch(const Policy& policy, Size size, const std::vector<BatchTest>& tests);
 /// 16 hex digits, as checksum lines print them.
 std::string hex64(std::uint64_t value);
 

@@ -312,10 +312,12 @@ std::string batch_test_label(std::uint64_t seed);
 /// The label of a seed's variant `index` (1-based) in a batch: "s<seed>v<index>".
 std::string variant_test_label(std::uint64_t seed, int index);
 
-/// A generated program shrunk as the generator sees it, before any text pass (docs/reducer.md,
-/// "Reducing a generated program"): whole kernels, the layout probes, the V-rule probes and the
-/// ABI family go first, then a compute-dense kernel's functions, statements, loop trips,
-/// subexpressions, variables, launch size and its host side. Every candidate is a complete
+/// A generated program or batch shrunk as the generator sees it, before any text pass
+/// (docs/reducer.md, "Reducing a generated program"): a batch's tests and variants, whole
+/// kernels, the layout probes and the ABI family go first, then what is inside the tests: the
+/// ABI functions' parameters; a core kernel's launch, statements, branches, loop trips,
+/// collectives, expressions and functions; a compute-dense kernel's launch, functions,
+/// statements, loop trips, inline-PTX instructions, subexpressions, variables and its host side. Every candidate is a complete
 /// program emitted by the generator, with the interpreter's prediction of its checksums in its
 /// sidecar: a reduction keeps judging it against ground truth, so it can neither drift into
 /// undefined behaviour nor into another bug's output unnoticed.
@@ -329,6 +331,11 @@ public:
   /// The program generate_program makes for `seed`, or its variant `variant` (1-based), the
   /// program of generate_batch's variant of that index alone. Throws what generation throws.
   ProgramReduction(const Policy& policy, std::uint64_t seed, Size size, int variant = 0);
+  /// The batch generate_batch makes of `seeds` with `variants` variants each: current() starts
+  /// as its text. Tests of the batch go, variants fold back into their originals, and a batch
+  /// of one test becomes its program alone before the edits inside the tests. Throws what
+  /// generation throws, and Error(usage) for no seeds.
+  ProgramReduction(const Policy& policy, const std::vector<std::uint64_t>& seeds, Size size, int variants);
   ~ProgramReduction();
   ProgramReduction(ProgramReduction&&) noexcept;
   ProgramReduction& operator=(ProgramReduction&&) noexcept;
@@ -341,6 +348,9 @@ public:
   std::optional<TestCase> candidate(std::size_t index) const;
   /// What edit `index` does, for logs: "dense_0: delete statement 7 (for)".
   std::string describe(std::size_t index) const;
+  /// The kind of edit `index`: what it does without where ("core: delete a statement",
+  /// "ptx: delete an instruction"), so that each kind can be checked on its own.
+  std::string kind(std::size_t index) const;
   /// Makes candidate(index) the current program. Throws Error(internal) when it is none.
   void accept(std::size_t index);
 

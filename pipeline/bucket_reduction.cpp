@@ -33,28 +33,33 @@ std::vector<std::string> matching_configs(const triage::StoredFinding& finding) 
   return names;
 }
 
-/// The finding's program reduced by the generator's IR first, when the generator makes it
-/// again: the text passes then start from the result (its own prediction does not survive
-/// them, so they keep the split of the configs instead).
-void reduce_at_ir_level(const triage::Database& db, const triage::StoredFinding& finding, ReduceRequest& request,
+/// Says on the progress stream that the IR stage does not run and why: the text passes then
+/// work alone, which a person reading the progress should not have to guess.
+void say_no_ir_stage(const std::string& why, std::ostream& err) {
+  err << "ir-reduce: not run (" << why << "): the text passes alone\n" << std::flush;
+}
+
+/// A wrong-code finding's program reduced by the generator's IR first, when the generator
+/// makes it again: the text passes then start from the result (its own prediction does not
+/// survive them, so they keep the split of the configs instead).
+void reduce_at_ir_level(const triage::StoredFinding& finding, GeneratedOrigin origin, ReduceRequest& request,
                         const std::filesystem::path& dir, const runners::Toolchain& toolchain,
                         const runners::GpuDiscovery& gpus, std::ostream& err, BucketReduction& reduction) {
-  std::optional<GeneratedOrigin> origin = generated_origin(db, finding, reduction.ir_note);
-  if (!origin) return;
   IrReduceRequest ir;
-  ir.origin = std::move(*origin);
+  ir.origin = std::move(origin);
   ir.partition = request.partition;
   ir.reference = matching_configs(finding);
   ir.check = request.check;
-  ir.jobs = request.jobs;
-  ir.time_limit_seconds = request.time_limit_seconds;
+  ir.options.jobs = request.jobs;
+  ir.options.time_limit_seconds = request.time_limit_seconds;
   if (request.out)
-    ir.on_improvement = [out = *request.out](const generator::TestCase& test) { write_file(out, test.source); };
+    ir.options.on_improvement = [out = *request.out](const generator::TestCase& test) { write_file(out, test.source); };
   try {
     reduction.ir = reduce_generated(ir, toolchain, gpus, err);
   } catch (const Error& error) {
     if (error.kind() != ErrorKind::usage) throw;
     reduction.ir_note = error.what();
+    say_no_ir_stage(reduction.ir_note, err);
     return;
   }
   request.source = reduction.ir->program.source;
@@ -129,10 +134,25 @@ BucketReduction reduce_bucket(triage::Database& db, const std::string& id, Reduc
     throw_environment("bucket " + std::to_string(bucket.id) +
                       " is found by running its binaries: reducing it needs a GPU (" + gpus.note + ")");
   const double started = unix_seconds();
-  if (request.ir && bucket.kind == oracle::to_string(oracle::FindingKind::wrong_code) && !request.partition.empty())
-    reduce_at_ir_level(db, *finding, request, dir.path(), toolchain, gpus, err, reduction);
+  // A generated program's finding is reduced by the generator's IR first: a wrong-code one on
+  // the GPU against the prediction (reduce_generated); one that is not found by running, by the
+  // text passes' own test (reduce_source, with `generated`). Other run findings have no IR stage.
+  const bool wrong_code = bucket.kind == oracle::to_string(oracle::FindingKind::wrong_code) &&
+                          !request.partition.empty();
+  if (request.ir && (wrong_code || !oracle::is_run_kind(bucket.kind))) {
+    std::optional<GeneratedOrigin> origin = generated_origin(db, *finding, reduction.ir_note);
+    if (!origin) say_no_ir_stage(reduction.ir_note, err);
+    else if (wrong_code)
+      reduce_at_ir_level(*finding, std::move(*origin), request, dir.path(), toolchain, gpus, err, reduction);
+    else request.generated = std::move(origin);
+  }
   reduction.request = request;
   reduction.outcome = reduce_source(request, toolchain, gpus, err);
+  if (reduction.outcome.ir) reduction.ir = reduction.outcome.ir;
+  if (!reduction.outcome.ir_note.empty()) {
+    reduction.ir_note = reduction.outcome.ir_note;
+    say_no_ir_stage(reduction.ir_note, err);
+  }
   reduction.original_bytes = finding->source.size();
   const std::string& reduced = reduction.outcome.result.text;
   if (reduced.size() >= finding->source.size()) return reduction;

@@ -23,8 +23,8 @@ struct BucketReduction {
   bool now_best = false;           ///< it became the bucket's best reproducer
   ReduceRequest request;           ///< as the reduction ran (file, configs, mode...)
   ReduceOutcome outcome;
-  /// The IR reduction that ran before the text passes, for a wrong-code finding of a generated
-  /// program; else why it did not run (ir_note).
+  /// The IR reduction that ran before the text passes, for a finding of a generated program
+  /// (not one found by running it, but wrong code); else why it did not run (ir_note).
   std::optional<IrReduction> ir;
   std::string ir_note;
   /// The stored reproducer's cause (docs/triage.md, "Cause keys"), why it is not what its kind

@@ -13,6 +13,7 @@
 #include "pipeline/bucket_reduction.h"  // reduce_bucket: a bucket's reproducer reduced and stored
 #include "pipeline/cause.h"             // cause keys: cause_of a reduced finding, causes_of_file, ptx_cause
 #include "pipeline/check.h"             // one test: TestInput, CheckRequest, check_test -> TestCheck
+#include "pipeline/ir_reduce.h"         // the IR stage: a generated program's origin, reduce_ir
 #include "pipeline/limits.h"            // every limit: compile, run, script, executor, Slurm
 #include "pipeline/recheck.h"           // stage attachments, recheck_bucket, bisect_bucket
 #include "pipeline/record.h"            // signatures, outputs, a check recorded in a database

@@ -4,6 +4,7 @@
 
 #include "oracle/oracle.h"
 #include "pipeline/check.h"
+#include "pipeline/ir_reduce.h"
 #include "pipeline/limits.h"
 #include "reducer/reducer.h"
 #include "runners/runners.h"
@@ -60,9 +61,14 @@ struct ReduceRequest {
   double script_timeout_seconds = kScriptSeconds;
   double time_limit_seconds = 0;  ///< 0: none
   std::optional<std::filesystem::path> out;  ///< rewritten with every improvement
-  /// reduce_bucket: a generated program's wrong-code finding is reduced at the IR level first
-  /// (reduce_generated). Off: the text passes alone.
+  /// reduce_bucket: a generated program's finding is reduced at the IR level first (a
+  /// wrong-code finding by reduce_generated, the others by `generated` below). Off: the text
+  /// passes alone.
   bool ir = true;
+  /// The original is this generated program or batch: with the built-in test and a finding
+  /// that is not a run finding, the generator's edits (reduce_ir) run first under the same
+  /// test, in the same cheap mode, and the text passes start from their result.
+  std::optional<GeneratedOrigin> generated;
 };
 
 /// How a reduction went, for the report.
@@ -73,13 +79,18 @@ struct ReduceOutcome {
   std::optional<runners::Mode> full_mode;  ///< the mode the original showed it in
   bool confirmed = false;  ///< the result shows the target in the full mode (or the script said yes)
   std::vector<std::string> notes;
+  /// The IR stage, when `generated` made one run; else why it did not (empty: not asked).
+  std::optional<IrReduction> ir;
+  std::string ir_note;
 };
 
 /// Reduces request.source. With the built-in test: checks the original in the full mode,
 /// picks the target finding (exit 2 via Error when there is none), finds the cheapest mode
 /// that still shows it (syntax, then ptx, for compile-time kinds), reduces with a prefilter
 /// (the cheapest config alone first) and confirms the result in the full mode, stepping back
-/// to the last accepted text that passes there if needed. A run mismatch needs a GPU, and
+/// to the last accepted text that passes there if needed. With `generated`, the IR stage runs
+/// before the text passes (its result is confirmed in the full mode first; the text passes start
+/// from the original when it is not), sharing the time limit. A run mismatch needs a GPU, and
 /// every accepted candidate must be clean under every compute-sanitizer tool on both binaries.
 /// Progress goes to `err`.
 ReduceOutcome reduce_source(const ReduceRequest& request, const runners::Toolchain& toolchain,

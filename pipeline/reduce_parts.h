@@ -38,7 +38,9 @@ public:
                 const runners::GpuDiscovery& gpus, const ReduceRequest& request);
   /// A necessary condition checked first on one config alone (the fastest in `original`):
   /// its outcome must be the original's, and a rejecting config may only give errors the
-  /// target's rejecting side gave. Most candidates fail it, at the cost of one compile.
+  /// target's rejecting side gave. Most candidates fail it, at the cost of one compile. For a
+  /// crash of one config that compile is the whole test: the finding and its key are made from
+  /// it alone.
   void use_prefilter(const TestCheck& original);
   /// The run-mismatch gate: compute-sanitizer (memcheck, initcheck, racecheck, synccheck) must
   /// be clean on both compilers' binaries. Throws Error(environment) when it is missing.

@@ -153,6 +153,12 @@ void SignatureTest::use_prefilter(const TestCheck& original) {
   }
   if (fastest == nullptr || original.configs.size() < 2) return;
   prefilter_ = Prefilter{fastest->compile.config, fastest->observation.outcome, std::move(allowed)};
+  // A crash finding, and its key, are made from its one config's compile alone (the judge's
+  // crash_finding, triage::signature_of): the other configs cannot change whether a candidate
+  // shows it, so candidates are built with that config alone, the prefilter's build being the
+  // whole check. The reduction's result is still checked with every config in the full mode.
+  if (finding->kind == oracle::FindingKind::crash && finding->configs.size() == 1)
+    std::erase_if(check_.configs, [&](const runners::Config& config) { return !(config == prefilter_->config); });
 }
 
 void SignatureTest::use_sanitizer_gate() {

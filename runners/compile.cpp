@@ -12,6 +12,7 @@ std::string artifact_name(const std::filesystem::path& source, Mode mode, Linkag
   std::string stem = source.stem().string();
   switch (mode) {
   case Mode::ptx: return stem + ".ptx";
+  case Mode::cubin: return stem + ".cubin";
   case Mode::object: return stem + ".o";
   case Mode::syntax: return {};
   case Mode::binary:

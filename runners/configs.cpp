@@ -57,6 +57,7 @@ std::vector<std::string> nvcc_mode_flags(Mode mode, const std::filesystem::path&
   // nvcc's closest equivalent of -fsyntax-only.
   case Mode::syntax: return {"-cuda", "-o", "/dev/null"};
   case Mode::ptx: return {"-ptx", "-o", output.string()};
+  case Mode::cubin: return {"-cubin", "-o", output.string()};
   case Mode::object: return {"-c", "-o", output.string()};
   case Mode::binary:
   case Mode::run: return {"-o", output.string()};
@@ -68,6 +69,7 @@ std::vector<std::string> clang_mode_flags(Mode mode, const std::filesystem::path
   switch (mode) {
   case Mode::syntax: return {"-fsyntax-only"};
   case Mode::ptx: return {"--cuda-device-only", "-S", "-o", output.string()};
+  case Mode::cubin: return {"--cuda-device-only", "-c", "-o", output.string()};
   case Mode::object: return {"-c", "-o", output.string()};
   case Mode::binary:
   case Mode::run: return {"-o", output.string()};
@@ -85,6 +87,7 @@ std::string to_string(Mode mode) {
   switch (mode) {
   case Mode::syntax: return "syntax";
   case Mode::ptx: return "ptx";
+  case Mode::cubin: return "cubin";
   case Mode::object: return "object";
   case Mode::binary: return "binary";
   case Mode::run: return "run";
@@ -93,7 +96,7 @@ std::string to_string(Mode mode) {
 }
 
 std::optional<Mode> parse_mode(std::string_view text) {
-  for (Mode mode : {Mode::syntax, Mode::ptx, Mode::object, Mode::binary, Mode::run})
+  for (Mode mode : {Mode::syntax, Mode::ptx, Mode::cubin, Mode::object, Mode::binary, Mode::run})
     if (to_string(mode) == text) return mode;
   return std::nullopt;
 }

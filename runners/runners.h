@@ -139,8 +139,11 @@ struct Toolchain {
   static Toolchain from(const ToolchainDiscovery& discovery);
 };
 
-/// How far a check goes. Each mode includes the ones before it, except ptx (device only).
-enum class Mode { syntax, ptx, object, binary, run };
+/// How far a check goes. Each mode includes the ones before it, except ptx and cubin (device
+/// only). cubin: the device code through ptxas (nvcc -cubin, clang --cuda-device-only -c), with
+/// no host compile, which is most of an object's build time: the reducer's cheapest mode for a
+/// crash or a rejection of ptxas (docs/reducer.md, "Cheapest mode").
+enum class Mode { syntax, ptx, cubin, object, binary, run };
 std::string to_string(Mode mode);
 std::optional<Mode> parse_mode(std::string_view text);
 

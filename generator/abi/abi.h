@@ -22,6 +22,9 @@ void plant_abi(Program& program, const Policy& policy, std::uint64_t seed);
 /// The value of `cudiff_abi_N_result(cudiff_abi_N(args))` for the function's arguments: the
 /// interpreter's view of the call (what the emitted code computes, exactly).
 std::uint64_t abi_call_value(const AbiFunction& function);
+/// The kernel's text of the call: `cudiff_abi_N_result(cudiff_abi_N(abiN_0, &abiN_1, ...))`,
+/// the text of the Named expression node that stands for it in the kernel's IR.
+std::string abi_call_text(const AbiFunction& function);
 /// The fold of a value, as the emitted code computes it (wrapping unsigned arithmetic).
 std::uint64_t abi_fold(const AbiType& type);
 /// The function's result type with the fields it gets from h.

@@ -177,14 +177,14 @@ ExprP xor_call(const ExprP& inner, const AbiFunction& function, const std::strin
   return xored;
 }
 
-std::string call_text(const AbiFunction& function) {
+} // namespace
+
+std::string abi_call_text(const AbiFunction& function) {
   std::string args;
   for (const AbiParam& p : function.params)
     args += (args.empty() ? "" : ", ") + std::string(p.kind == AbiKind::Pointer ? "&" : "") + p.kernel_param;
   return function.name + "_result(" + function.name + "(" + args + "))";
 }
-
-} // namespace
 
 std::string to_string(AbiKind kind) {
   switch (kind) {
@@ -276,7 +276,7 @@ void plant_abi(Program& program, const Policy& policy, std::uint64_t seed) {
     function.result = make_type(rng, draw_kind(rng, policy, false, true), function.name + "_r");
     function.folded = abi_call_value(function);
     Stmt* write = writes[static_cast<std::size_t>(rng.below(writes.size()))];
-    write->expr = xor_call(write->expr, function, call_text(function));
+    write->expr = xor_call(write->expr, function, abi_call_text(function));
     touched[static_cast<std::size_t>(function.kernel)] = true;
     program.abi.push_back(std::move(function));
   }

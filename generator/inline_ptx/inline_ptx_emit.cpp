@@ -187,11 +187,18 @@ std::string asm_statement(const Block& block, const std::vector<std::string>& ou
                                          " outputs and " + std::to_string(inputs.size()) + " inputs for a block of " +
                                          std::to_string(block.outputs.size()) + " and " +
                                          std::to_string(block.inputs.size()));
+  // Every register named is declared, read or written: a generated block writes each before
+  // reading it, but one the IR reduction cut may read one on a path no thread takes.
   int counts[3] = {0, 0, 0};
+  auto count = [&](const Reg& reg) {
+    if (reg.bank <= Bank::pred)
+      counts[static_cast<int>(reg.bank)] = std::max(counts[static_cast<int>(reg.bank)], reg.index + 1);
+  };
   for (const Instruction& in : block.body) {
-    for (const Reg& reg : in.dests)
-      if (reg.bank <= Bank::pred)
-        counts[static_cast<int>(reg.bank)] = std::max(counts[static_cast<int>(reg.bank)], reg.index + 1);
+    for (const Reg& reg : in.dests) count(reg);
+    for (const Operand& source : in.sources)
+      if (!source.immediate) count(source.reg);
+    if (in.guard && !in.guard->immediate) count(in.guard->reg);
   }
   std::string text = "asm volatile(\"{\\n\\t\"\n";
   static const char* const declarations[] = {".reg .b32 %%ct<", ".reg .b64 %%cw<", ".reg .pred %%cp<"};

@@ -126,6 +126,21 @@ void splice(Body& into, std::size_t index, Body body) {
               std::make_move_iterator(body.end()));
 }
 
+/// An edit's kind: what it does without the numbers that say where ("keep only case 3 of"
+/// gives "keep only case of").
+std::string kind_of(const std::string& what) {
+  std::string kind;
+  std::size_t at = 0;
+  while (at < what.size()) {
+    const std::size_t end = std::min(what.find(' ', at), what.size());
+    const std::string word = what.substr(at, end - at);
+    if (!word.empty() && !std::ranges::all_of(word, [](char c) { return c >= '0' && c <= '9'; }))
+      kind += (kind.empty() ? "" : " ") + word;
+    at = end + 1;
+  }
+  return kind;
+}
+
 const char* statement_name(StmtKind kind) {
   switch (kind) {
   case StmtKind::Assign: return "assignment";
@@ -150,16 +165,17 @@ const char* statement_name(StmtKind kind) {
 // ---- the edits --------------------------------------------------------------------------
 
 void launch_edits(const Kernel& kernel, std::vector<KernelEdit>& edits) {
-  if (kernel.blocks > 1) edits.push_back({"one block", [](Kernel& k) { return std::exchange(k.blocks, 1u) != 1u; }});
+  if (kernel.blocks > 1)
+    edits.push_back({"one block", "dense: one block", [](Kernel& k) { return std::exchange(k.blocks, 1u) != 1u; }});
   // Whole warps: the collectives' full masks need them.
   if (kernel.threads > 32)
-    edits.push_back({"one warp", [](Kernel& k) { return std::exchange(k.threads, 32u) != 32u; }});
+    edits.push_back({"one warp", "dense: one warp", [](Kernel& k) { return std::exchange(k.threads, 32u) != 32u; }});
 }
 
 /// A function's calls become 0 and it goes; the later functions' calls are renumbered.
 void function_edits(const Kernel& kernel, std::vector<KernelEdit>& edits) {
   for (std::size_t f = 0; f < kernel.functions.size(); ++f)
-    edits.push_back({"delete function " + kernel.functions[f].name, [f](Kernel& k) {
+    edits.push_back({"delete function " + kernel.functions[f].name, "dense: delete a function", [f](Kernel& k) {
                        if (f >= k.functions.size()) return false;
                        auto renumber = [f](Expr& e) {
                          if (e.kind != Expr::Kind::Call) return false;
@@ -179,7 +195,7 @@ void run_edits(const Kernel& kernel, std::vector<KernelEdit>& edits) {
   for (std::size_t chunk = count / 2; chunk >= 2; chunk /= 2)
     for (std::size_t from = 0; from + chunk <= count; from += chunk)
       edits.push_back({"delete top-level statements " + std::to_string(from) + ".." + std::to_string(from + chunk - 1),
-                       [from, chunk](Kernel& k) {
+                       "dense: delete top-level statements", [from, chunk](Kernel& k) {
                          if (from + chunk > k.body.size()) return false;
                          k.body.erase(k.body.begin() + static_cast<std::ptrdiff_t>(from),
                                       k.body.begin() + static_cast<std::ptrdiff_t>(from + chunk));
@@ -194,7 +210,8 @@ void statement_edits(const Kernel& kernel, std::vector<KernelEdit>& edits) {
     const std::size_t at = n++;
     const std::string name = "statement " + std::to_string(at) + " (" + statement_name(s.kind) + ")";
     auto edit = [&](std::string what, auto change) {
-      edits.push_back({what + " " + name, [at, change](Kernel& k) { return change_statement(k, at, change); }});
+      edits.push_back({what + " " + name, "dense: " + kind_of(what) + " a statement",
+                       [at, change](Kernel& k) { return change_statement(k, at, change); }});
     };
     edit("delete", [](Body& b, std::size_t j) {
       b.erase(b.begin() + static_cast<std::ptrdiff_t>(j));
@@ -260,6 +277,31 @@ void statement_edits(const Kernel& kernel, std::vector<KernelEdit>& edits) {
         });
       }
       break;
+    case StmtKind::Shuffle:
+    case StmtKind::WarpReduce:
+      // The thread's own operand instead of the warp's: the collective's value without the warp.
+      edit("a plain assignment for", [](Body& b, std::size_t j) {
+        Stmt assign;
+        assign.kind = StmtKind::Assign;
+        assign.var = b[j].var;
+        assign.exprs = {b[j].exprs.at(0)};
+        b[j] = std::move(assign);
+        return true;
+      });
+      break;
+    case StmtKind::Asm:
+      for (ptx::BlockEdit& block_edit : ptx::block_edits(*s.ptx))
+        edits.push_back(
+            {block_edit.what + " in " + name, block_edit.kind, [at, apply = std::move(block_edit.apply)](Kernel& k) {
+               return change_statement(k, at, [&](Body& b, std::size_t j) {
+                 if (b[j].kind != StmtKind::Asm) return false;
+                 ptx::Block block = *b[j].ptx;
+                 if (!apply(block)) return false;
+                 b[j].ptx = std::make_shared<const ptx::Block>(std::move(block));
+                 return true;
+               });
+             }});
+      break;
     default: break;
     }
     return false;
@@ -293,16 +335,17 @@ void expression_edits(const Kernel& kernel, std::vector<KernelEdit>& edits) {
     if (e.kind == Expr::Kind::Operation || e.kind == Expr::Kind::Call)
       for (std::size_t a = 0; a < e.args.size(); ++a) {
         if (e.args[a].wide != e.wide) continue;
-        edits.push_back({name + " -> its operand " + std::to_string(a), [at, a](Kernel& k) {
-                           return change_expr(k, at, [a](Expr& x) {
-                             if (a >= x.args.size() || x.args[a].wide != x.wide) return false;
-                             Expr operand = x.args[a];
-                             x = std::move(operand);
-                             return true;
-                           });
-                         }});
+        edits.push_back(
+            {name + " -> its operand " + std::to_string(a), "dense: an operation as its operand", [at, a](Kernel& k) {
+               return change_expr(k, at, [a](Expr& x) {
+                 if (a >= x.args.size() || x.args[a].wide != x.wide) return false;
+                 Expr operand = x.args[a];
+                 x = std::move(operand);
+                 return true;
+               });
+             }});
       }
-    edits.push_back({name + " -> 0", [at](Kernel& k) {
+    edits.push_back({name + " -> 0", "dense: an expression as 0", [at](Kernel& k) {
                        return change_expr(k, at, [](Expr& x) {
                          x = zero(x.wide);
                          return true;
@@ -346,7 +389,7 @@ void storage_edits(const Kernel& kernel, std::vector<KernelEdit>& edits) {
   // vars[0..4] are a, b, c, d and w: the output words.
   for (std::size_t v = kernel.vars.size(); v-- > 5;) {
     if (uses.vars.contains(static_cast<int>(v))) continue;
-    edits.push_back({"delete variable " + kernel.vars[v].name, [v](Kernel& k) {
+    edits.push_back({"delete variable " + kernel.vars[v].name, "dense: delete a variable", [v](Kernel& k) {
                        if (v >= k.vars.size() || uses_of(k).vars.contains(static_cast<int>(v))) return false;
                        const int gone = static_cast<int>(v);
                        walk_statements(k.body, [&](Body& body, std::size_t i) {
@@ -368,26 +411,27 @@ void storage_edits(const Kernel& kernel, std::vector<KernelEdit>& edits) {
   // Then what still reads the input: a reproducer whose kernel reads none has no input at all.
   for (std::size_t v = 5; v < kernel.vars.size(); ++v)
     if (kernel.vars[v].from_input)
-      edits.push_back({kernel.vars[v].name + " starts at 0",
+      edits.push_back({kernel.vars[v].name + " starts at 0", "dense: a variable starts at 0",
                        [v](Kernel& k) { return v < k.vars.size() && std::exchange(k.vars[v].from_input, false); }});
   auto uses_base = [](const Uses& u) { return !u.vars.empty() && *u.vars.begin() < 5; };
   if (kernel.base_words && !uses_base(uses))
-    edits.push_back({"delete the words a, b, c, d and w", [uses_base](Kernel& k) {
+    edits.push_back({"delete the words a, b, c, d and w", "dense: delete the base words", [uses_base](Kernel& k) {
                        if (uses_base(uses_of(k))) return false;
                        return std::exchange(k.base_words, false);
                      }});
   if (kernel.local_words && !uses.local)
-    edits.push_back({"delete the local words", [](Kernel& k) {
+    edits.push_back({"delete the local words", "dense: delete the local words", [](Kernel& k) {
                        if (uses_of(k).local) return false;
                        return std::exchange(k.local_words, false);
                      }});
   if (kernel.shared_words && !uses.shared)
-    edits.push_back({"delete the shared words", [](Kernel& k) {
+    edits.push_back({"delete the shared words", "dense: delete the shared words", [](Kernel& k) {
                        if (uses_of(k).shared) return false;
                        return std::exchange(k.shared_words, false);
                      }});
   if (kernel.shared_words && kernel.dynamic_shared)
-    edits.push_back({"static shared words", [](Kernel& k) { return std::exchange(k.dynamic_shared, false); }});
+    edits.push_back({"static shared words", "dense: static shared words",
+                     [](Kernel& k) { return std::exchange(k.dynamic_shared, false); }});
 }
 
 } // namespace

@@ -33,14 +33,32 @@ TEST_F(GeneratedOriginTest, AProgramTheGeneratorMakesAgainIsItsSeedAndSize) {
   EXPECT_EQ(origin->policy.hash(), generator::Policy::defaults().hash());
 }
 
-TEST_F(GeneratedOriginTest, ABatchOfOneSeedCountsAndABatchOfTwoDoesNot) {
+TEST_F(GeneratedOriginTest, ABatchOfSeveralSeedsWithVariantsIsItsSeedsAndItsVariantCount) {
   const auto one = origin_of(
       generator::generate_batch(generator::Policy::defaults(), {9}, generator::Size::small).source);
   ASSERT_TRUE(one) << why_not_;
+  EXPECT_TRUE(one->batch);
   EXPECT_EQ(one->seed, 9u);
-  EXPECT_FALSE(
-      origin_of(generator::generate_batch(generator::Policy::defaults(), {9, 10}, generator::Size::small).source));
-  EXPECT_EQ(why_not_, "not the program of one seed");
+  EXPECT_EQ(one->variants, 0);
+  // `cudiff generate --batch 2 --variants 2`: the variants are counted from the text.
+  const auto two = origin_of(
+      generator::generate_batch(generator::Policy::defaults(), {9, 10}, generator::Size::small, 2).source);
+  ASSERT_TRUE(two) << why_not_;
+  EXPECT_EQ(two->seeds, (std::vector<std::uint64_t>{9, 10}));
+  EXPECT_EQ(two->variants, 2);
+  EXPECT_EQ(program_reduction(*two).current().source,
+            generator::generate_batch(generator::Policy::defaults(), {9, 10}, generator::Size::small, 2).source);
+}
+
+TEST_F(GeneratedOriginTest, AWrongCodeFindingNamesTheTestItsDifferingKernelIsIn) {
+  triage::StoredFinding finding;
+  finding.source = generator::generate_batch(generator::Policy::defaults(), {9, 10}, generator::Size::small, 1).source;
+  finding.campaign_id = "no-such-campaign";
+  finding.details = boost::json::object{{"differing_kernels", boost::json::array{"s10v1/kernel_0"}}};
+  const auto origin = generated_origin(db_, finding, why_not_);
+  ASSERT_TRUE(origin) << why_not_;
+  EXPECT_EQ(origin->seed, 10u);
+  EXPECT_EQ(origin->variant, 1);
 }
 
 TEST_F(GeneratedOriginTest, AnEditedProgramAPersonsFileAndAnotherVersionAreRefusedWithTheReason) {

@@ -1,0 +1,222 @@
+// pipeline: the IR stage of a reduction — which generated program or batch a reproducer is
+// (the generator must make it again byte for byte), and the loop that applies the generator's
+// edits under a test, `jobs` candidates at a time.
+#include "pipeline/ir_reduce.h"
+
+#include <algorithm>
+#include <future>
+#include <ostream>
+#include <sstream>
+
+#include <unistd.h>
+
+namespace cudiff::pipeline {
+namespace {
+
+/// The value of a `// key: value` line of a generated program's header; "" when absent.
+std::string header_value(const std::string& source, const std::string& key) {
+  std::istringstream lines(source);
+  std::string line;
+  const std::string prefix = "// " + key + ": ";
+  for (int n = 0; n < 8 && std::getline(lines, line); ++n)
+    if (line.starts_with(prefix)) return line.substr(prefix.size());
+  return "";
+}
+
+/// How many variants each seed of a batch has: the largest J of its `// ---- seed S variant J
+/// ----` lines (generate_batch writes one before each test).
+int variants_in(const std::string& source) {
+  int variants = 0;
+  const std::string marker = "\n// ---- seed ";
+  for (std::size_t at = source.find(marker); at != std::string::npos; at = source.find(marker, at + 1)) {
+    const std::size_t end = source.find('\n', at + 1);
+    const std::string line = source.substr(at + 1, end == std::string::npos ? std::string::npos : end - at - 1);
+    const std::size_t word = line.find(" variant ");
+    if (word == std::string::npos) continue;
+    try {
+      variants = std::max(variants, std::stoi(line.substr(word + 9)));
+    } catch (const std::exception&) {
+    }
+  }
+  return variants;
+}
+
+std::vector<std::uint64_t> parse_seeds(const std::string& list) {
+  std::vector<std::uint64_t> seeds;
+  std::istringstream words(list);
+  std::string word;
+  while (words >> word) seeds.push_back(std::stoull(word));
+  return seeds;
+}
+
+/// The test a finding's first differing kernel belongs to: "s<seed>v<j>/kernel_0" gives (seed,
+/// j), "s<seed>/kernel_0" (seed, 0); none for a finding that names no batch kernel.
+std::optional<std::pair<std::uint64_t, int>> test_of_finding(const triage::StoredFinding& finding) {
+  const auto* object = finding.details.if_object();
+  const auto* kernels = object == nullptr ? nullptr : object->if_contains("differing_kernels");
+  if (kernels == nullptr || !kernels->is_array() || kernels->as_array().empty() ||
+      !kernels->as_array().front().is_string())
+    return std::nullopt;
+  const std::string label(kernels->as_array().front().as_string());
+  const std::size_t slash = label.find('/');
+  if (!label.starts_with("s") || slash == std::string::npos) return std::nullopt;
+  const std::string test = label.substr(1, slash - 1);
+  const std::size_t v = test.find('v');
+  try {
+    return std::pair<std::uint64_t, int>{std::stoull(test.substr(0, v)),
+                                         v == std::string::npos ? 0 : std::stoi(test.substr(v + 1))};
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+/// The generator policy stored with a finding's campaign, if one was.
+std::optional<generator::Policy> campaign_policy(const triage::Database& db, const std::string& campaign_id) {
+  const std::optional<std::string> text = db.campaign_params(campaign_id);
+  if (!text) return std::nullopt;
+  boost::system::error_code ec;
+  const boost::json::value json = boost::json::parse(*text, ec);
+  const auto* object = ec ? nullptr : json.if_object();
+  if (object == nullptr) return std::nullopt;
+  if (const auto* policy = object->if_contains("policy"); policy != nullptr && policy->is_string())
+    return generator::Policy::load(policy->as_string());
+  return std::nullopt;
+}
+
+std::size_t line_count(const std::string& text) { return static_cast<std::size_t>(std::ranges::count(text, '\n')); }
+
+} // namespace
+
+std::optional<GeneratedOrigin> generated_origin_of(const std::string& source, const generator::Policy& policy,
+                                                   std::string& why_not) {
+  const std::string version = header_value(source, "generator version");
+  if (version.empty()) {
+    why_not = "not a generated program";
+    return std::nullopt;
+  }
+  if (version != generator::kGeneratorVersion) {
+    why_not = "made by generator " + version + ", this is " + std::string(generator::kGeneratorVersion);
+    return std::nullopt;
+  }
+  GeneratedOrigin origin;
+  origin.policy = policy;
+  origin.batch = source.starts_with("// cudiff generated batch");
+  try {
+    origin.seeds = parse_seeds(header_value(source, origin.batch ? "seeds" : "seed"));
+    if (origin.seeds.empty() || (!origin.batch && origin.seeds.size() != 1)) {
+      why_not = "its header names no seed";
+      return std::nullopt;
+    }
+    origin.seed = origin.seeds.front();
+    origin.size = generator::parse_size(header_value(source, "size"));
+    if (policy.hash() != header_value(source, "policy hash")) {
+      why_not = "its policy is not stored with its campaign";
+      return std::nullopt;
+    }
+    origin.variants = origin.batch ? variants_in(source) : 0;
+    // Only a program the generator makes again byte for byte is reduced from its IR.
+    const std::string again = origin.batch
+                                  ? generator::generate_batch(policy, origin.seeds, origin.size, origin.variants).source
+                                  : generator::generate_program(policy, origin.seed, origin.size).source;
+    if (again != source) {
+      why_not = "the generator does not make the same program again";
+      return std::nullopt;
+    }
+  } catch (const Error& error) {
+    why_not = error.what();
+    return std::nullopt;
+  } catch (const std::exception&) {
+    why_not = "its header names no seed";
+    return std::nullopt;
+  }
+  return origin;
+}
+
+std::optional<GeneratedOrigin> generated_origin(const triage::Database& db, const triage::StoredFinding& finding,
+                                                std::string& why_not) {
+  generator::Policy policy = generator::Policy::defaults();
+  try {
+    policy = campaign_policy(db, finding.campaign_id).value_or(policy);
+  } catch (const Error& error) {
+    why_not = error.what();
+    return std::nullopt;
+  }
+  std::optional<GeneratedOrigin> origin = generated_origin_of(finding.source, policy, why_not);
+  if (!origin) return std::nullopt;
+  if (const auto test = test_of_finding(finding)) {
+    if (std::ranges::find(origin->seeds, test->first) == origin->seeds.end()) {
+      why_not = "its finding names a kernel of seed " + std::to_string(test->first) + ", which the batch does not hold";
+      return std::nullopt;
+    }
+    origin->seed = test->first;
+    origin->variant = test->second;
+  }
+  return origin;
+}
+
+generator::ProgramReduction program_reduction(const GeneratedOrigin& origin) {
+  if (origin.batch) return {origin.policy, origin.seeds, origin.size, origin.variants};
+  return {origin.policy, origin.seeds.front(), origin.size};
+}
+
+IrReduction reduce_ir(generator::ProgramReduction& reduction,
+                      const std::function<bool(const generator::TestCase&)>& test, const IrOptions& options,
+                      std::ostream& err) {
+  IrReduction result;
+  result.original_lines = line_count(reduction.current().source);
+  const double started = unix_seconds();
+  auto elapsed = [&] { return unix_seconds() - started; };
+  auto out_of_time = [&] { return options.time_limit_seconds > 0 && elapsed() >= options.time_limit_seconds; };
+  const bool terminal = ::isatty(STDERR_FILENO) == 1;
+  double last_progress = -1e9;
+  auto progress = [&](std::size_t edit) {
+    if (!terminal && elapsed() - last_progress < 10) return;
+    last_progress = elapsed();
+    const std::string line = "ir-reduce: " + std::to_string(result.original_lines) + " -> " +
+                             std::to_string(line_count(reduction.current().source)) + " lines | edit " +
+                             std::to_string(edit) + "/" + std::to_string(reduction.edits()) + " | " +
+                             std::to_string(result.accepted) + " accepted, " + std::to_string(result.tests) +
+                             " tests | " + format_seconds(elapsed());
+    if (terminal) err << "\r" << line << "\x1b[K" << std::flush;
+    else err << line << "\n" << std::flush;
+  };
+  const std::size_t jobs = std::max<std::size_t>(1, options.jobs);
+  for (bool progressed = true; progressed && !out_of_time();) {
+    progressed = false;
+    ++result.rounds;
+    for (std::size_t next = 0; next < reduction.edits() && !out_of_time();) {
+      // The next `jobs` edits that change something, tested side by side; the first kept one
+      // in order wins, as a sequential run would have taken it.
+      std::vector<std::pair<std::size_t, generator::TestCase>> window;
+      for (; next < reduction.edits() && window.size() < jobs; ++next)
+        if (std::optional<generator::TestCase> candidate = reduction.candidate(next))
+          window.emplace_back(next, std::move(*candidate));
+      std::vector<std::future<bool>> verdicts;
+      for (const auto& [edit, candidate] : window)
+        verdicts.push_back(std::async(std::launch::async, [&test, &candidate] { return test(candidate); }));
+      std::optional<std::size_t> kept;
+      for (std::size_t i = 0; i < verdicts.size(); ++i) {
+        const bool interesting = verdicts[i].get();
+        ++result.tests;
+        if (interesting && !kept) kept = i;
+      }
+      progress(next);
+      if (!kept) continue;
+      const std::size_t edit = window[*kept].first;
+      result.log.push_back(reduction.describe(edit));
+      reduction.accept(edit);
+      ++result.accepted;
+      progressed = true;
+      next = edit;  // the same number names the next edit now
+      if (options.on_improvement) options.on_improvement(reduction.current());
+    }
+  }
+  if (terminal) err << "\n";
+  for (const std::string& edit : result.log) err << "ir-reduce: kept " << edit << "\n";
+  result.stopped_early = out_of_time();
+  result.seconds = elapsed();
+  result.program = reduction.current();
+  return result;
+}
+
+} // namespace cudiff::pipeline
