@@ -189,16 +189,19 @@ int triage_reduce(const ParsedArgs& args, std::ostream& out, std::ostream& err) 
   } else if (!reduction.ir_note.empty()) {
     out << "IR reduction: not run (" << reduction.ir_note << ")\n";
   }
+  // The last line says when the time limit stopped it: a campaign reading it goes on later.
+  const bool stopped = reduction.outcome.result.stopped_early || (reduction.ir && reduction.ir->stopped_early);
+  const std::string stopped_text = stopped ? "; " + std::string(campaign::kStoppedAtTimeLimit) : "";
   if (!reduction.stored) {
     out << "bucket " << bucket.id << " (" << bucket.key.substr(0, 12) << "): no smaller reproducer than "
-        << format_bytes(reduction.original_bytes) << "; nothing stored\n";
+        << format_bytes(reduction.original_bytes) << "; nothing stored" << stopped_text << "\n";
     return 0;
   }
   report_reduction(reduction.request, reduction.outcome, false, out);
   out << "bucket " << bucket.id << " (" << bucket.key.substr(0, 12) << "): reproducer reduced from "
       << format_bytes(reduction.original_bytes) << " to " << format_bytes(reduction.outcome.result.text.size())
       << "; stored as finding " << reduction.stored_finding.substr(0, 12)
-      << (reduction.now_best ? ", now the best reproducer" : "") << "\n";
+      << (reduction.now_best ? ", now the best reproducer" : "") << stopped_text << "\n";
   return 0;
 }
 
