@@ -16,5 +16,6 @@
 #include "campaign/guided.h"       // guided generation: GuidedSession, run_libfuzzer_campaign
 #include "campaign/params.h"       // FuzzParams, as stored for --resume; a shard's seeds
 #include "campaign/recall.h"       // the known-bug recall suite (`cudiff recall`)
+#include "campaign/reductions.h"   // which new bugs are reduced, in what order, on what cores, how long
 #include "campaign/shards.h"       // Shard, Slurm array tasks, named campaigns
 #include "campaign/slurm.h"        // a campaign as a Slurm job array: submit, status

@@ -9,9 +9,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace cudiff::campaign {
@@ -31,9 +33,13 @@ struct GpuShare {
 /// still runs for them is stopped (runners::Limits::deadline) and they are dropped, not
 /// committed: --resume tests them again.
 inline constexpr double kDrainSeconds = 30;
-/// Reductions at the end of a --time campaign stop this long after its time ran out; a bucket
-/// not reduced by then is left for `cudiff triage reduce`.
+/// A reduction still running this long after its window ended (a --time campaign's time, a
+/// --tests campaign's share after its tests) is stopped; its bucket is left for --resume.
 inline constexpr double kReductionStopSeconds = 55;
+/// The last line of a `triage reduce` that its --time-limit stopped says this.
+inline constexpr std::string_view kStoppedAtTimeLimit = "stopped at the time limit";
+
+struct CampaignSummary;
 
 /// What a campaign is asked to do (cudiff fuzz).
 struct CampaignSetup {
@@ -45,7 +51,9 @@ struct CampaignSetup {
   FuzzParams params;  ///< a new campaign's (ignored with resume: read from the database)
   runners::Toolchain toolchain;
   runners::GpuDiscovery gpus;  ///< the GPUs to use (none: compile-only)
-  std::size_t jobs = 1;
+  std::size_t jobs = 0;  ///< workers; 0: plan_cores's
+  /// --reduce-share given: a new campaign's comes in `params`; this overrides a resumed one's.
+  std::optional<double> reduce_share;
   /// Where binaries run: in executors (default; processes where the executor is missing) or a
   /// process each (--run-path process).
   runners::RunPath run_path = runners::RunPath::executor;
@@ -53,6 +61,24 @@ struct CampaignSetup {
   /// `--resume --time D`: a --time campaign goes on for D more seconds, even one that ended
   /// when its time ran out. 0: resumed as it was.
   double more_time = 0;
+  /// Called once the tests are done and the report is written, before the reductions that
+  /// follow them (cli prints the summary there): the summary as it stands then.
+  std::function<void(const CampaignSummary&)> on_tests_done;
+};
+
+/// A campaign's reductions (docs/campaign.md, "Reductions").
+struct ReductionSummary {
+  double share = 0;                ///< the share of the campaign's time kept for them
+  std::size_t alongside_jobs = 0;  ///< jobs of a reduction alongside the tests; 0: after them only
+  std::size_t after_jobs = 0;      ///< jobs of a reduction after the tests
+  std::size_t queued = 0;          ///< new bugs queued: this start's and those left before
+  std::size_t not_queued = 0;      ///< new buckets not reduced by default: known, reported, dialect
+  std::size_t small = 0;           ///< new bugs not reduced: their reproducer is already_small
+  std::size_t ended = 0;           ///< reductions that ran to their end (stored a smaller reproducer or not)
+  double window = -1;              ///< seconds they had after the tests (negative: no bound)
+  double seconds = 0;              ///< seconds they took after the tests
+  std::string under_way;           ///< when the tests ended: what was being reduced, or "done"
+  bool only = false;               ///< a --resume with no tests left: reductions only
 };
 
 /// How a campaign ended.
@@ -66,27 +92,33 @@ struct CampaignSummary {
   /// What the new buckets are, as the summary's first line says it: new bugs by class, known
   /// or reported, dialect (the shipped known differences make many of them known).
   triage::BugTally bugs;
-  std::vector<std::string> reductions;    ///< one line per bucket reduced
+  std::vector<std::string> reductions;    ///< one line per reduction, as they ended
+  ReductionSummary reduction;
   std::vector<std::string> notes;
-  double seconds = 0;
+  double seconds = 0;  ///< the tests' (this start's, with what earlier starts spent)
   bool compile_only = false;
   bool already_finished = false;  ///< a named campaign's command ran again after it had ended
   /// Batches still running when --time ran out (after kDrainSeconds more): not committed.
   std::size_t dropped_batches = 0;
-  std::vector<std::string> unreduced;  ///< new buckets whose reduction the time limit stopped or skipped
+  /// New bugs still to reduce (keys), most important first: their window ran out, or --resume
+  /// reduces them (the campaign's stored pending_reductions).
+  std::vector<std::string> unreduced;
   std::optional<runners::ExecutorStats> executor;  ///< all GPUs' executors together, when used
   std::vector<GpuShare> gpus;                      ///< each GPU's share (none when compile-only)
 };
 
 /// Runs (or resumes) the campaign in its named steps: open or resume the campaign row, start
-/// the workers, commit each batch as it comes, close the campaign, reduce the new buckets and
-/// write the report. Progress lines go to `err` (none when quiet).
+/// the workers (and the reductions alongside where the cores allow), commit each batch as it
+/// comes, close the campaign, write the report (then on_tests_done), reduce the new bugs left
+/// in their window, most important first, and write the report again. Progress lines go to
+/// `err` (none when quiet).
 CampaignSummary run_campaign(const CampaignSetup& setup, std::ostream& err);
 /// `cudiff fuzz --json`: the campaign, its counts and rate, the new and unreduced buckets, what
 /// the executors did, each GPU's share, the notes and the report.
 boost::json::object to_json(const CampaignSummary& summary);
 
-/// Half the usable cores (each batch builds with two compilers at once), at least one.
+/// Half the usable cores (each batch builds with two compilers at once), at least one: the
+/// workers of a campaign whose reductions wait for its tests (plan_cores).
 std::size_t default_fuzz_jobs();
 
 } // namespace cudiff::campaign

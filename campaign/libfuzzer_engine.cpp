@@ -144,9 +144,12 @@ LibFuzzerSummary run_libfuzzer_campaign(const LibFuzzerCampaign& request, std::o
                                      : "signal " + std::to_string(WTERMSIG(status));
   for (const std::string& key : bucket_keys(db))
     if (!before.count(key)) summary.new_buckets.push_back(key);
-  if (request.reduce)
-    for (const std::string& key : summary.new_buckets)
-      summary.reductions.push_back(reduce_bucket_in_child(options.db_path, key, default_fuzz_jobs() * 2));
+  if (request.reduce) {  // the new bugs, most important first; known and dialect buckets are not reduced
+    std::vector<triage::Bucket> fresh;
+    for (const std::string& key : summary.new_buckets) fresh.push_back(db.bucket(key));
+    for (const ReductionItem& item : reduction_order(fresh))
+      summary.reductions.push_back(reduce_bucket_in_child(options.db_path, item.key, default_fuzz_jobs() * 2).line);
+  }
 
   summary.report = request.report.value_or(options.db_path.parent_path() /
                                            (options.db_path.stem().string() + "-report.html"));

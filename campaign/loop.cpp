@@ -1,7 +1,8 @@
 // campaign: the loop. Worker threads check batches; this thread alone writes the database,
 // one transaction per batch (its tests, its findings, the campaign's counts and elapsed time),
 // so whatever a kill -9 interrupts was never committed and is simply redone. The steps, in
-// order: open_or_resume, start_workers, commit (per batch), close, reduce and report.
+// order: open_or_resume, start_workers (and the reducer, alongside where the cores allow),
+// commit (per batch), close, report, then the reductions' window and the report again.
 #include "campaign/batch_parts.h"
 #include "campaign/fuzz.h"
 #include "campaign/loop_parts.h"
@@ -11,6 +12,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstdlib>
 #include <memory>
 #include <mutex>
@@ -20,9 +22,6 @@
 
 namespace cudiff::campaign {
 namespace {
-
-/// What a reduction line says when --time stopped it or left no time for it.
-constexpr std::string_view kNotReducedInTime = "not reduced: --time ran out";
 
 /// What workers hand to the writer.
 struct Finished {
@@ -83,10 +82,12 @@ FuzzParams stored_params(const triage::Database& db, const triage::Campaign& cam
 std::pair<triage::Campaign, FuzzParams> unfinished_campaign(const triage::Database& db, double more_time) {
   const auto campaigns = db.campaigns();
   for (auto it = campaigns.rbegin(); it != campaigns.rend(); ++it) {
-    if (it->kind != "fuzz" || (it->ended > 0 && more_time <= 0)) continue;
+    if (it->kind != "fuzz") continue;
     const auto params = db.campaign_params(it->id);
     if (!params) continue;
     std::pair<triage::Campaign, FuzzParams> found{*it, stored_params(db, *it, *params)};
+    // An ended campaign goes on for its new bugs left to reduce, or with more time.
+    if (it->ended > 0 && more_time <= 0 && found.second.pending_reductions.empty()) continue;
     if (more_time > 0) {
       if (found.second.time_budget <= 0)
         throw_usage("campaign " + it->id.substr(0, 12) +
@@ -97,7 +98,8 @@ std::pair<triage::Campaign, FuzzParams> unfinished_campaign(const triage::Databa
     }
     return found;
   }
-  throw_environment("no unfinished fuzz campaign in " + db.path().string() + " to resume");
+  throw_environment("no unfinished fuzz campaign (nor one with new bugs left to reduce) in " + db.path().string() +
+                    " to resume");
 }
 
 /// The named campaign when the database has it already: its command ran here before (a
@@ -124,6 +126,11 @@ struct OpenCampaign {
   FuzzParams params;
   bool resuming = false;
   bool compile_only = false;
+  bool reductions_only = false;  ///< --resume of an ended campaign: its new bugs left to reduce
+  /// This start's choices (--no-reduce, --reduce-share given with --resume); the stored ones
+  /// stay as the campaign was started, for the next --resume.
+  bool reduce_now = true;
+  double share_now = kDefaultReduceShare;
   std::set<std::uint64_t> done;  ///< seeds committed before this start
 };
 
@@ -161,14 +168,33 @@ OpenCampaign open_or_resume(triage::Database& db, const CampaignSetup& setup) {
       db.put_campaign_params(campaign.id, boost::json::serialize(fuzz_params_json(params)));
     });
   }
-  if (open.resuming && setup.no_reduce) open.params.reduce = false;
+  open.reduce_now = open.params.reduce && !(open.resuming && setup.no_reduce);
+  open.share_now = setup.reduce_share.value_or(open.params.reduce_share);
+  open.reductions_only = setup.resume && open.row.ended > 0;
   // A resumed campaign runs with the GPUs of this start (they may differ from the first's).
   open.compile_only = setup.gpus.gpus.empty() || (open.params.mode && *open.params.mode != runners::Mode::run);
   for (const std::string& seed : db.tested_seeds(open.row.id)) open.done.insert(std::stoull(seed));
   return open;
 }
 
-std::string start_line(const CampaignSetup& setup, const OpenCampaign& open, const FuzzContext& context) {
+/// How the campaign reduces its new bugs, for its first line.
+std::string reductions_text(const OpenCampaign& open, const CorePlan& plan) {
+  if (!open.reduce_now) return "no reductions (--no-reduce)";
+  const std::string share = std::to_string(static_cast<int>(std::lround(100 * open.share_now))) + "%";
+  if (open.share_now <= 0) return "new bugs listed for --resume, not reduced (--reduce-share 0)";
+  return std::string("new bugs reduced ") +
+         (plan.alongside_jobs > 0 ? "alongside (" + std::to_string(plan.alongside_jobs) + " cores), then " : "") +
+         "after the tests for at most " + share + " of the time";
+}
+
+std::string start_line(const CampaignSetup& setup, const OpenCampaign& open, const FuzzContext& context,
+                       const CorePlan& plan) {
+  if (open.reductions_only)
+    return "resuming " + open.row.id.substr(0, 12) + " in " + setup.db_path.string() + ": its " +
+           std::to_string(open.row.tests) + " tests are done; " +
+           std::to_string(open.params.pending_reductions.size()) + " new bug" +
+           (open.params.pending_reductions.size() == 1 ? "" : "s") + " left to reduce, most important first (" +
+           reduction_order_text() + "), " + std::to_string(plan.after_jobs) + " jobs\n";
   const FuzzParams& params = open.params;
   const std::string named = params.name.empty()
                                 ? ""
@@ -185,10 +211,11 @@ std::string start_line(const CampaignSetup& setup, const OpenCampaign& open, con
                     (context.executors.empty() ? ", a process per run"
                                                : ", " + std::to_string(setup.executors_per_gpu) + " executor" +
                                                      (setup.executors_per_gpu == 1 ? "" : "s") + " per GPU")) +
-         ", " + std::to_string(setup.jobs) + " worker" + (setup.jobs == 1 ? "" : "s") + ", batches of " +
+         ", " + std::to_string(plan.workers) + " worker" + (plan.workers == 1 ? "" : "s") + ", batches of " +
          std::to_string(params.batch) + ", seeds from " + std::to_string(params.first_seed) + ", configs " +
          join(params.configs, ",") +
-         (open.done.empty() ? "" : ", " + std::to_string(open.done.size()) + " tests already done") + "\n";
+         (open.done.empty() ? "" : ", " + std::to_string(open.done.size()) + " tests already done") + "; " +
+         reductions_text(open, plan) + "\n";
 }
 
 /// Which GPU runs the next batch: the one with the fewest batches in flight (the lowest index
@@ -218,12 +245,12 @@ private:
 /// compile-only). A batch that ends after `hard_stop` (--time ran out and kDrainSeconds passed;
 /// what still ran was stopped) is dropped.
 std::vector<std::thread> start_workers(const CampaignSetup& setup, const OpenCampaign& open, const FuzzContext& context,
-                                       BatchSource& source, ResultQueue& queue, ActivityBoard& board,
+                                       std::size_t count, BatchSource& source, ResultQueue& queue, ActivityBoard& board,
                                        std::chrono::steady_clock::time_point hard_stop,
                                        std::atomic<std::size_t>& dropped) {
   std::vector<std::thread> workers;
   auto assigner = std::make_shared<GpuAssigner>(open.compile_only ? 1 : setup.gpus.gpus.size());
-  for (std::size_t w = 0; w < setup.jobs; ++w) {
+  for (std::size_t w = 0; w < count; ++w) {
     workers.emplace_back([&, assigner, w, hard_stop] {  // hard_stop: a copy, the parameter dies with this call
       const auto dir = context.workdir / ("worker" + std::to_string(w));
       const Activity activity = [&board, w](const std::string& what) { board.set(w, what); };
@@ -267,13 +294,20 @@ triage::InvalidTest invalid_row(const SeedOutcome& seed, const triage::Test& tes
   return invalid;
 }
 
+/// What a batch's commit opened.
+struct Committed {
+  std::vector<std::string> fresh;           ///< the keys of the buckets it opened
+  std::vector<ReductionItem> to_reduce;     ///< those reduced by default (reduction_item)
+};
+
 /// Step 3: one batch's tests, findings and invalid tests, the campaign's counts and its
-/// elapsed time, in one transaction. Returns the keys of the buckets it opened.
-std::vector<std::string> commit(triage::Database& db, const CampaignSetup& setup, OpenCampaign& open,
-                                const std::string& policy_hash, const BatchOutcome& outcome, FuzzProgress& progress,
-                                std::int64_t& invalid_tests) {
+/// elapsed time, in one transaction; the new bugs to reduce join the campaign's stored
+/// pending_reductions in it, so a kill after it loses none of them.
+Committed commit(triage::Database& db, const CampaignSetup& setup, OpenCampaign& open, const std::string& policy_hash,
+                 const BatchOutcome& outcome, FuzzProgress& progress, std::int64_t& invalid_tests) {
   std::size_t findings = 0;
-  std::vector<std::string> fresh;
+  Committed committed;
+  std::vector<std::string>& fresh = committed.fresh;
   const double now = unix_seconds();
   triage::Campaign& campaign = open.row;
   db.transaction([&] {
@@ -304,7 +338,13 @@ std::vector<std::string> commit(triage::Database& db, const CampaignSetup& setup
                                    seed.outputs};
         const triage::Recorded recorded = db.add_finding(finding, setup.known.match(seed.signatures[i]));
         ++findings;
-        if (recorded.new_bucket) fresh.push_back(recorded.bucket.key);
+        if (!recorded.new_bucket) continue;
+        fresh.push_back(recorded.bucket.key);
+        if (!open.params.reduce) continue;
+        if (auto item = reduction_item(recorded.bucket)) {
+          open.params.pending_reductions.push_back(item->key);
+          committed.to_reduce.push_back(std::move(*item));
+        }
       }
     }
     progress.add(outcome, findings, fresh.size());
@@ -314,7 +354,20 @@ std::vector<std::string> commit(triage::Database& db, const CampaignSetup& setup
     open.params.elapsed = progress.elapsed();
     db.put_campaign_params(campaign.id, boost::json::serialize(fuzz_params_json(open.params)));
   });
-  return fresh;
+  return committed;
+}
+
+/// The campaign's parameters as this start ran it (its reduction choices).
+FuzzParams this_start(const OpenCampaign& open) {
+  FuzzParams params = open.params;
+  params.reduce = open.reduce_now;
+  params.reduce_share = open.share_now;
+  return params;
+}
+
+/// The campaign's parameters written again: its pending reductions changed.
+void store_params(triage::Database& db, const OpenCampaign& open) {
+  db.transaction([&] { db.put_campaign_params(open.row.id, boost::json::serialize(fuzz_params_json(open.params))); });
 }
 
 /// Step 4: the campaign's end time and final elapsed time.
@@ -329,8 +382,8 @@ void close(triage::Database& db, OpenCampaign& open, const FuzzProgress& progres
 
 /// When a --time campaign stops what it does (none without --time).
 struct Deadlines {
+  std::chrono::steady_clock::time_point time_up = std::chrono::steady_clock::time_point::max();
   std::chrono::steady_clock::time_point hard_stop = std::chrono::steady_clock::time_point::max();
-  std::chrono::steady_clock::time_point reductions_stop = std::chrono::steady_clock::time_point::max();
 };
 
 Deadlines deadlines_of(const FuzzParams& params) {
@@ -341,8 +394,8 @@ Deadlines deadlines_of(const FuzzParams& params) {
     return std::chrono::steady_clock::now() +
            std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(from_now));
   };
+  deadlines.time_up = at(0);
   deadlines.hard_stop = at(kDrainSeconds);
-  deadlines.reductions_stop = at(kReductionStopSeconds);
   return deadlines;
 }
 
@@ -415,27 +468,124 @@ void add_stats(runners::ExecutorStats& to, const runners::ExecutorStats& from) {
   for (const auto& [reason, count] : from.fallback_reasons) to.fallback_reasons[reason] += count;
 }
 
+/// seconds_left() when the reductions have no window (yet).
+constexpr double kNoWindow = -1e300;
+
+/// When the reductions must end and how many jobs each gets: shared by the loop, which sets
+/// them (a --time campaign's end from its start, a --tests campaign's when its tests are done),
+/// and the reducer's thread, which reads them as each reduction starts.
+class ReductionWindow {
+public:
+  std::atomic<bool> stop{false};  ///< set: the reduction under way is stopped at once
+  std::size_t jobs = 2;           ///< before the loop shares it
+  std::optional<std::chrono::steady_clock::time_point> end;  ///< likewise
+
+  /// From now on: `jobs` per reduction, `seconds` from now (negative: no bound).
+  void set(std::size_t jobs_now, double seconds) {
+    std::lock_guard lock(mutex_);
+    jobs = jobs_now;
+    end.reset();
+    if (seconds >= 0)
+      end = std::chrono::steady_clock::now() +
+            std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds));
+  }
+  std::pair<std::size_t, std::optional<std::chrono::steady_clock::time_point>> get() const {
+    std::lock_guard lock(mutex_);
+    return {jobs, end};
+  }
+  double seconds_left() const {
+    const auto [jobs_now, end_now] = get();
+    return end_now ? seconds_until(*end_now) : kNoWindow;
+  }
+
+private:
+  mutable std::mutex mutex_;
+};
+
+/// One reduction in the window: not started with less than kLeastReductionStartSeconds left
+/// (no line: it is listed), else told to stop before the window ends and stopped
+/// kReductionStopSeconds after it.
+ReductionDone reduce_in_window(const std::filesystem::path& db_path, const ReductionItem& item,
+                               ReductionWindow& window) {
+  const auto [jobs, end] = window.get();
+  double left = -1;
+  auto kill = std::chrono::steady_clock::time_point::max();
+  if (end) {
+    left = seconds_until(*end);
+    if (left < kLeastReductionStartSeconds) return {item.key, "", false};
+    kill = *end + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                      std::chrono::duration<double>(kReductionStopSeconds));
+  }
+  ChildReduction child = reduce_bucket_in_child(db_path, item.key, jobs, reduction_time_limit(left), kill,
+                                                &window.stop);
+  return {item.key, std::move(child.line), child.finished};
+}
+
+/// The bugs a previous start left to reduce, queued first; one whose bucket is gone or no
+/// longer reduced by default (a person marked it) leaves the list.
+void requeue_pending(const triage::Database& db, OpenCampaign& open, BackgroundReducer& reducer) {
+  std::vector<std::string> kept;
+  for (const std::string& key : open.params.pending_reductions) {
+    std::optional<ReductionItem> item;
+    try {
+      item = reduction_item(db.bucket(key));
+    } catch (const Error&) {
+      continue;
+    }
+    if (!item) continue;
+    kept.push_back(key);
+    reducer.add(std::move(*item));
+  }
+  open.params.pending_reductions = std::move(kept);
+}
+
+/// The keys still to reduce, most important first (as --resume takes them).
+std::vector<std::string> pending_order(const triage::Database& db, const std::vector<std::string>& keys) {
+  std::vector<triage::Bucket> buckets;
+  for (const std::string& key : keys) {
+    try {
+      buckets.push_back(db.bucket(key));
+    } catch (const Error&) {
+    }
+  }
+  std::vector<std::string> ordered;
+  for (const ReductionItem& item : reduction_order(buckets)) ordered.push_back(item.key);
+  return ordered;
+}
+
 } // namespace
 
-std::string reduce_bucket_in_child(const std::filesystem::path& db_path, const std::string& key, std::size_t jobs,
-                                   std::chrono::steady_clock::time_point deadline) {
+ChildReduction reduce_bucket_in_child(const std::filesystem::path& db_path, const std::string& key, std::size_t jobs,
+                                      double time_limit, std::chrono::steady_clock::time_point deadline,
+                                      const std::atomic<bool>* stop) {
+  const std::string head = "reduce " + key.substr(0, 12) + ": ";
   std::error_code ec;
   const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (ec) return "reduce " + key.substr(0, 12) + ": cannot find the cudiff binary (" + ec.message() + ")";
+  if (ec) return {head + "cannot find the cudiff binary (" + ec.message() + ")", true};
   runners::Command command;
   command.argv = {self.string(), "triage", "reduce", key, "--db", db_path.string(), "--jobs", std::to_string(jobs)};
+  // The child stops at its time limit itself and stores what it reduced so far: the window's
+  // (`windowed`: --resume goes on with it), else the bucket's own, short of the kill.
+  const double own_limit = pipeline::kBucketReductionSeconds - kReductionFinalCheckSeconds;
+  const bool windowed = time_limit > 0 && time_limit < own_limit;
+  const double limit = windowed ? time_limit : own_limit;
+  command.argv.insert(command.argv.end(),
+                      {"--time-limit", std::to_string(static_cast<long>(std::max(1.0, std::floor(limit))))});
   command.limits.wall_seconds = pipeline::kBucketReductionSeconds;
   command.limits.deadline = deadline;
-  const runners::SubprocessResult result = runners::run_subprocess(command);
-  const auto lines = split(trim(result.out.text.empty() ? result.err.text : result.out.text), '\n');
+  const runners::SubprocessResult result = stop ? runners::run_subprocess(command, *stop)
+                                                : runners::run_subprocess(command);
   if (result.stopped)
-    return "reduce " + key.substr(0, 12) + ": " + std::string(kNotReducedInTime) + " (cudiff triage reduce " +
-           key.substr(0, 12) + " does it)";
-  return "reduce " + key.substr(0, 12) + ": " +
-         (result.timed_out
-              ? "stopped at " + std::to_string(static_cast<int>(pipeline::kBucketReductionSeconds / 60)) + " minutes"
-          : lines.empty() ? result.status_text()
-                          : lines.back());
+    return {head + "stopped when its time ran out, not stored (cudiff fuzz --resume reduces it again)", false};
+  const auto lines = split(trim(result.out.text.empty() ? result.err.text : result.out.text), '\n');
+  if (result.timed_out)
+    return {head + "stopped at " + std::to_string(static_cast<int>(pipeline::kBucketReductionSeconds / 60)) +
+                " minutes",
+            true};
+  if (lines.empty()) return {head + result.status_text(), true};
+  // Stopped at the window's time limit: what it reduced is stored, --resume goes on from it.
+  const bool cut = windowed && lines.back().find(kStoppedAtTimeLimit) != std::string::npos;
+  return {head + lines.back() + (cut ? " (cudiff fuzz --resume goes on with it)" : ""), !cut};
 }
 
 std::size_t usable_cores() {
@@ -483,8 +633,9 @@ CampaignSummary run_campaign(const CampaignSetup& setup, std::ostream& err) {
                             workdir.path(), gate,
                             // Variants print checksums: worth their build only where binaries run.
                             open.compile_only ? 0 : static_cast<int>(open.params.variants),
-                            open.compile_only ? std::vector<std::shared_ptr<runners::ExecutorPool>>{}
-                                              : start_executors(setup, workdir.path(), summary.notes)};
+                            open.compile_only || open.reductions_only
+                                ? std::vector<std::shared_ptr<runners::ExecutorPool>>{}
+                                : start_executors(setup, workdir.path(), summary.notes)};
   // Said once: without compute-sanitizer run-time findings are filed, each with the note
   // "not sanitizer-checked" in its details, rather than the campaign failing.
   if (open.params.sanitizer_gate && !open.compile_only && !context.sanitizer_gate.sanitizer) {
@@ -492,24 +643,55 @@ CampaignSummary run_campaign(const CampaignSetup& setup, std::ostream& err) {
                              "; run-time findings are filed with that note";
     summary.notes.insert(summary.notes.begin(), line);
   }
+  const double share = open.share_now;
+  const CorePlan plan = plan_cores(usable_cores(), setup.jobs, share, open.reduce_now, open.params.reduce_in_parallel);
+  const std::size_t worker_count = open.reductions_only ? 0 : plan.workers;
   FuzzProgress progress(open.done.size(), open.params.elapsed, shard_test_count(open.params), open.params.time_budget,
-                        open.compile_only ? 0 : setup.gpus.gpus.size(), setup.jobs);
-  BatchSource source(open.params, open.done, [&progress] { return progress.elapsed(); });
-  if (!setup.quiet) err << start_line(setup, open, context);
+                        open.compile_only ? 0 : setup.gpus.gpus.size(), std::max<std::size_t>(1, worker_count));
+  if (!setup.quiet) err << start_line(setup, open, context, plan);
   if (!setup.quiet)
     for (const std::string& note : summary.notes) err << "note: " << note << "\n";
 
-  const std::size_t reduce_jobs = setup.jobs * 2;
-  const auto reduce = [&](const std::string& key) {
-    return reduce_bucket_in_child(setup.db_path, key, reduce_jobs, deadlines.reductions_stop);
+  // The reductions (docs/campaign.md, "Reductions"): new bugs, most important first, one at a
+  // time in a child process; alongside the tests where plan_cores allows, else after them; in a
+  // window that ends at a --time campaign's time, or a --tests campaign's share after its tests.
+  ReductionWindow window;
+  window.jobs = plan.alongside_jobs > 0 ? plan.alongside_jobs : plan.after_jobs;
+  if (open.params.time_budget > 0 && !open.reductions_only) window.end = deadlines.time_up;
+  const auto reduce = [&](const ReductionItem& item) { return reduce_in_window(setup.db_path, item, window); };
+  std::optional<BackgroundReducer> reducer;
+  if (open.reduce_now) reducer.emplace(reduce, plan.alongside_jobs > 0);
+  if (reducer) requeue_pending(db, open, *reducer);  // a previous start's, first
+  summary.reduction.share = share;
+  summary.reduction.alongside_jobs = plan.alongside_jobs;
+  summary.reduction.after_jobs = plan.after_jobs;
+  summary.reduction.queued = open.params.pending_reductions.size();
+  summary.reduction.only = open.reductions_only;
+  // A --time campaign keeps the share of its time for the bugs waiting to be reduced.
+  const double elapsed_at_start = open.params.elapsed;
+  BatchSource source(
+      open.params, open.done, [&progress] { return progress.elapsed(); },
+      [&] {
+        return tests_time_limit(open.params.time_budget, elapsed_at_start, share, reducer && reducer->waiting() > 0);
+      });
+  const auto record_reductions = [&] {
+    if (!reducer) return;
+    std::vector<ReductionDone> ended = reducer->take_done();
+    if (ended.empty()) return;
+    for (ReductionDone& done : ended) {
+      if (!done.line.empty()) summary.reductions.push_back(done.line);
+      if (!done.finished) continue;
+      ++summary.reduction.ended;
+      std::erase(open.params.pending_reductions, done.key);
+    }
+    store_params(db, open);
   };
-  std::optional<BackgroundReducer> background;
-  if (open.params.reduce && open.params.reduce_in_parallel) background.emplace(reduce);
+
   ResultQueue queue;
-  ActivityBoard board(setup.jobs);
+  ActivityBoard board(std::max<std::size_t>(1, worker_count));
   std::atomic<std::size_t> dropped{0};
-  std::vector<std::thread> workers = start_workers(setup, open, context, source, queue, board, deadlines.hard_stop,
-                                                   dropped);
+  std::vector<std::thread> workers = start_workers(setup, open, context, worker_count, source, queue, board,
+                                                   deadlines.hard_stop, dropped);
 
   Ticker ticker(err, !setup.quiet);
   const std::string policy_hash = context.policy.hash();
@@ -522,64 +704,108 @@ CampaignSummary run_campaign(const CampaignSetup& setup, std::ostream& err) {
     } else if (!item->outcome) {
       worker_error = item->error;
     } else {
-      const std::vector<std::string> fresh = commit(db, setup, open, policy_hash, *item->outcome, progress,
-                                                    summary.invalid_tests);
-      summary.new_buckets.insert(summary.new_buckets.end(), fresh.begin(), fresh.end());
+      Committed committed = commit(db, setup, open, policy_hash, *item->outcome, progress, summary.invalid_tests);
+      summary.new_buckets.insert(summary.new_buckets.end(), committed.fresh.begin(), committed.fresh.end());
       summary.notes.insert(summary.notes.end(), item->outcome->notes.begin(), item->outcome->notes.end());
-      if (background)
-        for (const std::string& key : fresh) background->add(key);  // handed over once committed
+      summary.reduction.queued += committed.to_reduce.size();
+      if (reducer)
+        for (ReductionItem& fresh : committed.to_reduce) reducer->add(std::move(fresh));  // once committed
     }
+    record_reductions();
     std::string activity = board.summary();
     if (open.params.time_budget > 0 && progress.elapsed() >= open.params.time_budget && !activity.empty())
       activity = "time is up, finishing batches in flight (dropped in " +
                  format_seconds(std::max(0.0, seconds_until(deadlines.hard_stop))) + "): " + activity;
+    if (reducer && plan.alongside_jobs > 0 && reducer->pending() > 0)
+      activity += std::string(activity.empty() ? "" : "; ") + "reducing " + reducer->status();
     ticker.tick(progress.line(activity));
   }
   for (std::thread& worker : workers) worker.join();
   ticker.end_line();
   summary.dropped_batches = dropped;
-  if (!worker_error.empty())
+  if (!worker_error.empty()) {
+    if (reducer) {
+      reducer->hold();
+      window.stop = true;
+    }
     throw_environment("campaign " + open.row.id.substr(0, 12) + " stopped: " + worker_error +
                       " (resume with --resume)");
+  }
 
-  close(db, open, progress);
+  if (!open.reductions_only) close(db, open, progress);
   std::vector<triage::Bucket> fresh_buckets;
   for (const std::string& key : summary.new_buckets) fresh_buckets.push_back(db.bucket(key));
   summary.bugs = triage::tally_bugs(fresh_buckets);
+  for (const triage::Bucket& bucket : fresh_buckets) {
+    if (!reduction_rank(bucket)) ++summary.reduction.not_queued;
+    else if (already_small(bucket)) ++summary.reduction.small;
+  }
   // Each GPU's share, over the time the workers ran (not the reductions after them).
   if (!open.compile_only)
     for (std::size_t i = 0; i < setup.gpus.gpus.size(); ++i) {
-      GpuShare share = progress.gpu_share(i);
-      share.gpu = setup.gpus.gpus[i];
-      if (i < context.executors.size()) share.executor = context.executors[i]->stats();
-      summary.gpus.push_back(std::move(share));
+      GpuShare share_of_gpu = progress.gpu_share(i);
+      share_of_gpu.gpu = setup.gpus.gpus[i];
+      if (i < context.executors.size()) share_of_gpu.executor = context.executors[i]->stats();
+      summary.gpus.push_back(std::move(share_of_gpu));
     }
-  // Step 5: the new buckets' reproducers reduced (each in a child process), the report.
-  if (!background && open.params.reduce && !summary.new_buckets.empty()) {
-    background.emplace(reduce);
-    for (const std::string& key : summary.new_buckets) background->add(key);
-  }
-  if (background) {
-    if (!setup.quiet && background->pending() > 0) err << "reducing the new buckets' reproducers\n";
-    while (!background->wait_idle(1.0)) ticker.tick("reductions: " + background->status());
-    summary.reductions = background->finish();
-    ticker.end_line();
-  }
-  for (const std::string& line : summary.reductions)
-    if (line.find(kNotReducedInTime) != std::string::npos) summary.unreduced.push_back(line.substr(7, 12));
-  summary.report = setup.report.value_or(setup.db_path.parent_path() /
-                                         (setup.db_path.stem().string() + "-report.html"));
-  write_file(summary.report, triage::render_html_report(db, unix_seconds()));
-
   if (!context.executors.empty()) {
     runners::ExecutorStats all;
     for (const auto& pool : context.executors) add_stats(all, pool->stats());
     summary.executor = all;
   }
-  summary.params = open.params;
+  summary.params = this_start(open);
   summary.tests = open.row.tests;
   summary.findings = open.row.findings;
   summary.seconds = progress.elapsed();
+  summary.report = setup.report.value_or(setup.db_path.parent_path() /
+                                         (setup.db_path.stem().string() + "-report.html"));
+  // Step 5: the summary and the report as the tests leave them, at once.
+  if (!open.reductions_only) write_file(summary.report, triage::render_html_report(db, unix_seconds()));
+  record_reductions();
+  summary.reduction.under_way = reducer ? reducer->status() : "done";
+  if (reducer && reducer->pending() > 0) {
+    // The window after the tests: until a --time campaign's time is up, a --tests campaign's
+    // share of its tests' time, no bound for a --resume that only reduces.
+    summary.reduction.window = open.reductions_only          ? -1
+                               : open.params.time_budget > 0 ? std::max(0.0, seconds_until(deadlines.time_up))
+                                                             : reductions_window(share, progress.session_seconds());
+    window.set(plan.after_jobs, summary.reduction.window);
+  }
+  summary.unreduced = pending_order(db, open.params.pending_reductions);
+  if (setup.on_tests_done) setup.on_tests_done(summary);
+
+  // Step 6: the reductions' window, then the report again with the reduced reproducers.
+  if (reducer && reducer->pending() > 0) {
+    const auto started = std::chrono::steady_clock::now();
+    if (open.reductions_only || summary.reduction.window > 0) reducer->start();
+    const std::size_t lines_before = summary.reductions.size();
+    for (;;) {
+      const bool idle = reducer->wait_idle(1.0);
+      record_reductions();
+      if (idle) break;
+      const double left = window.seconds_left();
+      if (left != kNoWindow && left <= kLeastReductionStartSeconds) reducer->hold();  // nothing more starts
+      if (left != kNoWindow && left <= -kReductionStopSeconds) window.stop = true;
+      ticker.tick("reductions: " + reducer->status() +
+                  (left == kNoWindow ? "" : ", " + format_seconds(std::max(0.0, left)) + " left"));
+    }
+    reducer->hold();
+    reducer->finish();
+    record_reductions();
+    ticker.end_line();
+    summary.reduction.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    if (summary.reductions.size() > lines_before)  // something was stored, or tried
+      write_file(summary.report, triage::render_html_report(db, unix_seconds()));
+  }
+  if (reducer) {
+    reducer->hold();
+    reducer->finish();
+    record_reductions();
+  }
+  summary.unreduced = pending_order(db, open.params.pending_reductions);
+  open.params.pending_reductions = summary.unreduced;
+  store_params(db, open);
+  summary.params = this_start(open);
   return summary;
 }
 

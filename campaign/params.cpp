@@ -25,6 +25,12 @@ boost::json::object fuzz_params_json(const FuzzParams& params) {
                            {"reduce", params.reduce},           {"reduce_in_parallel", params.reduce_in_parallel},
                            {"elapsed", params.elapsed}};
   if (params.tests) json["tests"] = *params.tests;
+  json["reduce_share"] = params.reduce_share;
+  if (!params.pending_reductions.empty()) {
+    boost::json::array pending;
+    for (const std::string& key : params.pending_reductions) pending.push_back(boost::json::string(key));
+    json["pending_reductions"] = std::move(pending);
+  }
   if (!params.sanitizer_gate) json["sanitizer_gate"] = false;  // absent: on (older records too)
   if (params.variants > 0) json["variants"] = params.variants;  // absent: none (older records too)
   if (params.mode) json["mode"] = runners::to_string(*params.mode);
@@ -50,6 +56,10 @@ FuzzParams fuzz_params_from_json(const boost::json::value& json) try {
   params.reduce = field(object, "reduce").as_bool();
   if (const auto* parallel = object.if_contains("reduce_in_parallel")) params.reduce_in_parallel = parallel->as_bool();
   params.elapsed = field(object, "elapsed").to_number<double>();
+  // Absent in older records: the default share, nothing pending.
+  if (const auto* share = object.if_contains("reduce_share")) params.reduce_share = share->to_number<double>();
+  if (const auto* pending = object.if_contains("pending_reductions"))
+    for (const auto& key : pending->as_array()) params.pending_reductions.emplace_back(key.as_string());
   if (const auto* gate = object.if_contains("sanitizer_gate")) params.sanitizer_gate = gate->as_bool();
   if (const auto* variants = object.if_contains("variants"))
     params.variants = boost::json::value_to<std::uint64_t>(*variants);

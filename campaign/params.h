@@ -2,6 +2,7 @@
 // this shard's part of its seeds.
 #pragma once
 
+#include "campaign/reductions.h"
 #include "campaign/shards.h"
 #include "common/common.h"
 #include "generator/generator.h"
@@ -26,7 +27,12 @@ struct FuzzParams {
   std::vector<std::string> configs;    ///< config names
   std::optional<runners::Mode> mode;   ///< none: run with a GPU, else binary
   bool reduce = true;
-  bool reduce_in_parallel = false;  ///< reduce each new bucket while fuzzing goes on
+  bool reduce_in_parallel = false;  ///< reduce alongside the tests even where the cores do not allow it
+  /// The share of the campaign's time kept for reducing its new bugs (--reduce-share).
+  double reduce_share = kDefaultReduceShare;
+  /// The new bugs still to reduce, most important first: queued as they are filed, removed
+  /// when their reduction ends; what the campaign's end leaves here, --resume reduces.
+  std::vector<std::string> pending_reductions;
   /// Run-time findings pass compute-sanitizer before they are filed (--no-sanitizer-gate: off).
   bool sanitizer_gate = true;
   /// EMI / metamorphic variants of each program in its batch (generator::generate_batch; the

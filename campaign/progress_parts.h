@@ -51,6 +51,8 @@ public:
   std::uint64_t new_buckets() const { return new_buckets_; }
   /// GPU `gpu`'s batches, runs and busy time so far (GpuShare::gpu and executor left empty).
   GpuShare gpu_share(std::size_t gpu) const;
+  /// Seconds since this start (the tests' time, when called as they end).
+  double session_seconds() const;
 
 private:
   struct GpuUse {
@@ -58,7 +60,6 @@ private:
     double run_seconds = 0;
     BusyTime busy;
   };
-  double session_seconds() const;
   std::uint64_t done_before_, tests_ = 0, compiles_ = 0, findings_ = 0, new_buckets_ = 0;
   double elapsed_before_, busy_seconds_ = 0;
   std::vector<GpuUse> gpu_use_;

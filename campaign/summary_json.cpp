@@ -32,6 +32,23 @@ boost::json::array gpus_json(const std::vector<GpuShare>& gpus) {
   return list;
 }
 
+/// The reductions: their share and jobs, how many were queued, ended and left, their window
+/// and time after the tests, and each one's line.
+boost::json::object reductions_json(const CampaignSummary& summary) {
+  const ReductionSummary& reduction = summary.reduction;
+  return {{"share", reduction.share},
+          {"alongside_jobs", reduction.alongside_jobs},
+          {"after_jobs", reduction.after_jobs},
+          {"queued", reduction.queued},
+          {"not_reduced_by_default", reduction.not_queued},
+          {"already_small", reduction.small},
+          {"ended", reduction.ended},
+          {"left", summary.unreduced.size()},
+          {"window_seconds", reduction.window},
+          {"seconds", reduction.seconds},
+          {"lines", strings_json(summary.reductions)}};
+}
+
 } // namespace
 
 boost::json::object to_json(const CampaignSummary& summary) {
@@ -51,6 +68,7 @@ boost::json::object to_json(const CampaignSummary& summary) {
           {"compile_only", summary.compile_only},
           {"dropped_batches", summary.dropped_batches},
           {"unreduced", strings_json(summary.unreduced)},
+          {"reductions", reductions_json(summary)},
           {"executor", executor_json(summary.executor)},
           {"gpus", gpus_json(summary.gpus)},
           {"notes", strings_json(summary.notes)},

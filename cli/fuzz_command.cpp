@@ -59,11 +59,26 @@ std::string gpus_table(const std::vector<campaign::GpuShare>& gpus) {
   return table.render();
 }
 
-void print_summary(const campaign::CampaignSummary& summary, bool json, std::ostream& out) {
+std::string share_text(double share) { return percent_text(share); }
+
+/// "3 new bugs", "1 new bug".
+std::string bugs_text(std::size_t count) { return std::to_string(count) + " new bug" + (count == 1 ? "" : "s"); }
+
+/// The summary as the tests leave it: the new bugs' tally, the table, the notes, what is left
+/// to do, the report; then what is being reduced now, in what order and for how long.
+void print_tests_summary(const campaign::CampaignSummary& summary, std::ostream& out) {
   const double seconds = summary.seconds;
-  if (json) {
-    for (const std::string& line : summary.reductions) out << line << "\n";
-    out << pretty_json(campaign::to_json(summary));
+  const campaign::ReductionSummary& reduction = summary.reduction;
+  const std::string db = summary.db_path.string();
+  if (reduction.only) {
+    out << "campaign " << summary.campaign_id.substr(0, 12) << ": " << summary.tests << " tests, " << summary.findings
+        << " findings, done before; ";
+    if (summary.params.reduce)
+      out << "reducing the " << bugs_text(summary.unreduced.size()) << " left, " << campaign::reduction_order_text()
+          << "\n";
+    else
+      out << bugs_text(summary.unreduced.size()) << " left to reduce (--no-reduce): cudiff fuzz --resume --db " << db
+          << " reduces them\n";
     return;
   }
   for (const std::string& line : summary.reductions) out << line << "\n";
@@ -81,14 +96,55 @@ void print_summary(const campaign::CampaignSummary& summary, bool json, std::ost
     out << summary.dropped_batches << " batch" << (summary.dropped_batches == 1 ? " was" : "es were")
         << " still running when --time ran out: not committed; cudiff fuzz --resume --time D tests "
         << (summary.dropped_batches == 1 ? "it" : "them") << " first\n";
-  if (!summary.unreduced.empty())
-    out << summary.unreduced.size() << " new bucket" << (summary.unreduced.size() == 1 ? "" : "s")
-        << " not reduced in time: cudiff triage reduce KEY --db " << summary.db_path.string() << "\n";
   if (summary.invalid_tests > 0)
     out << "the sanitizer gate rejected " << summary.invalid_tests << " test" << (summary.invalid_tests == 1 ? "" : "s")
-        << " (invalid programs, not filed): cudiff triage invalid --db " << summary.db_path.string() << "\n";
-  if (!summary.new_buckets.empty()) out << "new buckets: cudiff triage list --db " << summary.db_path.string() << "\n";
+        << " (invalid programs, not filed): cudiff triage invalid --db " << db << "\n";
+  if (!summary.new_buckets.empty()) out << "new buckets: cudiff triage list --db " << db << "\n";
+  if (reduction.not_queued > 0)
+    out << reduction.not_queued << " new bucket" << (reduction.not_queued == 1 ? " is" : "s are")
+        << " known, reported or dialect: not reduced (cudiff triage reduce ID --db " << db << " reduces one)\n";
+  if (reduction.small > 0)
+    out << bugs_text(reduction.small) << (reduction.small == 1 ? " has" : " have")
+        << " a reproducer of a few lines already (under "
+        << format_bytes(static_cast<std::uint64_t>(campaign::kSmallReproducerBytes)) << "): not reduced\n";
   out << "report: " << summary.report.string() << "\n";
+  const std::size_t left = summary.unreduced.size();
+  if (left == 0) return;
+  if (!summary.params.reduce || reduction.window == 0) {
+    out << bugs_text(left) << " to reduce ("
+        << (!summary.params.reduce ? "--no-reduce"
+            : reduction.share <= 0 ? "--reduce-share 0"
+                                   : "no time left")
+        << "): cudiff fuzz --resume --db " << db << " reduces them\n";
+    return;
+  }
+  out << "reducing " << bugs_text(left) << " now, " << campaign::reduction_order_text() << ", for at most "
+      << format_seconds(reduction.window) << " (" << share_text(reduction.share)
+      << " of the campaign's time, --reduce-share)";
+  if (reduction.under_way.starts_with("bucket")) out << "; under way: " << reduction.under_way;
+  out << "; what is left then is listed for cudiff fuzz --resume\n";
+}
+
+/// After the reductions that followed the tests: their lines not printed yet, how many ended,
+/// what is left (most important first) and how to go on, the report written again.
+void print_reductions_end(const campaign::CampaignSummary& summary, std::size_t printed, bool announced,
+                          std::ostream& out) {
+  for (std::size_t i = printed; i < summary.reductions.size(); ++i) out << summary.reductions[i] << "\n";
+  if (!announced) return;
+  const campaign::ReductionSummary& reduction = summary.reduction;
+  const std::string db = summary.db_path.string();
+  out << "reductions: " << reduction.ended << " of " << reduction.queued << " done, "
+      << format_seconds(reduction.seconds) << " after the tests";
+  const std::size_t left = summary.unreduced.size();
+  if (left == 0) {
+    out << "; none left\n";
+  } else {
+    out << "; " << left << " left, most important first:";
+    for (std::size_t i = 0; i < left && i < 10; ++i) out << " " << summary.unreduced[i].substr(0, 12);
+    if (left > 10) out << " (and " << left - 10 << " more)";
+    out << "\ncudiff fuzz --resume --db " << db << " reduces them (one: cudiff triage reduce KEY --db " << db << ")\n";
+  }
+  out << "report: " << summary.report.string() << " (written again after the reductions)\n";
 }
 
 std::filesystem::path libfuzzer_binary() {
@@ -100,8 +156,8 @@ std::filesystem::path libfuzzer_binary() {
 }
 
 int run_libfuzzer_engine(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
-  for (const char* name : {"--resume", "--batch", "--reduce-in-parallel", "--no-sanitizer-gate", "--variants",
-                           "--no-variants", "--run-path", "--executors"})
+  for (const char* name : {"--resume", "--batch", "--reduce-in-parallel", "--reduce-share", "--no-sanitizer-gate",
+                           "--variants", "--no-variants", "--run-path", "--executors"})
     if (args.has(name)) throw_usage(std::string(name) + " is for the batch engine, not --engine libfuzzer");
   if (args.has("--time") && args.has("--tests")) throw_usage("give --time or --tests, not both");
   if (args.has("--tests") && args.unsigned_number("--tests").value_or(0) == 0)
@@ -171,6 +227,29 @@ int run_libfuzzer_engine(const ParsedArgs& args, std::ostream& out, std::ostream
   return 0;
 }
 
+/// --reduce-share: a fraction (0.25) or a percentage (25%), 0 to campaign::kMaxReduceShare.
+std::optional<double> read_reduce_share(const ParsedArgs& args) {
+  const auto text = args.value("--reduce-share");
+  if (!text) return std::nullopt;
+  std::string number = *text;
+  const bool percent = !number.empty() && number.back() == '%';
+  if (percent) number.pop_back();
+  double value = -1;
+  try {
+    std::size_t used = 0;
+    value = std::stod(number, &used);
+    if (used != number.size()) value = -1;
+  } catch (const std::exception&) {
+    value = -1;
+  }
+  if (percent) value /= 100;
+  if (!(value >= 0 && value <= campaign::kMaxReduceShare))
+    throw_usage("--reduce-share takes a share of the campaign's time from 0 to " +
+                std::to_string(static_cast<int>(100 * campaign::kMaxReduceShare)) + "% (0.25 or 25%), got '" + *text +
+                "'");
+  return value;
+}
+
 int run_fuzz(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   if (!args.positionals.empty()) throw_usage("fuzz takes no file arguments (see cudiff fuzz --help)");
   const std::string engine = args.value("--engine").value_or("batches");
@@ -209,10 +288,22 @@ int run_fuzz(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   setup.gpus = runners::choose_gpus(runners::discover_gpus(), args.value("--gpus").value_or("all"));
   if (!setup.resume) setup.params = new_fuzz_params(args, !setup.gpus.gpus.empty());
   setup.no_reduce = args.has("--no-reduce");  // also for a resumed campaign: skip reducing now
+  setup.reduce_share = read_reduce_share(args);  // also for a resumed campaign
+  if (setup.no_reduce && setup.reduce_share) throw_usage("--no-reduce and --reduce-share contradict each other");
   setup.toolchain = read_toolchain(args);
-  const std::uint64_t jobs = args.unsigned_number("--jobs").value_or(0);
-  setup.jobs = jobs > 0 ? jobs : campaign::default_fuzz_jobs();
+  setup.jobs = args.unsigned_number("--jobs").value_or(0);  // 0: campaign::plan_cores's
 
+  // The summary and the report come when the tests are done; the reductions follow.
+  const bool json = args.has("--json");
+  std::size_t printed = 0;
+  bool announced = false;
+  if (!json)
+    setup.on_tests_done = [&](const campaign::CampaignSummary& done) {
+      print_tests_summary(done, out);
+      out << std::flush;
+      printed = done.reductions.size();
+      announced = done.params.reduce && !done.unreduced.empty() && (done.reduction.only || done.reduction.window != 0);
+    };
   const campaign::CampaignSummary summary = campaign::run_campaign(setup, err);
   if (summary.already_finished) {
     err << "campaign '" << summary.params.name << "' (" << summary.campaign_id.substr(0, 12) << ", shard "
@@ -220,7 +311,8 @@ int run_fuzz(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
         << " has finished already: " << summary.tests << " tests, " << summary.findings << " findings; nothing to do\n";
     return 0;
   }
-  print_summary(summary, args.has("--json"), out);
+  if (json) out << pretty_json(campaign::to_json(summary));
+  else print_reductions_end(summary, printed, announced, out);
   return 0;
 }
 
@@ -250,6 +342,7 @@ campaign::FuzzParams new_fuzz_params(const ParsedArgs& args, bool gpu_present) {
   params.reduce_in_parallel = args.has("--reduce-in-parallel");
   if (!params.reduce && params.reduce_in_parallel)
     throw_usage("--no-reduce and --reduce-in-parallel contradict each other");
+  params.reduce_share = read_reduce_share(args).value_or(campaign::kDefaultReduceShare);
   params.sanitizer_gate = !args.has("--no-sanitizer-gate");
   // Variants are judged by what they print: on by default where binaries run (a GPU).
   if (args.has("--variants") && args.has("--no-variants")) throw_usage("give --variants K or --no-variants, not both");
@@ -263,14 +356,18 @@ Subcommand fuzz_subcommand() {
       "fuzz",
       "cudiff fuzz [--time 8h | --tests N] [--db cudiff.db] [--jobs N] [--gpus all|none|0,1,...] [--batch K]\n"
       "            [--variants K | --no-variants]\n"
-      "            [--config LIST] [--policy FILE] [--seed S] [--size SIZE] [--no-reduce | --reduce-in-parallel]\n"
+      "            [--config LIST] [--policy FILE] [--seed S] [--size SIZE]\n"
+      "            [--no-reduce | --reduce-share SHARE] [--reduce-in-parallel]\n"
       "            [--quiet] [--resume] [--campaign NAME [--shard I/N]]\n"
       "cudiff fuzz --engine libfuzzer [--time 8h | --tests N] [--jobs N] [--corpus DIR] [--libfuzzer-flags \"...\"]\n"
       "            [the options above but --batch, --resume, --reduce-in-parallel]",
       "A campaign: generate programs in batches, build them with every config on all cores, run\n"
       "them on every GPU (compile-only when there is none), judge, isolate each finding to one\n"
-      "test, file it in the triage database, reduce each new bucket's reproducer, and write an\n"
-      "HTML report. A campaign killed at any moment continues with --resume.\n"
+      "test, file it in the triage database, and write an HTML report; the summary comes when the\n"
+      "tests are done. The new bugs' reproducers are reduced, most important first, alongside the\n"
+      "tests where the cores allow and after them for a bounded share of the time (--reduce-share);\n"
+      "what is left is listed, and --resume reduces it. A campaign killed at any moment continues\n"
+      "with --resume.\n"
       "A named campaign (--campaign NAME) can be split over databases: --shard I/N tests every\n"
       "N-th batch, so N shards (Slurm array tasks set them themselves) never test the same seed\n"
       "and merge into one campaign (cudiff triage merge). Running a named campaign's command\n"
@@ -284,8 +381,9 @@ Subcommand fuzz_subcommand() {
         "libfuzzer: where new inputs go (default corpus/guided/live; corpus/guided/seeds is read too)"},
        {"--libfuzzer-flags", "\"FLAGS\"", "libfuzzer: more libFuzzer flags, space-separated (e.g. \"-max_len=8192\")"},
        {"--time", "DURATION",
-        "run this long (90s, 15m, 4m30s, 8h): no batch starts after it, batches still running 30 s later are "
-        "dropped (--resume tests them), reductions stop 55 s after it; with --resume: this much more time"},
+        "run this long (90s, 15m, 4m30s, 8h): no batch starts after it (nor, while new bugs wait to be reduced, "
+        "in its last --reduce-share), batches still running 30 s later are dropped (--resume tests them), "
+        "reductions end with it; with --resume: this much more time"},
        {"--tests", "N",
         "test this many generated programs (default 200); libfuzzer: its -runs=N (seed inputs included)"}}};
   for (auto& option : shared_options({Flag::db, Flag::jobs}, defaults())) spec.options.push_back(option);
@@ -306,8 +404,15 @@ Subcommand fuzz_subcommand() {
     spec.options.push_back(option);
   for (auto& option : std::vector<OptionSpec>{
            {"--report", "FILE", "where the HTML report goes (default: the database's name with -report.html)"},
-           {"--no-reduce", "", "do not reduce new buckets' reproducers at the end"},
-           {"--reduce-in-parallel", "", "reduce each new bucket as it appears, alongside fuzzing (one at a time)"},
+           {"--no-reduce", "", "do not reduce the new bugs' reproducers"},
+           {"--reduce-share", "SHARE",
+            "the share of the campaign's time kept for reducing its new bugs, most important first (wrong code and "
+            "crashes, rejects valid, missed diagnostics; known and dialect buckets are not reduced): 0 to 0.9 or "
+            "90% (default 25%); a --tests campaign's reductions get that share after its tests, a --time "
+            "campaign's its last part; what is left is listed for --resume"},
+           {"--reduce-in-parallel", "",
+            "reduce alongside the tests even where the cores do not allow it (default: alongside when the "
+            "reductions' share of the cores leaves at least 4 to the workers)"},
            {"--no-sanitizer-gate", "",
             "file run-time findings without running compute-sanitizer on them first (default: a program whose run "
             "faults under it is listed as invalid, not filed)"}})

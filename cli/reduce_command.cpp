@@ -202,16 +202,15 @@ int triage_reduce(const ParsedArgs& args, std::ostream& out, std::ostream& err) 
   if (::isatty(2) == 1) err << "\n";
   const triage::Bucket& bucket = reduction.bucket;
   print_ir_stage(reduction.ir, reduction.ir_note, out);
+  // The last line says when the time limit stopped it: a campaign reading it goes on later.
+  const bool stopped = reduction.outcome.result.stopped_early || (reduction.ir && reduction.ir->stopped_early);
+  const std::string stopped_text = stopped ? "; " + std::string(campaign::kStoppedAtTimeLimit) : "";
   if (!reduction.stored) {
     out << "bucket " << bucket.id << " (" << bucket.key.substr(0, 12) << "): no smaller reproducer than "
-        << format_bytes(reduction.original_bytes) << "; nothing stored\n";
+        << format_bytes(reduction.original_bytes) << "; nothing stored" << stopped_text << "\n";
     return 0;
   }
   report_reduction(reduction.request, reduction.outcome, false, out);
-  out << "bucket " << bucket.id << " (" << bucket.key.substr(0, 12) << "): reproducer reduced from "
-      << format_bytes(reduction.original_bytes) << " to " << format_bytes(reduction.outcome.result.text.size())
-      << "; stored as finding " << reduction.stored_finding.substr(0, 12)
-      << (reduction.now_best ? ", now the best reproducer" : "") << "\n";
   // Its cause (docs/triage.md, "Cause keys"), and where it is filed when the cause split the bucket.
   out << "cause " << reduction.cause.key.substr(0, 12) << " (" << reduction.cause.basis << ")"
       << (reduction.cause_note.empty() ? "" : ": " + reduction.cause_note);
@@ -222,6 +221,11 @@ int triage_reduce(const ParsedArgs& args, std::ostream& out, std::ostream& err) 
   }
   out << "\n";
   if (!reduction.known_reason.empty()) out << "known: " << reduction.known_reason << "\n";
+  // Last: what was stored (a campaign reads this line).
+  out << "bucket " << bucket.id << " (" << bucket.key.substr(0, 12) << "): reproducer reduced from "
+      << format_bytes(reduction.original_bytes) << " to " << format_bytes(reduction.outcome.result.text.size())
+      << "; stored as finding " << reduction.stored_finding.substr(0, 12)
+      << (reduction.now_best ? ", now the best reproducer" : "") << stopped_text << "\n";
   return 0;
 }
 

@@ -8,6 +8,7 @@
 
 #include "common/common.h"
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -91,6 +92,9 @@ struct SubprocessResult {
 /// killed, so nothing it spawned survives. stdin is /dev/null. Never throws for anything the
 /// child does; a program that cannot be started gives started == false.
 SubprocessResult run_subprocess(const Command& command);
+/// The same, and the child is also stopped (killed, marked `stopped`, as at Limits::deadline)
+/// once `stop` becomes true: for a caller that learns its deadline after the child started.
+SubprocessResult run_subprocess(const Command& command, const std::atomic<bool>& stop);
 
 // ---- compilers --------------------------------------------------------------------------
 

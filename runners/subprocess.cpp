@@ -14,6 +14,7 @@
 #include <boost/process/v2/stdio.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <climits>
@@ -312,11 +313,11 @@ int milliseconds_until(Clock::time_point now, Clock::time_point then) {
 
 enum class Ending { exited, timed_out, memory_limit, stopped };
 
-/// Reads the child's output until the leader exits, the wall-clock limit passes or the group's
-/// resident memory goes past its limit. The group's memory is sampled even without a limit, for
+/// Reads the child's output until the leader exits, the wall-clock limit or the deadline passes,
+/// `stop` (when given) is set, or the group's resident memory goes past its limit. The group's memory is sampled even without a limit, for
 /// peak_memory_bytes. Not RLIMIT_AS: see Limits::memory_bytes (CUDA reserves terabytes of
 /// address space), and RLIMIT_RSS is not enforced by Linux at all.
-Ending watch(Child& child, const Limits& limits, Clock::time_point start) {
+Ending watch(Child& child, const Limits& limits, Clock::time_point start, const std::atomic<bool>* stop) {
   const bool wall_limit = limits.wall_seconds > 0 && limits.wall_seconds < 1e7;
   const auto deadline = wall_limit ? start + std::chrono::duration_cast<Clock::duration>(
                                                  std::chrono::duration<double>(limits.wall_seconds))
@@ -330,6 +331,7 @@ Ending watch(Child& child, const Limits& limits, Clock::time_point start) {
     if (leader_exited(child, pidfd_events)) return Ending::exited;
     auto now = Clock::now();
     if (now >= limits.deadline && limits.deadline < deadline) return Ending::stopped;
+    if (stop != nullptr && stop->load()) return Ending::stopped;
     if (now >= deadline) return Ending::timed_out;
     if (now >= next_sample) {
       std::uint64_t rss = detail::group_resident_bytes(child.pid);
@@ -380,7 +382,7 @@ private:
   int pid_;
 };
 
-void run(const Command& command, SubprocessResult& result) {
+void run(const Command& command, SubprocessResult& result, const std::atomic<bool>* stop) {
   if (command.argv.empty()) {
     result.start_error = "empty command";
     return;
@@ -392,7 +394,7 @@ void run(const Command& command, SubprocessResult& result) {
       return;
     }
   }
-  if (Clock::now() >= command.limits.deadline) {
+  if (Clock::now() >= command.limits.deadline || (stop != nullptr && stop->load())) {
     result.stopped = true;
     result.start_error = "past the deadline";
     return;
@@ -418,7 +420,7 @@ void run(const Command& command, SubprocessResult& result) {
   pipes.err_write.reset();
   Child child(pid, std::move(pipes.out_read), std::move(pipes.err_read), command.limits.output_cap_bytes);
 
-  const Ending ending = watch(child, command.limits, start);
+  const Ending ending = watch(child, command.limits, start, stop);
   // The leader is a zombie (or about to be killed): while it is unreaped its pid cannot be
   // reused, so killing the group first cannot hit an unrelated process.
   detail::kill_group(pid);
@@ -438,7 +440,7 @@ void run(const Command& command, SubprocessResult& result) {
   result.err = child.err_capture.finish();
 }
 
-} // namespace
+}  // namespace
 
 std::vector<std::string> detail::child_environment(const Command& command) {
   const auto& overrides = command.env_overrides;
@@ -460,11 +462,21 @@ std::vector<std::string> detail::child_environment(const Command& command) {
 SubprocessResult run_subprocess(const Command& command) {
   SubprocessResult result;
   try {
-    run(command, result);
+    run(command, result, nullptr);
   } catch (const std::exception& e) {  // out of memory and the like: still a result, no throw
     if (!result.started) result.start_error = std::string("cannot start: ") + e.what();
   }
   return result;
 }
 
-} // namespace cudiff::runners
+SubprocessResult run_subprocess(const Command& command, const std::atomic<bool>& stop) {
+  SubprocessResult result;
+  try {
+    run(command, result, &stop);
+  } catch (const std::exception& e) {  // out of memory and the like: still a result, no throw
+    if (!result.started) result.start_error = std::string("cannot start: ") + e.what();
+  }
+  return result;
+}
+
+}  // namespace cudiff::runners

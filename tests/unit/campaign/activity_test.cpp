@@ -39,20 +39,22 @@ TEST(FuzzProgress, TheLineEndsWithWhatTheWorkersDo) {
 TEST(BackgroundReducer, StatusNamesTheBucketBeingReduced) {
   std::promise<void> release;
   std::shared_future<void> released = release.get_future().share();
-  BackgroundReducer reducer([released](const std::string& key) {
+  BackgroundReducer reducer([released](const ReductionItem& item) {
     released.wait();
-    return "reduced " + key;
+    return ReductionDone{item.key, "reduced " + item.key, true};
   });
   EXPECT_EQ(reducer.status(), "done");
-  reducer.add("0123456789abcdef");
-  reducer.add("fedcba9876543210");
+  reducer.add(ReductionItem{"0123456789abcdef", 1, 10, "crash"});
+  reducer.add(ReductionItem{"fedcba9876543210", 1, 20, "crash"});
   EXPECT_EQ(reducer.pending(), 2u);
   EXPECT_FALSE(reducer.wait_idle(0.2));
-  EXPECT_EQ(reducer.status().rfind("bucket 0123456789ab (1 of 2), ", 0), 0u) << reducer.status();
+  EXPECT_EQ(reducer.status().rfind("bucket 0123456789ab (crash; 1 of 2), ", 0), 0u) << reducer.status();
   release.set_value();
   EXPECT_TRUE(reducer.wait_idle(10));
   EXPECT_EQ(reducer.pending(), 0u);
-  EXPECT_EQ(reducer.finish(), (std::vector<std::string>{"reduced 0123456789abcdef", "reduced fedcba9876543210"}));
+  std::vector<std::string> lines;
+  for (const ReductionDone& done : reducer.finish()) lines.push_back(done.line);
+  EXPECT_EQ(lines, (std::vector<std::string>{"reduced 0123456789abcdef", "reduced fedcba9876543210"}));
 }
 
 } // namespace

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <future>
+#include <thread>
 
 namespace cudiff::campaign {
 namespace {
@@ -89,33 +91,92 @@ TEST(BatchSource, WorkersTakingAtOnceNeverGetTheSameSeed) {
   EXPECT_EQ(std::set<std::uint64_t>(seen.begin(), seen.end()).size(), 2000u);
 }
 
+ReductionItem item(const std::string& key, int rank = 0, std::int64_t size = 0) {
+  return ReductionItem{key, rank, size, ""};
+}
+
 TEST(BackgroundReducer, ReducesEachKeyOnceInOrderAndFinishWaitsForAll) {
   std::vector<std::string> reduced;
   std::atomic<int> running{0}, most{0};
-  BackgroundReducer reducer([&](const std::string& key) {
+  BackgroundReducer reducer([&](const ReductionItem& item) {
     const int now = ++running;
     most = std::max(most.load(), now);
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    reduced.push_back(key);  // one thread: no lock needed, which the test also checks
+    reduced.push_back(item.key);  // one thread: no lock needed, which the test also checks
     --running;
-    return "reduce " + key + ": done";
+    return ReductionDone{item.key, "reduce " + item.key + ": done", true};
   });
-  for (const char* key : {"a", "b", "c"}) reducer.add(key);
-  const std::vector<std::string> lines = reducer.finish();
+  for (const char* key : {"a", "b", "c"}) reducer.add(item(key));
+  const std::vector<ReductionDone> ended = reducer.finish();
   EXPECT_EQ(reduced, (std::vector<std::string>{"a", "b", "c"}));
+  std::vector<std::string> lines;
+  for (const ReductionDone& done : ended) lines.push_back(done.line);
   EXPECT_EQ(lines, (std::vector<std::string>{"reduce a: done", "reduce b: done", "reduce c: done"}));
   EXPECT_EQ(most.load(), 1);  // one at a time
-  EXPECT_TRUE(reducer.finish() == lines);  // finishing twice is harmless
+  EXPECT_EQ(reducer.finish().size(), 3u);  // finishing twice is harmless
 }
 
 TEST(BackgroundReducer, NothingQueuedFinishesAtOnce) {
   int calls = 0;
-  BackgroundReducer reducer([&](const std::string&) {
+  BackgroundReducer reducer([&](const ReductionItem& item) {
     ++calls;
-    return std::string();
+    return ReductionDone{item.key, "", true};
   });
   EXPECT_TRUE(reducer.finish().empty());
   EXPECT_EQ(calls, 0);
+}
+
+TEST(BackgroundReducer, AfterTheTestsItTakesTheMostImportantFirst) {
+  std::vector<std::string> reduced;
+  BackgroundReducer reducer(
+      [&](const ReductionItem& item) {
+        reduced.push_back(item.key);
+        return ReductionDone{item.key, "", true};
+      },
+      false);  // not started: the reductions wait for the tests
+  reducer.add(item("missed", 3, 100));
+  reducer.add(item("crash-big", 1, 9000));
+  reducer.add(item("rejects", 2, 50));
+  reducer.add(item("crash-small", 1, 300));
+  reducer.add(item("wrong", 0, 20000));
+  reducer.add(item("crash-small-later", 1, 300));
+  EXPECT_TRUE(reducer.wait_idle(0.05));  // idle: nothing will be taken before start()
+  EXPECT_EQ(reducer.waiting(), 6u);
+  std::vector<std::string> queued;
+  for (const ReductionItem& waiting : reducer.queued()) queued.push_back(waiting.key);
+  const std::vector<std::string> order{"wrong", "crash-small", "crash-small-later", "crash-big", "rejects", "missed"};
+  EXPECT_EQ(queued, order);
+  reducer.start();
+  EXPECT_EQ(reducer.finish().size(), 6u);
+  EXPECT_EQ(reduced, order);
+}
+
+TEST(BackgroundReducer, HeldItFinishesTheOneUnderWayAndLeavesTheRestQueued) {
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  std::atomic<int> calls{0};
+  BackgroundReducer reducer([&, released](const ReductionItem& item) {
+    ++calls;
+    released.wait();
+    return ReductionDone{item.key, "reduced " + item.key, item.key != "b"};
+  });
+  reducer.add(item("a"));
+  reducer.add(item("b"));
+  reducer.add(item("c"));
+  while (reducer.waiting() == 3) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  reducer.hold();
+  EXPECT_FALSE(reducer.wait_idle(0.05));  // "a" is under way
+  release.set_value();
+  EXPECT_TRUE(reducer.wait_idle(10));
+  const std::vector<ReductionDone> ended = reducer.take_done();
+  ASSERT_EQ(ended.size(), 1u);
+  EXPECT_EQ(ended[0].key, "a");
+  EXPECT_TRUE(reducer.take_done().empty());  // each ended reduction is taken once
+  std::vector<std::string> left;
+  for (const ReductionItem& waiting : reducer.queued()) left.push_back(waiting.key);
+  EXPECT_EQ(left, (std::vector<std::string>{"b", "c"}));
+  EXPECT_EQ(reducer.finish().size(), 1u);
+  EXPECT_EQ(calls.load(), 1);
 }
 
 } // namespace

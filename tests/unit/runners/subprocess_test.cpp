@@ -444,5 +444,25 @@ TEST(SubprocessDeadline, TheWallClockLimitStillTimesOutFirst) {
   EXPECT_FALSE(result.stopped);
 }
 
+TEST(SubprocessDeadline, AStopFlagSetLaterStopsTheChildLikeTheDeadline) {
+  // A campaign's reduction started before its window was known: stopped when it ends.
+  std::atomic<bool> stop{false};
+  std::thread setter([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    stop = true;
+  });
+  const auto start = std::chrono::steady_clock::now();
+  const SubprocessResult result = run_subprocess(make({"sleep", "30"}, 60), stop);
+  setter.join();
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 5);
+  EXPECT_TRUE(result.started);
+  EXPECT_TRUE(result.stopped);
+  EXPECT_FALSE(result.timed_out);
+  // Set already: nothing starts; unset: the child runs to its end.
+  EXPECT_FALSE(run_subprocess(make({"true"}), stop).started);
+  std::atomic<bool> never{false};
+  EXPECT_TRUE(run_subprocess(make({"true"}), never).exited_zero());
+}
+
 } // namespace
 } // namespace cudiff::runners
