@@ -25,10 +25,62 @@ bool labels_complete(const Block& block) {
   });
 }
 
+/// Whether an instruction sets the carry flag, which the next carry-in instruction reads
+/// without naming it: such an instruction is never dead.
+bool sets_carry(const Instruction& in) {
+  return in.op == Op::add_cc || in.op == Op::sub_cc || in.op == Op::mad_cc ||
+         ((in.op == Op::addc || in.op == Op::subc || in.op == Op::madc) && in.flag);
+}
+
+/// The instructions whose results nothing reads (no source, guard or output names a register
+/// they write), deleted until none is left: what the edits before left behind, in one edit.
+bool delete_dead(Block& block) {
+  bool any = false;
+  for (bool changed = true; changed;) {
+    changed = false;
+    std::vector<Reg> read;
+    for (const Instruction& in : block.body) {
+      for (const Operand& source : in.sources)
+        if (!source.immediate) read.push_back(source.reg);
+      if (in.guard && !in.guard->immediate) read.push_back(in.guard->reg);
+    }
+    const auto dead = [&](const Instruction& in) {
+      if (in.op == Op::label || in.op == Op::bra || in.dests.empty() || sets_carry(in)) return false;
+      return std::ranges::none_of(in.dests, [&](const Reg& reg) {
+        return reg.bank == Bank::output || std::ranges::find(read, reg) != read.end();
+      });
+    };
+    changed = std::erase_if(block.body, dead) > 0;
+    any = any || changed;
+  }
+  return any;
+}
+
 } // namespace
+
+bool drop_unused_input(Block& block, std::size_t input) {
+  if (input >= block.inputs.size()) return false;
+  const auto names = [&](const Operand& operand) {
+    return !operand.immediate && operand.reg.bank == Bank::input && operand.reg.index == static_cast<int>(input);
+  };
+  for (const Instruction& in : block.body)
+    if (std::ranges::any_of(in.sources, names) || (in.guard && names(*in.guard))) return false;
+  block.inputs.erase(block.inputs.begin() + static_cast<std::ptrdiff_t>(input));
+  // The later inputs' operand numbers move down by one.
+  const auto renumber = [&](Operand& operand) {
+    if (!operand.immediate && operand.reg.bank == Bank::input && operand.reg.index > static_cast<int>(input))
+      --operand.reg.index;
+  };
+  for (Instruction& in : block.body) {
+    for (Operand& source : in.sources) renumber(source);
+    if (in.guard) renumber(*in.guard);
+  }
+  return true;
+}
 
 std::vector<BlockEdit> block_edits(const Block& block) {
   std::vector<BlockEdit> edits;
+  edits.push_back({"delete the PTX instructions nothing reads", "ptx: delete dead instructions", delete_dead});
   // Halves, quarters... of the instructions first (ddmin's first steps): a block that keeps a
   // crash in a few of its instructions loses the rest in a few tests, not one test each.
   const std::size_t count = block.body.size();
