@@ -72,8 +72,9 @@ struct BlockEdit {
 };
 
 /// The block's edits: the instructions whose results nothing reads, halves, quarters... of its
-/// instructions, then each instruction (a label only when no branch names it), then each guard
-/// dropped (the instruction runs unconditionally). A block that then reads a register
+/// instructions, then each instruction (a label only when no branch names it), each
+/// instruction's result as 0 (a `mov` of an immediate), then each guard dropped (the
+/// instruction runs unconditionally). A block that then reads a register
 /// before writing it, never writes an output or never ends is refused by the interpreter
 /// (ptx::run throws Error(internal)).
 std::vector<BlockEdit> block_edits(const Block& block);

@@ -105,6 +105,35 @@ std::vector<BlockEdit> block_edits(const Block& block) {
            return true;
          }});
   }
+  // An instruction's result as 0 (`mov` of an immediate, its guard kept): what computed it, and
+  // what only that read, can then go as dead instructions.
+  for (std::size_t i = 0; i < block.body.size(); ++i) {
+    const Instruction& in = block.body[i];
+    const bool plain_zero = in.op == Op::mov && !in.sources.empty() && in.sources.front().immediate &&
+                            in.sources.front().value == 0;
+    if (in.op == Op::label || in.op == Op::bra || in.dests.size() != 1 || in.dests.front().bank == Bank::pred ||
+        plain_zero)
+      continue;
+    edits.push_back({"PTX instruction " + std::to_string(i) + " (" + mnemonic(in) + ") as 0",
+                     "ptx: an instruction's result as 0", [i](Block& b) {
+                       if (i >= b.body.size() || b.body[i].dests.size() != 1) return false;
+                       Instruction& in = b.body[i];
+                       const Reg dest = in.dests.front();
+                       const bool wide = dest.bank == Bank::b64 ||
+                                         (dest.bank == Bank::output &&
+                                          b.outputs.at(static_cast<std::size_t>(dest.index)) == Width::b64);
+                       if (dest.bank == Bank::pred) return false;
+                       Instruction zero;
+                       zero.op = Op::mov;
+                       zero.type = wide ? Type::b64 : Type::b32;
+                       zero.dests = {dest};
+                       zero.sources = {Operand{true, {}, 0, false}};
+                       zero.guard = in.guard;
+                       zero.family = in.family;
+                       in = std::move(zero);
+                       return true;
+                     }});
+  }
   // A branch keeps its guard: unguarded, a loop's back edge would never end.
   for (std::size_t i = 0; i < block.body.size(); ++i)
     if (block.body[i].guard && block.body[i].op != Op::bra)
