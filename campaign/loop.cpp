@@ -575,17 +575,16 @@ ChildReduction reduce_bucket_in_child(const std::filesystem::path& db_path, cons
   command.limits.deadline = deadline;
   const runners::SubprocessResult result = stop ? runners::run_subprocess(command, *stop)
                                                 : runners::run_subprocess(command);
-  if (result.stopped)
-    return {head + "stopped when its time ran out, not stored (cudiff fuzz --resume reduces it again)", false};
+  if (result.stopped) return {head + "stopped when its time ran out, nothing stored", false};
   const auto lines = split(trim(result.out.text.empty() ? result.err.text : result.out.text), '\n');
   if (result.timed_out)
     return {head + "stopped at " + std::to_string(static_cast<int>(pipeline::kBucketReductionSeconds / 60)) +
                 " minutes",
             true};
   if (lines.empty()) return {head + result.status_text(), true};
-  // Stopped at the window's time limit: what it reduced is stored, --resume goes on from it.
+  // Stopped at the window's time limit: what it reduced is stored, and it is not done.
   const bool cut = windowed && lines.back().find(kStoppedAtTimeLimit) != std::string::npos;
-  return {head + lines.back() + (cut ? " (cudiff fuzz --resume goes on with it)" : ""), !cut};
+  return {head + lines.back(), !cut};
 }
 
 std::size_t usable_cores() {
@@ -679,6 +678,16 @@ CampaignSummary run_campaign(const CampaignSetup& setup, std::ostream& err) {
     std::vector<ReductionDone> ended = reducer->take_done();
     if (ended.empty()) return;
     for (ReductionDone& done : ended) {
+      if (!done.finished && !done.line.empty()) {
+        // Its window ended it: still to do unless what it stored is small enough now.
+        std::optional<ReductionItem> still;
+        try {
+          still = reduction_item(db.bucket(done.key));
+        } catch (const Error&) {
+        }
+        done.finished = !still;
+        done.line += still ? " (cudiff fuzz --resume goes on from it)" : " (small enough now)";
+      }
       if (!done.line.empty()) summary.reductions.push_back(done.line);
       if (!done.finished) continue;
       ++summary.reduction.ended;

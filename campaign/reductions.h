@@ -30,7 +30,7 @@ inline constexpr double kReductionFinalCheckSeconds = 30;
 
 /// A reproducer smaller than this is a few lines already (an edge program's violation alone is
 /// 200 to 500 bytes; a generated program's is 5 to 25 KiB): not worth a reduction's minutes
-/// (measured: 40 to 120 s each on two cores, most of them finding nothing smaller).
+/// (measured: 20 to 160 s each on two cores under load, 1 of 8 coming out smaller).
 inline constexpr std::int64_t kSmallReproducerBytes = 1024;
 
 /// A new bucket's place in the reduction queue, lower first: wrong code 0, crash 1, rejects

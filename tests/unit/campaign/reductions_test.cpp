@@ -61,8 +61,8 @@ TEST(Reductions, TheQueueIsByClassThenSmallestReproducerThenOrderFound) {
 }
 
 TEST(Reductions, AReproducerOfAFewLinesIsNotReduced) {
-  // An edge program's violation alone (the campaign of bench/RESULTS.md: 239 to 477 bytes, each
-  // reduction 40 to 120 s on two cores, one of eleven smaller).
+  // An edge program's violation alone (the campaigns of bench/RESULTS.md: 239 to 477 bytes,
+  // each reduction 20 to 160 s on two cores, one of eight smaller).
   const triage::Bucket tiny = bucket("tiny", "missed_diagnostic", triage::Status::fresh, 239);
   EXPECT_TRUE(already_small(tiny));
   EXPECT_TRUE(reduction_rank(tiny));  // a bug, in its class's place
