@@ -480,26 +480,42 @@ public:
   std::size_t jobs = 2;           ///< before the loop shares it
   std::optional<std::chrono::steady_clock::time_point> end;  ///< likewise
 
+  struct Now {
+    std::size_t jobs;
+    std::optional<std::chrono::steady_clock::time_point> end;
+    /// While a --tests campaign's end is not known: when its window would end at the tests'
+    /// rate so far. A reduction started alongside is told to stop by then (it is not stopped
+    /// at it: the real end may come later).
+    std::optional<std::chrono::steady_clock::time_point> expected_end;
+  };
   /// From now on: `jobs` per reduction, `seconds` from now (negative: no bound).
   void set(std::size_t jobs_now, double seconds) {
     std::lock_guard lock(mutex_);
     jobs = jobs_now;
     end.reset();
-    if (seconds >= 0)
-      end = std::chrono::steady_clock::now() +
-            std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds));
+    if (seconds >= 0) end = from_now(seconds);
   }
-  std::pair<std::size_t, std::optional<std::chrono::steady_clock::time_point>> get() const {
+  /// The expected end, `seconds` from now.
+  void expect(double seconds) {
     std::lock_guard lock(mutex_);
-    return {jobs, end};
+    expected_end_ = from_now(seconds);
+  }
+  Now get() const {
+    std::lock_guard lock(mutex_);
+    return {jobs, end, expected_end_};
   }
   double seconds_left() const {
-    const auto [jobs_now, end_now] = get();
+    const std::optional<std::chrono::steady_clock::time_point> end_now = get().end;
     return end_now ? seconds_until(*end_now) : kNoWindow;
   }
 
 private:
+  static std::chrono::steady_clock::time_point from_now(double seconds) {
+    return std::chrono::steady_clock::now() +
+           std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds));
+  }
   mutable std::mutex mutex_;
+  std::optional<std::chrono::steady_clock::time_point> expected_end_;
 };
 
 /// One reduction in the window: not started with less than kLeastReductionStartSeconds left
@@ -507,16 +523,18 @@ private:
 /// kReductionStopSeconds after it.
 ReductionDone reduce_in_window(const std::filesystem::path& db_path, const ReductionItem& item,
                                ReductionWindow& window) {
-  const auto [jobs, end] = window.get();
+  const ReductionWindow::Now now = window.get();
   double left = -1;
   auto kill = std::chrono::steady_clock::time_point::max();
-  if (end) {
-    left = seconds_until(*end);
+  if (now.end) {
+    left = seconds_until(*now.end);
     if (left < kLeastReductionStartSeconds) return {item.key, "", false};
-    kill = *end + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                      std::chrono::duration<double>(kReductionStopSeconds));
+    kill = *now.end + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                          std::chrono::duration<double>(kReductionStopSeconds));
+  } else if (now.expected_end) {
+    left = std::max(kLeastReductionStartSeconds, seconds_until(*now.expected_end));
   }
-  ChildReduction child = reduce_bucket_in_child(db_path, item.key, jobs, reduction_time_limit(left), kill,
+  ChildReduction child = reduce_bucket_in_child(db_path, item.key, now.jobs, reduction_time_limit(left), kill,
                                                 &window.stop);
   return {item.key, std::move(child.line), child.finished};
 }
@@ -725,8 +743,14 @@ CampaignSummary run_campaign(const CampaignSetup& setup, std::ostream& err) {
     if (open.params.time_budget > 0 && progress.elapsed() >= open.params.time_budget && !activity.empty())
       activity = "time is up, finishing batches in flight (dropped in " +
                  format_seconds(std::max(0.0, seconds_until(deadlines.hard_stop))) + "): " + activity;
-    if (reducer && plan.alongside_jobs > 0 && reducer->pending() > 0)
-      activity += std::string(activity.empty() ? "" : "; ") + "reducing " + reducer->status();
+    if (reducer && plan.alongside_jobs > 0) {
+      // A --tests campaign's window, as the tests' rate so far puts it, for what starts alongside.
+      if (open.params.time_budget <= 0 && progress.seconds_left() >= 0)
+        window.expect(progress.seconds_left() +
+                      reductions_window(share, progress.session_seconds() + progress.seconds_left()));
+      if (reducer->pending() > 0)
+        activity += std::string(activity.empty() ? "" : "; ") + "reducing " + reducer->status();
+    }
     ticker.tick(progress.line(activity));
   }
   for (std::thread& worker : workers) worker.join();
@@ -796,7 +820,10 @@ CampaignSummary run_campaign(const CampaignSetup& setup, std::ostream& err) {
       if (left != kNoWindow && left <= kLeastReductionStartSeconds) reducer->hold();  // nothing more starts
       if (left != kNoWindow && left <= -kReductionStopSeconds) window.stop = true;
       ticker.tick("reductions: " + reducer->status() +
-                  (left == kNoWindow ? "" : ", " + format_seconds(std::max(0.0, left)) + " left"));
+                  (left == kNoWindow ? ""
+                   : left > 0        ? ", " + format_seconds(left) + " left"
+                                     : ", time is up (stopped in " +
+                                           format_seconds(std::max(0.0, left + kReductionStopSeconds)) + ")"));
     }
     reducer->hold();
     reducer->finish();

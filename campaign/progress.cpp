@@ -121,20 +121,26 @@ std::string ActivityBoard::summary() const {
   return join(parts, ", ");
 }
 
-std::string FuzzProgress::line(const std::string& activity) const {
-  const double session = session_seconds();
-  const double tests_per_second = static_cast<double>(tests_) / session;
-  std::string text = "tests " + std::to_string(tests());
+double FuzzProgress::seconds_left() const {
+  const double tests_per_second = static_cast<double>(tests_) / session_seconds();
   double left = -1;
-  if (target_) {
-    text += "/" + std::to_string(*target_) + " (" +
-            percent(static_cast<double>(tests()) / static_cast<double>(*target_)) + ")";
-    if (tests_per_second > 0) left = static_cast<double>(*target_ - std::min(*target_, tests())) / tests_per_second;
-  }
+  if (target_ && tests_per_second > 0)
+    left = static_cast<double>(*target_ - std::min(*target_, tests())) / tests_per_second;
   if (time_budget_ > 0) {
     const double by_time = std::max(0.0, time_budget_ - elapsed());
     left = left < 0 ? by_time : std::min(left, by_time);
   }
+  return left;
+}
+
+std::string FuzzProgress::line(const std::string& activity) const {
+  const double session = session_seconds();
+  const double tests_per_second = static_cast<double>(tests_) / session;
+  std::string text = "tests " + std::to_string(tests());
+  if (target_)
+    text += "/" + std::to_string(*target_) + " (" +
+            percent(static_cast<double>(tests()) / static_cast<double>(*target_)) + ")";
+  const double left = seconds_left();
   text += ", " + rate(tests_per_second) + " tests/s, " + rate(static_cast<double>(compiles_) / session) + " compiles/s";
   text += ", findings " + std::to_string(findings_) + " (" + std::to_string(new_buckets_) + " new bucket" +
           (new_buckets_ == 1 ? "" : "s") + ")";

@@ -53,6 +53,9 @@ public:
   GpuShare gpu_share(std::size_t gpu) const;
   /// Seconds since this start (the tests' time, when called as they end).
   double session_seconds() const;
+  /// The line's ETA: the seconds the tests still take at this start's rate (a --tests
+  /// campaign) or until the time budget; negative when not known yet.
+  double seconds_left() const;
 
 private:
   struct GpuUse {

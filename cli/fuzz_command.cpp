@@ -12,8 +12,8 @@ namespace {
 Defaults defaults() {
   Defaults d;
   d.db = "cudiff.db";
-  d.jobs = "batches checked at once (default: half the cores this process may use; each builds with every config); "
-           "libfuzzer: -fork=N processes (default 1)";
+  d.jobs = "batches checked at once (default: half the cores this process may use, or of those the reductions "
+           "alongside leave; each builds with every config); libfuzzer: -fork=N processes (default 1)";
   d.seed = "first seed (default: a fresh one per campaign); libfuzzer: its -seed=S";
   d.quiet = "no progress line (cron, batch jobs); the summary is still printed";
   d.json = "print the summary as JSON";
@@ -360,7 +360,7 @@ Subcommand fuzz_subcommand() {
       "            [--no-reduce | --reduce-share SHARE] [--reduce-in-parallel]\n"
       "            [--quiet] [--resume] [--campaign NAME [--shard I/N]]\n"
       "cudiff fuzz --engine libfuzzer [--time 8h | --tests N] [--jobs N] [--corpus DIR] [--libfuzzer-flags \"...\"]\n"
-      "            [the options above but --batch, --resume, --reduce-in-parallel]",
+      "            [the options above but --batch, --resume, --reduce-share, --reduce-in-parallel]",
       "A campaign: generate programs in batches, build them with every config on all cores, run\n"
       "them on every GPU (compile-only when there is none), judge, isolate each finding to one\n"
       "test, file it in the triage database, and write an HTML report; the summary comes when the\n"

@@ -36,6 +36,14 @@ TEST(FuzzProgress, TheLineEndsWithWhatTheWorkersDo) {
   EXPECT_NE(line.find("; now: 2 checking"), std::string::npos) << line;
 }
 
+TEST(FuzzProgress, SecondsLeftAreUnknownUntilATestIsDoneOrByTheBudget) {
+  // What a reduction alongside a --tests campaign is told to stop by: unknown at first.
+  EXPECT_LT(FuzzProgress(0, 0, 100, 0, 0, 1).seconds_left(), 0);
+  const double by_time = FuzzProgress(0, 30, std::nullopt, 90, 0, 1).seconds_left();
+  EXPECT_GT(by_time, 59);
+  EXPECT_LE(by_time, 60);
+}
+
 TEST(BackgroundReducer, StatusNamesTheBucketBeingReduced) {
   std::promise<void> release;
   std::shared_future<void> released = release.get_future().share();
