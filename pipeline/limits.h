@@ -40,6 +40,13 @@ inline constexpr std::size_t kScriptOutputBytes = 64 * 1024;
 /// compile, at least kCandidateCompileFloorSeconds, at most the request's (a hang keeps that).
 inline constexpr double kCandidateCompileFactor = 10;
 inline constexpr double kCandidateCompileFloorSeconds = 30;
+/// A generated program's IR stage under the text passes' own test (a finding not found by
+/// running) gets at most this share of the reduction's time limit: the text passes, which
+/// remove what the generator's edits cannot say (the host side's statements, a line of PTX, a
+/// token), get the rest. On a ptxas crash in a 2,200-line batch the IR stage kept one edit in
+/// two tests and reached 61 lines in 500 s of a 600 s limit, and the text passes ran out of
+/// time at 37 formatted lines.
+inline constexpr double kIrTimeShare = 2.0 / 3.0;
 /// One bucket's reduction in a child process at the end of (or alongside) a campaign.
 inline constexpr double kBucketReductionSeconds = 15 * 60;
 /// A compile past its limit is confirmed once with this many times the limit before it is

@@ -238,7 +238,7 @@ std::string reduce_generated_first(const ReduceRequest& request, const Signature
   }
   IrOptions options;
   options.jobs = request.jobs;
-  options.time_limit_seconds = request.time_limit_seconds;
+  options.time_limit_seconds = request.time_limit_seconds * kIrTimeShare;
   if (request.out) options.on_improvement = [out = *request.out](const generator::TestCase& c) { save(out, c.source); };
   outcome.ir = reduce_ir(
       reduction, [&test](const generator::TestCase& candidate) { return test(candidate.source); }, options, err);

@@ -25,6 +25,9 @@ struct ReducedProgram {
   std::vector<BatchTest> tests;
   /// The host side is emit_compact_program's: one test, only compute-dense kernels left.
   bool compact = false;
+  /// No host side at all: the compact program's device code alone. It runs nothing and prints
+  /// nothing, so only a finding of the compilers can keep it (a crash, a rejection).
+  bool device_only = false;
   int accepted = 0;
   TestCase current;
 };
@@ -83,6 +86,15 @@ TestCase emit(const ReducedProgram& state) {
               "_reduced";
   test.sidecar = sidecar_of(built, state.policy, only.seed, state.size, "", "");
   test.sidecar.variant_of = only.variant_of;
+  if (state.device_only) {
+    test.sidecar.kernels.emplace();  // nothing runs, so nothing is predicted
+    test.source = "// cudiff: reduced from " + origin_of(state) + "\n";
+    for (const dense::Kernel& kernel : built.program.dense) {
+      const std::string code = dense::emit_device_code(kernel, true);
+      test.source += code.substr(code.find('\n') + 1);  // without the families' comment line
+    }
+    return test;
+  }
   if (state.compact) {
     test.source = "// cudiff: reduced from " + origin_of(state) + "\n" +
                   dense::emit_compact_program(built.program.dense);
@@ -203,6 +215,9 @@ void coarse_edits(const ReducedProgram& state, std::size_t t, std::vector<State:
       s.compact = true;
       return true;
     });
+  if (state.compact && !state.device_only)
+    add("the device code alone", "the device code alone",
+        [](ReducedProgram& s) { return !std::exchange(s.device_only, true); });
 }
 
 /// The fine edits of test `t`: what is inside its ABI functions, its core kernels and functions,

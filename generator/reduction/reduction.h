@@ -71,12 +71,17 @@ struct BlockEdit {
   std::function<bool(Block&)> apply;
 };
 
-/// The block's edits: halves, quarters... of its instructions deleted, then each instruction
-/// (a label only when no branch names it), then each guard dropped (the instruction runs
-/// unconditionally). A block that then reads a register
+/// The block's edits: the instructions whose results nothing reads, halves, quarters... of its
+/// instructions, then each instruction (a label only when no branch names it), each
+/// instruction's result as 0 (a `mov` of an immediate), then each guard dropped (the
+/// instruction runs unconditionally). A block that then reads a register
 /// before writing it, never writes an output or never ends is refused by the interpreter
 /// (ptx::run throws Error(internal)).
 std::vector<BlockEdit> block_edits(const Block& block);
+/// Input operand `input` removed from the block when no instruction reads it (the later
+/// inputs renumbered): the caller removes the statement's expression for it. False when an
+/// instruction reads it.
+bool drop_unused_input(Block& block, std::size_t input);
 
 } // namespace ptx
 

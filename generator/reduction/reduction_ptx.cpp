@@ -25,10 +25,62 @@ bool labels_complete(const Block& block) {
   });
 }
 
+/// Whether an instruction sets the carry flag, which the next carry-in instruction reads
+/// without naming it: such an instruction is never dead.
+bool sets_carry(const Instruction& in) {
+  return in.op == Op::add_cc || in.op == Op::sub_cc || in.op == Op::mad_cc ||
+         ((in.op == Op::addc || in.op == Op::subc || in.op == Op::madc) && in.flag);
+}
+
+/// The instructions whose results nothing reads (no source, guard or output names a register
+/// they write), deleted until none is left: what the edits before left behind, in one edit.
+bool delete_dead(Block& block) {
+  bool any = false;
+  for (bool changed = true; changed;) {
+    changed = false;
+    std::vector<Reg> read;
+    for (const Instruction& in : block.body) {
+      for (const Operand& source : in.sources)
+        if (!source.immediate) read.push_back(source.reg);
+      if (in.guard && !in.guard->immediate) read.push_back(in.guard->reg);
+    }
+    const auto dead = [&](const Instruction& in) {
+      if (in.op == Op::label || in.op == Op::bra || in.dests.empty() || sets_carry(in)) return false;
+      return std::ranges::none_of(in.dests, [&](const Reg& reg) {
+        return reg.bank == Bank::output || std::ranges::find(read, reg) != read.end();
+      });
+    };
+    changed = std::erase_if(block.body, dead) > 0;
+    any = any || changed;
+  }
+  return any;
+}
+
 } // namespace
+
+bool drop_unused_input(Block& block, std::size_t input) {
+  if (input >= block.inputs.size()) return false;
+  const auto names = [&](const Operand& operand) {
+    return !operand.immediate && operand.reg.bank == Bank::input && operand.reg.index == static_cast<int>(input);
+  };
+  for (const Instruction& in : block.body)
+    if (std::ranges::any_of(in.sources, names) || (in.guard && names(*in.guard))) return false;
+  block.inputs.erase(block.inputs.begin() + static_cast<std::ptrdiff_t>(input));
+  // The later inputs' operand numbers move down by one.
+  const auto renumber = [&](Operand& operand) {
+    if (!operand.immediate && operand.reg.bank == Bank::input && operand.reg.index > static_cast<int>(input))
+      --operand.reg.index;
+  };
+  for (Instruction& in : block.body) {
+    for (Operand& source : in.sources) renumber(source);
+    if (in.guard) renumber(*in.guard);
+  }
+  return true;
+}
 
 std::vector<BlockEdit> block_edits(const Block& block) {
   std::vector<BlockEdit> edits;
+  edits.push_back({"delete the PTX instructions nothing reads", "ptx: delete dead instructions", delete_dead});
   // Halves, quarters... of the instructions first (ddmin's first steps): a block that keeps a
   // crash in a few of its instructions loses the rest in a few tests, not one test each.
   const std::size_t count = block.body.size();
@@ -52,6 +104,35 @@ std::vector<BlockEdit> block_edits(const Block& block) {
            b.body.erase(b.body.begin() + static_cast<std::ptrdiff_t>(i));
            return true;
          }});
+  }
+  // An instruction's result as 0 (`mov` of an immediate, its guard kept): what computed it, and
+  // what only that read, can then go as dead instructions.
+  for (std::size_t i = 0; i < block.body.size(); ++i) {
+    const Instruction& in = block.body[i];
+    const bool plain_zero = in.op == Op::mov && !in.sources.empty() && in.sources.front().immediate &&
+                            in.sources.front().value == 0;
+    if (in.op == Op::label || in.op == Op::bra || in.dests.size() != 1 || in.dests.front().bank == Bank::pred ||
+        plain_zero)
+      continue;
+    edits.push_back({"PTX instruction " + std::to_string(i) + " (" + mnemonic(in) + ") as 0",
+                     "ptx: an instruction's result as 0", [i](Block& b) {
+                       if (i >= b.body.size() || b.body[i].dests.size() != 1) return false;
+                       Instruction& in = b.body[i];
+                       const Reg dest = in.dests.front();
+                       const bool wide = dest.bank == Bank::b64 ||
+                                         (dest.bank == Bank::output &&
+                                          b.outputs.at(static_cast<std::size_t>(dest.index)) == Width::b64);
+                       if (dest.bank == Bank::pred) return false;
+                       Instruction zero;
+                       zero.op = Op::mov;
+                       zero.type = wide ? Type::b64 : Type::b32;
+                       zero.dests = {dest};
+                       zero.sources = {Operand{true, {}, 0, false}};
+                       zero.guard = in.guard;
+                       zero.family = in.family;
+                       in = std::move(zero);
+                       return true;
+                     }});
   }
   // A branch keeps its guard: unguarded, a loop's back edge would never end.
   for (std::size_t i = 0; i < block.body.size(); ++i)

@@ -25,7 +25,7 @@ inline const std::set<std::string>& ir_edit_kinds() {
       "delete a test of the batch", "fold a variant back into its original", "one program instead of a batch",
       // whole parts of a test
       "delete the core kernels", "delete a dense kernel", "delete the layout probes", "delete the ABI functions",
-      "delete a core kernel", "the smallest host side",
+      "delete a core kernel", "the smallest host side", "the device code alone",
       // the ABI family
       "abi: delete a function", "abi: delete a parameter",
       // core kernels and their functions
@@ -41,11 +41,13 @@ inline const std::set<std::string>& ir_edit_kinds() {
       "dense: keep the body of a statement", "dense: keep the first trip of a statement",
       "dense: one trip of a statement", "dense: no unroll pragma on a statement",
       "dense: keep only case of a statement", "dense: delete case of a statement",
-      "dense: a plain assignment for a statement", "dense: an operation as its operand", "dense: an expression as 0",
-      "dense: delete a variable", "dense: a variable starts at 0", "dense: delete the base words",
-      "dense: delete the local words", "dense: delete the shared words", "dense: static shared words",
+      "dense: a plain assignment for a statement", "dense: delete unused input of a statement",
+      "dense: an operation as its operand", "dense: an expression as 0", "dense: delete a variable",
+      "dense: a variable starts at 0", "dense: delete the base words", "dense: delete the local words",
+      "dense: delete the shared words", "dense: static shared words",
       // inline PTX
-      "ptx: delete instructions", "ptx: delete an instruction", "ptx: drop a guard"};
+      "ptx: delete dead instructions", "ptx: delete instructions", "ptx: delete an instruction",
+      "ptx: an instruction's result as 0", "ptx: drop a guard"};
   return kinds;
 }
 
@@ -141,7 +143,7 @@ inline std::vector<IrSample> ir_samples(const std::vector<std::uint64_t>& seeds,
       if (detail::accept_kind(lone, "the smallest host side")) {
         // Greedily to the end (the first edit that changes something, each time), through the
         // states where nothing reads the base words or the input any more.
-        for (int accepted = 1;; ++accepted) {
+        for (int accepted = 0;; ++accepted) {
           if (accepted % 8 == 0) detail::sample_kinds(lone, stream, per_kind, taken, samples);
           std::size_t edit = 0;
           while (edit < lone.edits() && !lone.candidate(edit)) ++edit;
