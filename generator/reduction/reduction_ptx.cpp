@@ -78,9 +78,31 @@ bool drop_unused_input(Block& block, std::size_t input) {
   return true;
 }
 
+/// Output `output` set to 0 at the block's end instead of by the instructions that wrote it,
+/// which go, with what only they needed: a block keeps the slice of its other outputs.
+bool output_as_zero(Block& block, std::size_t output) {
+  if (output >= block.outputs.size()) return false;
+  const Reg reg{Bank::output, static_cast<int>(output)};
+  std::erase_if(block.body, [&](const Instruction& in) { return std::ranges::find(in.dests, reg) != in.dests.end(); });
+  Instruction zero;
+  zero.op = Op::mov;
+  zero.type = block.outputs[output] == Width::b64 ? Type::b64 : Type::b32;
+  zero.dests = {reg};
+  zero.sources = {Operand{true, {}, 0, false}};
+  block.body.push_back(std::move(zero));
+  delete_dead(block);
+  return true;
+}
+
 std::vector<BlockEdit> block_edits(const Block& block) {
   std::vector<BlockEdit> edits;
   edits.push_back({"delete the PTX instructions nothing reads", "ptx: delete dead instructions", delete_dead});
+  // An output as 0 with what only it needed: the slice of the other outputs in one test. Not
+  // for a block of one output, which would be left with nothing to compute.
+  if (block.outputs.size() > 1)
+    for (std::size_t output = 0; output < block.outputs.size(); ++output)
+      edits.push_back({"PTX output " + std::to_string(output) + " as 0, with what only it needed",
+                       "ptx: an output as 0", [output](Block& b) { return output_as_zero(b, output); }});
   // Halves, quarters... of the instructions first (ddmin's first steps): a block that keeps a
   // crash in a few of its instructions loses the rest in a few tests, not one test each.
   const std::size_t count = block.body.size();

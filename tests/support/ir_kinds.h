@@ -46,7 +46,7 @@ inline const std::set<std::string>& ir_edit_kinds() {
       "dense: a variable starts at 0", "dense: delete the base words", "dense: delete the local words",
       "dense: delete the shared words", "dense: static shared words",
       // inline PTX
-      "ptx: delete dead instructions", "ptx: delete instructions", "ptx: delete an instruction",
+      "ptx: delete dead instructions", "ptx: an output as 0", "ptx: delete instructions", "ptx: delete an instruction",
       "ptx: an instruction's result as 0", "ptx: drop a guard"};
   return kinds;
 }
