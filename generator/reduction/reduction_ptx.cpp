@@ -78,6 +78,8 @@ bool drop_unused_input(Block& block, std::size_t input) {
   return true;
 }
 
+namespace {
+
 /// Output `output` set to 0 at the block's end instead of by the instructions that wrote it,
 /// which go, with what only they needed: a block keeps the slice of its other outputs.
 bool output_as_zero(Block& block, std::size_t output) {
@@ -94,7 +96,8 @@ bool output_as_zero(Block& block, std::size_t output) {
   return true;
 }
 
-std::vector<BlockEdit> block_edits(const Block& block) {
+/// The edits, each as it changes the block (block_edits adds the clean-up).
+std::vector<BlockEdit> edits_of(const Block& block) {
   std::vector<BlockEdit> edits;
   edits.push_back({"delete the PTX instructions nothing reads", "ptx: delete dead instructions", delete_dead});
   // An output as 0 with what only it needed: the slice of the other outputs in one test. Not
@@ -164,6 +167,22 @@ std::vector<BlockEdit> block_edits(const Block& block) {
                          b.body[i].guard.reset();
                          return true;
                        }});
+  return edits;
+}
+
+} // namespace
+
+std::vector<BlockEdit> block_edits(const Block& block) {
+  std::vector<BlockEdit> edits = edits_of(block);
+  // Every edit leaves no dead instruction behind: what it made dead goes in the same test. An
+  // instruction nothing reads would otherwise cost a test of its own later, or, set to 0 or
+  // deleted one by one while the crash stays (ptxas drops dead code itself), a test each.
+  for (BlockEdit& edit : edits)
+    edit.apply = [apply = std::move(edit.apply)](Block& b) {
+      if (!apply(b)) return false;
+      delete_dead(b);
+      return true;
+    };
   return edits;
 }
 
