@@ -85,7 +85,14 @@ namespace {
 bool output_as_zero(Block& block, std::size_t output) {
   if (output >= block.outputs.size()) return false;
   const Reg reg{Bank::output, static_cast<int>(output)};
-  std::erase_if(block.body, [&](const Instruction& in) { return std::ranges::find(in.dests, reg) != in.dests.end(); });
+  // Already 0: moving its `mov` to the end again would be another text, not a smaller block.
+  const auto writes = [&](const Instruction& in) { return std::ranges::find(in.dests, reg) != in.dests.end(); };
+  const auto zeroes = [](const Instruction& in) {
+    return in.op == Op::mov && !in.guard && in.sources.size() == 1 && in.sources.front().immediate &&
+           in.sources.front().value == 0;
+  };
+  if (std::ranges::all_of(block.body, [&](const Instruction& in) { return !writes(in) || zeroes(in); })) return false;
+  std::erase_if(block.body, writes);
   Instruction zero;
   zero.op = Op::mov;
   zero.type = block.outputs[output] == Width::b64 ? Type::b64 : Type::b32;
