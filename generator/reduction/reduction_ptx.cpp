@@ -32,12 +32,28 @@ bool sets_carry(const Instruction& in) {
          ((in.op == Op::addc || in.op == Op::subc || in.op == Op::madc) && in.flag);
 }
 
+/// Whether instruction `at` is a branch to a label that follows it with only labels between:
+/// it goes where the block would go without it.
+bool branches_to_next(const Block& block, std::size_t at) {
+  if (block.body[at].op != Op::bra) return false;
+  for (std::size_t next = at + 1; next < block.body.size() && block.body[next].op == Op::label; ++next)
+    if (block.body[next].label == block.body[at].label) return true;
+  return false;
+}
+
 /// The instructions whose results nothing reads (no source, guard or output names a register
-/// they write), deleted until none is left: what the edits before left behind, in one edit.
+/// they write), the labels no branch names and the branches to the next instruction, deleted
+/// until none is left: what the edits before left behind, in one edit.
 bool delete_dead(Block& block) {
   bool any = false;
   for (bool changed = true; changed;) {
     changed = false;
+    for (std::size_t at = block.body.size(); at-- > 0;)
+      if (branches_to_next(block, at) ||
+          (block.body[at].op == Op::label && !branched_to(block, block.body[at].label))) {
+        block.body.erase(block.body.begin() + static_cast<std::ptrdiff_t>(at));
+        changed = true;
+      }
     std::vector<Reg> read;
     for (const Instruction& in : block.body) {
       for (const Operand& source : in.sources)
@@ -50,7 +66,7 @@ bool delete_dead(Block& block) {
         return reg.bank == Bank::output || std::ranges::find(read, reg) != read.end();
       });
     };
-    changed = std::erase_if(block.body, dead) > 0;
+    changed = std::erase_if(block.body, dead) > 0 || changed;
     any = any || changed;
   }
   return any;
