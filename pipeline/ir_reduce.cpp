@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <future>
 #include <ostream>
+#include <set>
 #include <sstream>
 
 #include <unistd.h>
@@ -81,6 +82,17 @@ std::optional<generator::Policy> campaign_policy(const triage::Database& db, con
   if (const auto* policy = object->if_contains("policy"); policy != nullptr && policy->is_string())
     return generator::Policy::load(policy->as_string());
   return std::nullopt;
+}
+
+/// What names a program among those a reduction has been at: its text without the header line
+/// that counts the edits kept (which every step changes).
+std::uint64_t program_key(const std::string& source) {
+  const std::size_t at = source.find("reduced from ");
+  if (at == std::string::npos) return fnv1a64(source);
+  const std::size_t start = source.rfind('\n', at), end = source.find('\n', at);
+  std::string text = source;
+  text.erase(start == std::string::npos ? 0 : start, end == std::string::npos ? std::string::npos : end - start);
+  return fnv1a64(text);
 }
 
 std::size_t line_count(const std::string& text) { return static_cast<std::size_t>(std::ranges::count(text, '\n')); }
@@ -181,6 +193,9 @@ IrReduction reduce_ir(generator::ProgramReduction& reduction,
     else err << line << "\n" << std::flush;
   };
   const std::size_t jobs = std::max<std::size_t>(1, options.jobs);
+  // Every program the reduction has been at: an edit that leads back to one (two edits that
+  // undo each other) is not tested, so the reduction never cycles.
+  std::set<std::uint64_t> visited = {program_key(reduction.current().source)};
   for (bool progressed = true; progressed && !out_of_time();) {
     progressed = false;
     ++result.rounds;
@@ -189,7 +204,8 @@ IrReduction reduce_ir(generator::ProgramReduction& reduction,
       // in order wins, as a sequential run would have taken it.
       std::vector<std::pair<std::size_t, generator::TestCase>> window;
       for (; next < reduction.edits() && window.size() < jobs; ++next)
-        if (std::optional<generator::TestCase> candidate = reduction.candidate(next))
+        if (std::optional<generator::TestCase> candidate = reduction.candidate(next);
+            candidate && !visited.contains(program_key(candidate->source)))
           window.emplace_back(next, std::move(*candidate));
       std::vector<std::future<bool>> verdicts;
       for (const auto& [edit, candidate] : window)
@@ -205,6 +221,7 @@ IrReduction reduce_ir(generator::ProgramReduction& reduction,
       const std::size_t edit = window[*kept].first;
       result.log.push_back(reduction.describe(edit));
       reduction.accept(edit);
+      visited.insert(program_key(reduction.current().source));
       ++result.accepted;
       progressed = true;
       next = edit;  // the same number names the next edit now

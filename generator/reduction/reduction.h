@@ -71,7 +71,9 @@ struct BlockEdit {
   std::function<bool(Block&)> apply;
 };
 
-/// The block's edits: the instructions whose results nothing reads, halves, quarters... of its
+/// The block's edits, each followed by the deletion of the instructions it left unread: the
+/// instructions whose results nothing reads, each output as 0 with what
+/// only it needed (a block of several outputs), halves, quarters... of its
 /// instructions, then each instruction (a label only when no branch names it), each
 /// instruction's result as 0 (a `mov` of an immediate), then each guard dropped (the
 /// instruction runs unconditionally). A block that then reads a register

@@ -290,14 +290,6 @@ void statement_edits(const Kernel& kernel, std::vector<KernelEdit>& edits) {
       });
       break;
     case StmtKind::Asm:
-      for (std::size_t input = s.exprs.size(); input-- > 0;)
-        edit("delete unused input " + std::to_string(input) + " of", [input](Body& b, std::size_t j) {
-          ptx::Block block = *b[j].ptx;
-          if (input >= b[j].exprs.size() || !ptx::drop_unused_input(block, input)) return false;
-          b[j].exprs.erase(b[j].exprs.begin() + static_cast<std::ptrdiff_t>(input));
-          b[j].ptx = std::make_shared<const ptx::Block>(std::move(block));
-          return true;
-        });
       for (ptx::BlockEdit& block_edit : ptx::block_edits(*s.ptx))
         edits.push_back(
             {block_edit.what + " in " + name, block_edit.kind, [at, apply = std::move(block_edit.apply)](Kernel& k) {
@@ -305,6 +297,10 @@ void statement_edits(const Kernel& kernel, std::vector<KernelEdit>& edits) {
                  if (b[j].kind != StmtKind::Asm) return false;
                  ptx::Block block = *b[j].ptx;
                  if (!apply(block)) return false;
+                 // The input operands no instruction reads any more go with their expressions.
+                 for (std::size_t input = b[j].exprs.size(); input-- > 0;)
+                   if (ptx::drop_unused_input(block, input))
+                     b[j].exprs.erase(b[j].exprs.begin() + static_cast<std::ptrdiff_t>(input));
                  b[j].ptx = std::make_shared<const ptx::Block>(std::move(block));
                  return true;
                });

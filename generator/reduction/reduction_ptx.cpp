@@ -32,12 +32,28 @@ bool sets_carry(const Instruction& in) {
          ((in.op == Op::addc || in.op == Op::subc || in.op == Op::madc) && in.flag);
 }
 
+/// Whether instruction `at` is a branch to a label that follows it with only labels between:
+/// it goes where the block would go without it.
+bool branches_to_next(const Block& block, std::size_t at) {
+  if (block.body[at].op != Op::bra) return false;
+  for (std::size_t next = at + 1; next < block.body.size() && block.body[next].op == Op::label; ++next)
+    if (block.body[next].label == block.body[at].label) return true;
+  return false;
+}
+
 /// The instructions whose results nothing reads (no source, guard or output names a register
-/// they write), deleted until none is left: what the edits before left behind, in one edit.
+/// they write), the labels no branch names and the branches to the next instruction, deleted
+/// until none is left: what the edits before left behind, in one edit.
 bool delete_dead(Block& block) {
   bool any = false;
   for (bool changed = true; changed;) {
     changed = false;
+    for (std::size_t at = block.body.size(); at-- > 0;)
+      if (branches_to_next(block, at) ||
+          (block.body[at].op == Op::label && !branched_to(block, block.body[at].label))) {
+        block.body.erase(block.body.begin() + static_cast<std::ptrdiff_t>(at));
+        changed = true;
+      }
     std::vector<Reg> read;
     for (const Instruction& in : block.body) {
       for (const Operand& source : in.sources)
@@ -50,7 +66,7 @@ bool delete_dead(Block& block) {
         return reg.bank == Bank::output || std::ranges::find(read, reg) != read.end();
       });
     };
-    changed = std::erase_if(block.body, dead) > 0;
+    changed = std::erase_if(block.body, dead) > 0 || changed;
     any = any || changed;
   }
   return any;
@@ -78,9 +94,41 @@ bool drop_unused_input(Block& block, std::size_t input) {
   return true;
 }
 
-std::vector<BlockEdit> block_edits(const Block& block) {
+namespace {
+
+/// Output `output` set to 0 at the block's end instead of by the instructions that wrote it,
+/// which go, with what only they needed: a block keeps the slice of its other outputs.
+bool output_as_zero(Block& block, std::size_t output) {
+  if (output >= block.outputs.size()) return false;
+  const Reg reg{Bank::output, static_cast<int>(output)};
+  // Already 0: moving its `mov` to the end again would be another text, not a smaller block.
+  const auto writes = [&](const Instruction& in) { return std::ranges::find(in.dests, reg) != in.dests.end(); };
+  const auto zeroes = [](const Instruction& in) {
+    return in.op == Op::mov && !in.guard && in.sources.size() == 1 && in.sources.front().immediate &&
+           in.sources.front().value == 0;
+  };
+  if (std::ranges::all_of(block.body, [&](const Instruction& in) { return !writes(in) || zeroes(in); })) return false;
+  std::erase_if(block.body, writes);
+  Instruction zero;
+  zero.op = Op::mov;
+  zero.type = block.outputs[output] == Width::b64 ? Type::b64 : Type::b32;
+  zero.dests = {reg};
+  zero.sources = {Operand{true, {}, 0, false}};
+  block.body.push_back(std::move(zero));
+  delete_dead(block);
+  return true;
+}
+
+/// The edits, each as it changes the block (block_edits adds the clean-up).
+std::vector<BlockEdit> edits_of(const Block& block) {
   std::vector<BlockEdit> edits;
   edits.push_back({"delete the PTX instructions nothing reads", "ptx: delete dead instructions", delete_dead});
+  // An output as 0 with what only it needed: the slice of the other outputs in one test. Not
+  // for a block of one output, which would be left with nothing to compute.
+  if (block.outputs.size() > 1)
+    for (std::size_t output = 0; output < block.outputs.size(); ++output)
+      edits.push_back({"PTX output " + std::to_string(output) + " as 0, with what only it needed",
+                       "ptx: an output as 0", [output](Block& b) { return output_as_zero(b, output); }});
   // Halves, quarters... of the instructions first (ddmin's first steps): a block that keeps a
   // crash in a few of its instructions loses the rest in a few tests, not one test each.
   const std::size_t count = block.body.size();
@@ -142,6 +190,22 @@ std::vector<BlockEdit> block_edits(const Block& block) {
                          b.body[i].guard.reset();
                          return true;
                        }});
+  return edits;
+}
+
+} // namespace
+
+std::vector<BlockEdit> block_edits(const Block& block) {
+  std::vector<BlockEdit> edits = edits_of(block);
+  // Every edit leaves no dead instruction behind: what it made dead goes in the same test. An
+  // instruction nothing reads would otherwise cost a test of its own later, or, set to 0 or
+  // deleted one by one while the crash stays (ptxas drops dead code itself), a test each.
+  for (BlockEdit& edit : edits)
+    edit.apply = [apply = std::move(edit.apply)](Block& b) {
+      if (!apply(b)) return false;
+      delete_dead(b);
+      return true;
+    };
   return edits;
 }
 

@@ -1,7 +1,8 @@
 // compilers-labeled: programs along random walks of the IR reduction (generator::ProgramReduction)
-// build with nvcc -O3 and clang++-22 -O3 as a campaign builds them: every kind of edit, the
-// trims, the compact host side and a kernel without input leave valid CUDA. (That they print
-// their predictions needs a GPU: tests/gpu/ir_reduction_gpu_test.cpp.)
+// build with nvcc -O3 and clang++-22 -O3 into binaries, as a campaign builds them: the trims,
+// the compact host side and a kernel without input leave programs that link and can run. (That
+// they print their predictions needs a GPU: tests/gpu/ir_reduction_gpu_test.cpp; that every
+// kind of edit leaves valid CUDA is tests/e2e/ir_reduction_kinds_test.cpp's.)
 #include "runners/runners.h"
 #include "support/ir_walk.h"
 #include "support/test_support.h"

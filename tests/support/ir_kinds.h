@@ -41,12 +41,11 @@ inline const std::set<std::string>& ir_edit_kinds() {
       "dense: keep the body of a statement", "dense: keep the first trip of a statement",
       "dense: one trip of a statement", "dense: no unroll pragma on a statement",
       "dense: keep only case of a statement", "dense: delete case of a statement",
-      "dense: a plain assignment for a statement", "dense: delete unused input of a statement",
-      "dense: an operation as its operand", "dense: an expression as 0", "dense: delete a variable",
-      "dense: a variable starts at 0", "dense: delete the base words", "dense: delete the local words",
-      "dense: delete the shared words", "dense: static shared words",
+      "dense: a plain assignment for a statement", "dense: an operation as its operand", "dense: an expression as 0",
+      "dense: delete a variable", "dense: a variable starts at 0", "dense: delete the base words",
+      "dense: delete the local words", "dense: delete the shared words", "dense: static shared words",
       // inline PTX
-      "ptx: delete dead instructions", "ptx: delete instructions", "ptx: delete an instruction",
+      "ptx: delete dead instructions", "ptx: an output as 0", "ptx: delete instructions", "ptx: delete an instruction",
       "ptx: an instruction's result as 0", "ptx: drop a guard"};
   return kinds;
 }

@@ -1,0 +1,82 @@
+// Unit: pipeline::reduce_ir, the IR stage's loop, with tests that need no compiler — it ends
+// (no program is visited twice, even when every candidate is kept), takes the first kept edit
+// in order whatever the jobs, and counts what it tested.
+#include "pipeline/pipeline.h"
+#include "support/test_support.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <set>
+#include <sstream>
+
+namespace cudiff::pipeline {
+namespace {
+
+/// Seed 2's batch with one variant, of the default policy (the samples' policy makes programs
+/// with every construct, whose thousands of edits take a minute to walk).
+generator::ProgramReduction small_batch() {
+  return generator::ProgramReduction(generator::Policy::defaults(), std::vector<std::uint64_t>{2},
+                                     generator::Size::small, 1);
+}
+
+TEST(ReduceIr, ATestThatKeepsEverythingEndsAtAProgramWithNothingLeftToCut) {
+  generator::ProgramReduction reduction = small_batch();
+  std::ostringstream err;
+  std::set<std::string> seen;
+  const IrReduction result = reduce_ir(reduction, [&](const generator::TestCase&) { return true; }, IrOptions{}, err);
+  EXPECT_GT(result.accepted, 20u);
+  EXPECT_EQ(result.log.size(), result.accepted);
+  // Nothing is left that changes the program (or only edits back to where it has been).
+  std::size_t offered = 0;
+  for (std::size_t i = 0; i < reduction.edits(); ++i) offered += reduction.candidate(i) ? 1 : 0;
+  EXPECT_LT(offered, 3u) << reduction.current().source;
+  EXPECT_LT(test::count_lines(reduction.current().source), 30u) << reduction.current().source;
+  EXPECT_NE(err.str().find("ir-reduce: kept"), std::string::npos);
+}
+
+TEST(ReduceIr, ATestThatKeepsNothingTestsEachCandidateOnceAndKeepsTheStart) {
+  generator::ProgramReduction reduction = small_batch();
+  const std::string start = reduction.current().source;
+  std::atomic<std::size_t> asked = 0;
+  std::ostringstream err;
+  IrOptions options;
+  options.jobs = 3;
+  const IrReduction result = reduce_ir(
+      reduction,
+      [&](const generator::TestCase&) {
+        ++asked;
+        return false;
+      },
+      options, err);
+  EXPECT_EQ(result.accepted, 0u);
+  EXPECT_EQ(result.rounds, 1u);
+  EXPECT_EQ(result.tests, asked.load());
+  EXPECT_GT(result.tests, 100u);
+  EXPECT_EQ(result.program.source, start);
+}
+
+TEST(ReduceIr, TheFirstKeptEditInOrderWinsWhateverTheJobs) {
+  // Keeps a candidate while the batch's first test is there and most of the text: the same
+  // edits are kept, in the same order, with one job or four.
+  std::vector<std::string> logs[2];
+  for (int run = 0; run < 2; ++run) {
+    generator::ProgramReduction reduction = small_batch();
+    const std::size_t floor = reduction.current().source.size() * 3 / 4;
+    IrOptions options;
+    options.jobs = run == 0 ? 1 : 4;
+    std::ostringstream err;
+    const IrReduction result = reduce_ir(
+        reduction,
+        [floor](const generator::TestCase& candidate) {
+          return candidate.source.find("namespace cudiff_s2 {") != std::string::npos && candidate.source.size() > floor;
+        },
+        options, err);
+    logs[run] = result.log;
+  }
+  EXPECT_FALSE(logs[0].empty());
+  EXPECT_EQ(logs[0], logs[1]);
+}
+
+} // namespace
+} // namespace cudiff::pipeline
