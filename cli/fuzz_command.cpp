@@ -308,7 +308,13 @@ int run_fuzz(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   if (summary.already_finished) {
     err << "campaign '" << summary.params.name << "' (" << summary.campaign_id.substr(0, 12) << ", shard "
         << summary.params.shard.text() << ") in " << setup.db_path.string()
-        << " has finished already: " << summary.tests << " tests, " << summary.findings << " findings; nothing to do\n";
+        << " has finished already: " << summary.tests << " tests, " << summary.findings << " findings";
+    // Its tests are done, but a bug its reductions did not reach is still waiting: say how to go on.
+    const std::size_t left = summary.params.pending_reductions.size();
+    if (left > 0)
+      err << "; " << left << " new bug" << (left == 1 ? "" : "s") << " left to reduce: add --resume to reduce "
+          << (left == 1 ? "it" : "them") << "\n";
+    else err << "; nothing to do\n";
     return 0;
   }
   if (json) out << pretty_json(campaign::to_json(summary));

@@ -138,7 +138,10 @@ std::optional<Diagnostic> parse_edg(std::string_view line) {
     // Severity has no "internal error" (EDG's own assertion): the words stay in the message.
     std::string message(line.substr(pos, max_message_chars));
     if (severity->word == "internal error") message = "internal error:" + message;
-    Diagnostic diagnostic = make(severity->severity, Tool::frontend, message, number);
+    // EDG spells its severities in lower case; cicc, which reuses EDG's location form, says
+    // "Error": that error comes from code generation, not from the front end.
+    const Tool tool = severity->word == "Error" ? Tool::device_codegen : Tool::frontend;
+    Diagnostic diagnostic = make(severity->severity, tool, message, number);
     diagnostic.file = std::string(line.substr(0, open));
     diagnostic.line = *line_number;
     diagnostic.column = column;
@@ -408,6 +411,7 @@ std::string to_string(Severity severity) {
 std::string to_string(Tool tool) {
   switch (tool) {
   case Tool::frontend: return "frontend";
+  case Tool::device_codegen: return "device_codegen";
   case Tool::host_compiler: return "host_compiler";
   case Tool::ptxas: return "ptxas";
   case Tool::nvlink: return "nvlink";

@@ -25,6 +25,10 @@ std::string to_string(Severity severity);
 /// The program that printed a diagnostic.
 enum class Tool {
   frontend,       ///< nvcc's front end (cudafe++/EDG) or clang's front end
+  /// nvcc's device code generator (cicc, NVVM), which prints `FILE(LINE): Error: MSG` in EDG's
+  /// form but after the front end accepted the program (a kernel's parameters overflowing the
+  /// parameter space). clang's code generator errors are crashes (classify.cpp).
+  device_codegen,
   host_compiler,  ///< the host compiler nvcc runs (g++), in gcc's file:line:col format
   ptxas,
   nvlink,

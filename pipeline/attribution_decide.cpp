@@ -60,6 +60,7 @@ Decision rejection_stage(const boost::json::object& details) {
     const std::string tool = text_of(error->as_object(), "tool");
     const std::string said = text_of(entry.as_object(), "config") + " rejected it: the first error is " + tool + "'s";
     if (tool == "frontend") return {Stage::frontend, said};
+    if (tool == "device_codegen") return {Stage::device_codegen, said};
     if (tool == "host_compiler") return {Stage::host_compiler, said};
     if (tool == "ptxas") return {Stage::ptxas, said};
     if (tool == "nvlink" || tool == "linker") return {Stage::linker, said};

@@ -155,6 +155,18 @@ TEST(Diagnostics, NvccNumberedWarningRemarkNoteUseTheNumber) {
   EXPECT_EQ(ds[2].id, "3326-D");
 }
 
+// cicc reuses EDG's location form with "Error": the error is code generation's, after the
+// front end accepted the program.
+TEST(Diagnostics, CiccsCapitalisedErrorIsDeviceCodeGeneration) {
+  const Diagnostic d = only(CompilerKind::nvcc, "k.cu(2): Error: Formal parameter space overflowed (40008 bytes "
+                                                "required, max 32764 bytes allowed) in function _Z1k3BigPi\n");
+  EXPECT_EQ(d.tool, Tool::device_codegen);
+  EXPECT_EQ(d.severity, Severity::error);
+  EXPECT_EQ(d.line, 2);
+  EXPECT_EQ(to_string(d.tool), "device_codegen");
+  EXPECT_EQ(only(CompilerKind::nvcc, "k.cu(2): error: identifier \"x\" is undefined\n").tool, Tool::frontend);
+}
+
 TEST(Diagnostics, NvccCatastrophicAndInternalErrorsAreFatal) {
   auto ds = parse_diagnostics(CompilerKind::nvcc,
                               "a.cu(1): catastrophic error: cannot open source file \"x.h\"\n"

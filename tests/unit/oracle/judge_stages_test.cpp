@@ -113,6 +113,28 @@ TEST(JudgeLateRejection, EveryCompilerFailingLateIsTheDiagnosticWhereTheEvidence
   EXPECT_EQ(one_late.findings[0].kind, FindingKind::late_rejection);
 }
 
+// R-KPARAM-4KB's evidence: nvcc rejects it at the kernel's line, from cicc (code generation,
+// not its front end), clang in ptxas. Both as the evidence says is the rule's diagnostic; cicc
+// erring elsewhere, or clang's front end silent while nvcc's rejects, stays a finding.
+TEST(JudgeLateRejection, ACodeGeneratorErrorAtTheMarkerLineIsTheDiagnosticWhereTheEvidenceSaysSo) {
+  const Expectation edge{true, "R-KPARAM-4KB", 4};
+  const auto cicc = [](int line) {
+    return rejected("nvcc-O3", CompilerKind::nvcc,
+                    {error(Tool::device_codegen, "Formal parameter space overflowed",
+                           "Formal parameter space overflowed", line)});
+  };
+  const CompileObservation clang = ptxas_rejection("clang-O3", CompilerKind::clang);
+  const Verdict as_measured = judge(observed({cicc(4), clang}, edge), {});
+  EXPECT_TRUE(as_measured.agree()) << as_measured.headline();
+  const Verdict elsewhere = judge(observed({cicc(9), clang}, edge), {});
+  ASSERT_EQ(elsewhere.findings.size(), 1u) << elsewhere.headline();
+  EXPECT_EQ(elsewhere.findings[0].kind, FindingKind::late_rejection);
+  const Verdict front_end = judge(
+      observed({rejected("nvcc-O3", CompilerKind::nvcc, {error(Tool::frontend, "x", "x", 4)}), clang}, edge), {});
+  ASSERT_EQ(front_end.findings.size(), 1u) << front_end.headline();
+  EXPECT_EQ(front_end.findings[0].kind, FindingKind::late_rejection);
+}
+
 TEST(JudgeLateRejection, AMustAcceptProgramIsAFalseRejectionOnly) {
   const Verdict verdict = judge(observed({ptxas_rejection(), front_end_rejection()}, Expectation{}), {});
   ASSERT_EQ(verdict.findings.size(), 1u) << verdict.headline();

@@ -267,6 +267,7 @@ TEST(AttributionCompile, RejectionStageFromTheFirstErrorsTool) {
   using Kind = oracle::FindingKind;
   EXPECT_EQ(decide_compile(rejection(Kind::compile_status_mismatch, "frontend"), "").stage, Stage::frontend);
   EXPECT_EQ(decide_compile(rejection(Kind::false_rejection, "ptxas"), "").stage, Stage::ptxas);
+  EXPECT_EQ(decide_compile(rejection(Kind::false_rejection, "device_codegen"), "").stage, Stage::device_codegen);
   EXPECT_EQ(decide_compile(rejection(Kind::compile_status_mismatch, "nvlink"), "").stage, Stage::linker);
   EXPECT_EQ(decide_compile(rejection(Kind::late_rejection, "host_compiler"), "").stage, Stage::host_compiler);
   EXPECT_EQ(decide_compile(rejection(Kind::false_rejection, "driver"), "").stage, Stage::unknown);
