@@ -81,19 +81,6 @@ array why_accepted(const std::vector<const CompileObservation*>& accepted, const
   return entries;
 }
 
-/// The public issue the accepting compiler's missed diagnostic is already reported as, when
-/// every accepting config is that one compiler and its evidence says `upstream`: the recorder
-/// files the bucket as reported, with this link (docs/oracle.md, "Dialect or bug").
-std::optional<object> upstream_report(const std::vector<const CompileObservation*>& accepted, const rules::Rule* rule) {
-  if (rule == nullptr || !rule->evidence || accepted.empty()) return std::nullopt;
-  std::set<std::string> compilers;
-  for (const CompileObservation* compile : accepted) compilers.insert(runners::to_string(compile->compiler));
-  if (compilers.size() != 1) return std::nullopt;
-  const rules::CompilerEvidence* evidence = rule->evidence->of(*compilers.begin());
-  if (evidence == nullptr || evidence->why != "upstream") return std::nullopt;
-  return object{{"compiler", evidence->compiler}, {"url", evidence->url}, {"reason", evidence->reason}};
-}
-
 object documentation_json(const rules::RuleDialect& dialect) {
   return object{{"compiler", dialect.compiler},     {"basis", dialect.basis},
                 {"reason", dialect.reason},         {"title", dialect.documentation_title},
@@ -135,7 +122,7 @@ std::optional<Finding> missed_diagnostic(const detail::StatusSplit& measured, co
     summary += "; " + join(warning, ", ") + " warn" + (warning.size() == 1 ? "s" : "") +
                " at the line, as the rule allows";
   if (dialect != nullptr) summary += " (" + dialect->compiler + " relaxes it on purpose)";
-  const std::optional<object> upstream = dialect == nullptr ? upstream_report(split.accepted, rule_entry)
+  const std::optional<object> upstream = dialect == nullptr ? detail::upstream_report(split.accepted, rule_entry)
                                                             : std::nullopt;
   if (upstream) summary += " (reported upstream: " + std::string(upstream->at("url").as_string()) + ")";
   object details{{"rule", expected.rule_id},

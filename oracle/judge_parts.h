@@ -9,6 +9,10 @@
 #include <string_view>
 #include <vector>
 
+namespace cudiff::rules {
+struct Rule;
+}
+
 namespace cudiff::oracle::detail {
 
 /// Finding summaries are one line for people; longer text is cut (the details keep it all).
@@ -87,6 +91,12 @@ std::vector<ExpectedChecksum> originals_only(const std::vector<ExpectedChecksum>
 /// `expected` (when set and must-reject) names the rule.
 std::vector<Finding> late_rejection_findings(const std::vector<CompileObservation>& compiles,
                                              const std::optional<Expectation>& expected);
+/// The public issue that the compiler of `compiles` (all one compiler) is already reported in
+/// for missing `rule`'s diagnostic, when its evidence says `upstream`: {"compiler", "url",
+/// "reason"}, which the recorder files as a reported bucket with that link (docs/oracle.md,
+/// "Dialect or bug"). None for several compilers or another why.
+std::optional<boost::json::object> upstream_report(const std::vector<const CompileObservation*>& compiles,
+                                                   const rules::Rule* rule);
 /// The stage a clean rejection happened in: "frontend" when any error came from a front end,
 /// else the tool of the first error ("ptxas", "nvlink", "linker", "host_compiler", "driver").
 std::string rejection_stage(const CompileObservation& compile);

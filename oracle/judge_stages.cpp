@@ -8,6 +8,7 @@
 #include "rules/rules.h"
 
 #include <algorithm>
+#include <set>
 
 namespace cudiff::oracle::detail {
 namespace {
@@ -70,6 +71,16 @@ bool late_by_design(const std::vector<const CompileObservation*>& late, const Ex
 
 } // namespace
 
+std::optional<object> upstream_report(const std::vector<const CompileObservation*>& compiles, const rules::Rule* rule) {
+  if (rule == nullptr || !rule->evidence || compiles.empty()) return std::nullopt;
+  std::set<std::string> compilers;
+  for (const CompileObservation* compile : compiles) compilers.insert(runners::to_string(compile->compiler));
+  if (compilers.size() != 1) return std::nullopt;
+  const rules::CompilerEvidence* evidence = rule->evidence->of(*compilers.begin());
+  if (evidence == nullptr || evidence->why != "upstream") return std::nullopt;
+  return object{{"compiler", evidence->compiler}, {"url", evidence->url}, {"reason", evidence->reason}};
+}
+
 std::string rejection_stage(const CompileObservation& compile) {
   const Diagnostic* error = deciding_error(compile);
   if (error == nullptr) return "unknown";
@@ -127,6 +138,13 @@ std::vector<Finding> late_rejection_findings(const std::vector<CompileObservatio
   if (must_reject) {
     details["rule"] = expected->rule_id;
     details["line"] = expected->line;
+    // A front end's silence already reported upstream (R-RTTI-DYNCAST: clang 22 leaves
+    // dynamic_cast in device code to ptxas; later clang rejects it in Sema).
+    if (!front.empty())
+      if (std::optional<object> upstream = upstream_report(late, rules::find_rule(expected->rule_id))) {
+        summary += " (reported upstream: " + std::string(upstream->at("url").as_string()) + ")";
+        details["upstream"] = std::move(*upstream);
+      }
   }
   std::vector<std::string> configs = front_configs;
   configs.insert(configs.end(), late_configs.begin(), late_configs.end());

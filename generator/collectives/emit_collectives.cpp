@@ -78,24 +78,30 @@ void Emitter::new_collective(const Stmt& s, Writer& w) const {
     w.line("const " + std::string(kCg) + "thread_block_tile<" + n + "> " + tile + " = " + kCg + "tiled_partition<" + n +
            ">(" + kCg + "this_thread_block());");
     const std::string pred = "(" + expr(*s.expr) + ") != 0";
+    // shfl, shfl_xor and reduce take their value by forwarding reference; `c ? blockDim.z :
+    // blockDim.y` is an lvalue of a built-in variable, whose address nvcc refuses to take
+    // ("identifier "blockDim" is undefined in device code"). A prvalue of the result's type
+    // binds instead: the shuffle moves the converted value, and reduce's functor works in
+    // that type already.
+    const std::string value = "static_cast<" + type + ">(" + expr(*s.expr) + ")";
     switch (s.tile) {
     case TileOp::Shfl: {
       // A computed rank is masked into the tile (the interpreter's `mod width` of the same
       // value): thread_block_tile::shfl documents ranks inside the tile only.
       const std::string lane = s.lane ? "((int)(" + expr(*s.lane) + ") & " + std::to_string(s.width - 1) + ")"
                                       : std::to_string(s.param);
-      w.line(type + " " + name + " = " + tile + ".shfl(" + expr(*s.expr) + ", " + lane + ");");
+      w.line(type + " " + name + " = " + tile + ".shfl(" + value + ", " + lane + ");");
       return;
     }
     case TileOp::ShflXor:
-      w.line(type + " " + name + " = " + tile + ".shfl_xor(" + expr(*s.expr) + ", " + std::to_string(s.param) + "u);");
+      w.line(type + " " + name + " = " + tile + ".shfl_xor(" + value + ", " + std::to_string(s.param) + "u);");
       return;
     case TileOp::Any: w.line("bool " + name + " = " + tile + ".any(" + pred + ") != 0;"); return;
     case TileOp::All: w.line("bool " + name + " = " + tile + ".all(" + pred + ") != 0;"); return;
     case TileOp::Ballot: w.line("unsigned int " + name + " = " + tile + ".ballot(" + pred + ");"); return;
     case TileOp::Reduce:
-      w.line(type + " " + name + " = " + kCg + "reduce(" + tile + ", " + expr(*s.expr) + ", " +
-             reduce_functor(s.reduce, type) + ");");
+      w.line(type + " " + name + " = " + kCg + "reduce(" + tile + ", " + value + ", " + reduce_functor(s.reduce, type) +
+             ");");
       return;
     }
     return;

@@ -315,6 +315,29 @@ TEST(Collectives, ForcedOnTheyValidateOverManySeedsAndIncludeOnlyWhatTheyUse) {
   EXPECT_GT(with_atomic, 0);
 }
 
+// A tile's shfl, shfl_xor and reduce bind their value to a forwarding reference; a value such
+// as `c ? blockDim.z : blockDim.y` is an lvalue of a built-in variable, which nvcc refuses to
+// bind in some contexts ("identifier "blockDim" is undefined in device code"). Every such value
+// goes in as a prvalue of the result's type.
+TEST(Collectives, ATilesValueIsAlwaysAPrvalue) {
+  const Policy policy = forced_policy();
+  int calls = 0;
+  for (int seed = 0; seed < 60; ++seed) {
+    const std::string source = generate_program(policy, 3000 + seed, Size::small).source;
+    // The value is the first argument of shfl and shfl_xor, the second of reduce(TILE, ...).
+    for (const std::string call : {"_tile.shfl(", "_tile.shfl_xor(", "cooperative_groups::reduce("}) {
+      for (std::size_t at = source.find(call); at != std::string::npos; at = source.find(call, at + 1)) {
+        std::size_t value = at + call.size();
+        if (call.ends_with("reduce(")) value = source.find(", ", value) + 2;
+        ++calls;
+        EXPECT_EQ(source.compare(value, 12, "static_cast<"), 0)
+            << "seed " << 3000 + seed << ": " << source.substr(at, 80);
+      }
+    }
+  }
+  EXPECT_GT(calls, 20);
+}
+
 TEST(Collectives, ABatchIncludesTheHeadersOnceForEveryTest) {
   const TestCase batch = generate_batch(forced_policy(), {3001, 3002, 3003, 3004}, Size::small);
   EXPECT_EQ(batch.source.find("#include <cooperative_groups.h>"),

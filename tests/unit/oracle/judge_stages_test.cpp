@@ -135,6 +135,29 @@ TEST(JudgeLateRejection, ACodeGeneratorErrorAtTheMarkerLineIsTheDiagnosticWhereT
   EXPECT_EQ(front_end.findings[0].kind, FindingKind::late_rejection);
 }
 
+// R-RTTI-DYNCAST: clang 22 leaves dynamic_cast in device code to ptxas while nvcc's front end
+// rejects it; the rule's evidence links the later clang that rejects it in Sema, so the late
+// rejection carries that link and is filed as reported.
+TEST(JudgeLateRejection, ALateRejectionReportedUpstreamCarriesTheLink) {
+  const Expectation edge{true, "R-RTTI-DYNCAST", 6};
+  const CompileObservation nvcc = rejected("nvcc-O3", CompilerKind::nvcc,
+                                           {error(Tool::frontend, "The operator '_' is not allowed in device code",
+                                                  "The operator 'dynamic_cast' ...", 6)});
+  const Verdict verdict = judge(observed({nvcc, ptxas_rejection("clang-O3", CompilerKind::clang)}, edge), {});
+  ASSERT_EQ(verdict.findings.size(), 1u) << verdict.headline();
+  EXPECT_EQ(verdict.findings[0].kind, FindingKind::late_rejection);
+  const auto* upstream = verdict.findings[0].details.if_contains("upstream");
+  ASSERT_NE(upstream, nullptr) << boost::json::serialize(verdict.findings[0].details);
+  EXPECT_EQ(upstream->at("compiler").as_string(), "clang");
+  EXPECT_NE(std::string(upstream->at("url").as_string()).find("device-rtti.cu"), std::string::npos);
+  // A rule without such evidence: no link.
+  const Verdict other = judge(observed({nvcc, ptxas_rejection("clang-O3", CompilerKind::clang)},
+                                       Expectation{true, "R-EXTERN-CALL-SAME-UNIT", 6}),
+                              {});
+  ASSERT_EQ(other.findings.size(), 1u) << other.headline();
+  EXPECT_EQ(other.findings[0].details.if_contains("upstream"), nullptr);
+}
+
 TEST(JudgeLateRejection, AMustAcceptProgramIsAFalseRejectionOnly) {
   const Verdict verdict = judge(observed({ptxas_rejection(), front_end_rejection()}, Expectation{}), {});
   ASSERT_EQ(verdict.findings.size(), 1u) << verdict.headline();
