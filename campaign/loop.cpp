@@ -642,6 +642,7 @@ CampaignSummary run_campaign(const CampaignSetup& setup, std::ostream& err) {
   TempDir workdir("cudiff-fuzz");
   const Deadlines deadlines = deadlines_of(open.params);
   pipeline::CheckRequest check = campaign_check_request(open.params);
+  check.build_path = setup.build_path;
   check.compile_limits.deadline = check.run_limits.deadline = deadlines.hard_stop;
   pipeline::SanitizerGate gate = pipeline::make_sanitizer_gate(open.params.sanitizer_gate && !open.compile_only,
                                                                setup.toolchain, check.run_limits.wall_seconds);
