@@ -206,7 +206,7 @@ std::string start_line(const CampaignSetup& setup, const OpenCampaign& open, con
               ? "compile-only (" +
                     (setup.gpus.gpus.empty() ? "no GPU: " + setup.gpus.note
                                              : "mode " + runners::to_string(*params.mode)) +
-                    ")"
+                    "; build path " + pipeline::to_string(setup.build_path) + ")"
               : "GPUs " + pipeline::gpus_text(setup.gpus, runners::Mode::run) +
                     (context.executors.empty() ? ", a process per run"
                                                : ", " + std::to_string(setup.executors_per_gpu) + " executor" +

@@ -401,7 +401,8 @@ Subcommand fuzz_subcommand() {
                           "metamorphic finding"});
   spec.options.push_back({"--no-variants", "", "no variants (the same as --variants 0)"});
   for (auto& option :
-       shared_options({Flag::config, Flag::mode, Flag::build_path, Flag::policy, Flag::seed, Flag::size, Flag::known}, defaults()))
+       shared_options({Flag::config, Flag::mode, Flag::build_path, Flag::policy, Flag::seed, Flag::size, Flag::known},
+                      defaults()))
     spec.options.push_back(option);
   for (auto& option : std::vector<OptionSpec>{
            {"--report", "FILE", "where the HTML report goes (default: the database's name with -report.html)"},

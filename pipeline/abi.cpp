@@ -51,7 +51,7 @@ oracle::AbiView read_view(const TestCheck& run, const ConfigCheck& check, const 
   view.arch = config.arch;
   view.separate_compilation = separate_compilation(config);
   // The device path's PTX, or ptx mode's artifact: read, never compiled again.
-  std::filesystem::path ptx = !check.ptx.empty()                 ? check.ptx
+  std::filesystem::path ptx = !check.ptx.empty()               ? check.ptx
                               : run.mode == runners::Mode::ptx ? check.compile.artifact
                                                                : std::filesystem::path();
   if (ptx.empty() && run.layout) {

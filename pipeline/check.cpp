@@ -53,8 +53,8 @@ ConfigCheck build_one(const runners::Toolchain& toolchain, const runners::Config
 /// Compiles run in parallel (one thread per config): each is a separate process tree, and
 /// nvcc spends most of a second in start-up that would otherwise be serialized.
 std::vector<ConfigCheck> build_all(const runners::Toolchain& toolchain, const CheckRequest& options, runners::Mode mode,
-                                   const std::filesystem::path& file, const std::filesystem::path& workdir,
-                                   bool runs, std::vector<std::string>& notes) {
+                                   const std::filesystem::path& file, const std::filesystem::path& workdir, bool runs,
+                                   std::vector<std::string>& notes) {
   if (options.build_path == BuildPath::device) {
     const std::string reason = whole_build_reason(options.input, mode, runs);
     if (reason.empty()) {

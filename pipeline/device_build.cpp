@@ -125,8 +125,7 @@ std::vector<ConfigCheck> build_device_path(const runners::Toolchain& toolchain, 
                                  std::cref(options), std::cref(file), std::cref(workdir)));
   std::map<std::size_t, std::future<ConfigCheck>> wholes;
   for (const auto& [is_grouped, index] : place)
-    if (!is_grouped)
-      wholes.emplace(index, std::async(std::launch::async, whole, std::cref(options.configs[index])));
+    if (!is_grouped) wholes.emplace(index, std::async(std::launch::async, whole, std::cref(options.configs[index])));
   std::vector<std::vector<ConfigCheck>> built;
   for (auto& future : grouped) built.push_back(future.get());
   std::vector<std::size_t> next(groups.size(), 0);

@@ -49,11 +49,12 @@ Command ptxas_command(const Toolchain& toolchain, const Config& config, const st
   // what it sees in a whole build: clang passes its own level first, and a config's ptxas
   // level after it (ptxas takes the last one and warns, as it does there).
   if (config.compiler == CompilerKind::nvcc) {
-    command.argv = {ptxas, "-arch=" + config.arch, "-m64", "-" + ptxas_level(config), ptx.string(), "-o",
-                    cubin.string()};
+    command.argv = {ptxas, "-arch=" + config.arch, "-m64", "-" + ptxas_level(config), ptx.string(),
+                    "-o",  cubin.string()};
   } else {
-    command.argv = {ptxas, "-m64", config.opt_level == "O0" ? "-O0" : "-O3", "--gpu-name", config.arch,
-                    "--output-file", cubin.string(), ptx.string()};
+    command.argv = {ptxas,          "-m64",      config.opt_level == "O0" ? "-O0" : "-O3",
+                    "--gpu-name",   config.arch, "--output-file",
+                    cubin.string(), ptx.string()};
     if (!config.ptxas_opt_level.empty()) command.argv.push_back("-" + config.ptxas_opt_level);
   }
   command.env_overrides = {{"LC_ALL", "C"}};

@@ -37,7 +37,8 @@ TEST(DevicePathRules, OnlyAGeneratedHarnessWithNothingToRunMayBeBuiltDeviceOnly)
   EXPECT_NE(pipeline::whole_build_reason(plain, runners::Mode::binary, false), "");
 
   pipeline::TestInput layout = input;
-  layout.sidecar->layout_probes = std::vector<generator::Sidecar::LayoutProbe>{{"T", "cudiff_layout_T", {"sizeof"}, {}}};
+  layout.sidecar->layout_probes = std::vector<generator::Sidecar::LayoutProbe>{
+      {"T", "cudiff_layout_T", {"sizeof"}, {}}};
   EXPECT_EQ(pipeline::whole_build_reason(layout, runners::Mode::binary, false), "layout probes (host views)");
 
   // One test of a batch using extended lambdas makes the whole batch need its host code.
@@ -72,8 +73,8 @@ TEST(DevicePathRules, PtxasGetsTheLevelsItsDriverGivesIt) {
   const auto argv = [&](const char* name) {
     return runners::ptxas_command(tools, runners::parse_configs(name).front(), "a.ptx", "a.cubin").argv;
   };
-  EXPECT_EQ(argv("nvcc-O3-ptxas0"),
-            (std::vector<std::string>{"/usr/local/cuda/bin/ptxas", "-arch=sm_90", "-m64", "-O0", "a.ptx", "-o", "a.cubin"}));
+  EXPECT_EQ(argv("nvcc-O3-ptxas0"), (std::vector<std::string>{"/usr/local/cuda/bin/ptxas", "-arch=sm_90", "-m64", "-O0",
+                                                              "a.ptx", "-o", "a.cubin"}));
   // clang passes its own level first and the config's after it, as `clang -###` shows.
   EXPECT_EQ(argv("clang-O3-ptxas0"), (std::vector<std::string>{"/usr/local/cuda/bin/ptxas", "-m64", "-O3", "--gpu-name",
                                                                "sm_90", "--output-file", "a.cubin", "a.ptx", "-O0"}));
@@ -105,9 +106,8 @@ TEST(DevicePathRules, AnOrdinaryPtxasErrorIsARejectionWithItsDriversWords) {
   runners::SubprocessResult rejected;
   rejected.started = true;
   rejected.exit_code = 255;
-  rejected.err.text =
-      "ptxas a.ptx, line 26; error   : Not a name of any known instruction: 'frobnicate'\n"
-      "ptxas fatal   : Ptx assembly aborted due to errors\n";
+  rejected.err.text = "ptxas a.ptx, line 26; error   : Not a name of any known instruction: 'frobnicate'\n"
+                      "ptxas fatal   : Ptx assembly aborted due to errors\n";
   const runners::CompileResult clang = assembled("clang-O3", rejected);
   EXPECT_NE(clang.process.err.text.find("clang++-22: error: ptxas command failed with exit code 255"),
             std::string::npos);
