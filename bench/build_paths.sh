@@ -10,8 +10,10 @@
 # POLICY defaults to bench/policies/harness_only.json: programs whose host side is only the
 # generator's harness (no layout probes, planted probes, extended lambdas or managed memory),
 # the tests the device path builds; the default policy's programs all carry layout probes and
-# are built whole by either path. --no-reduce, --jobs 1 (one batch at a time, each building its
-# configs in parallel), batches of 8, no variants (compile-only).
+# are built whole by either path. Its 10% of edge programs are checked whole (object mode) by
+# both paths; bench/policies/harness_only_no_edges.json leaves them out. --no-reduce, --jobs 1
+# (one batch at a time, each building its configs in parallel), batches of 8, no variants
+# (compile-only).
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 cudiff=$1 out=${2:-/tmp/cudiff-bench-build-paths} tests=${3:-24}
