@@ -63,7 +63,10 @@ std::vector<ConfigCheck> build_all(const runners::Toolchain& toolchain, const Ch
         return build_one(toolchain, config, mode, options, file, workdir, runners::Linkage::executable);
       });
     }
-    notes.push_back("whole-program build: " + reason);
+    // Said only where the device path could have applied: a generated test in a mode that links.
+    const bool linking = mode == runners::Mode::binary || mode == runners::Mode::run;
+    if (linking && options.input.sidecar && options.input.sidecar->kernels && !options.input.sidecar->kernels->empty())
+      notes.push_back("whole-program build: " + reason);
   }
   const runners::Linkage linkage = options.executor && mode == runners::Mode::run &&
                                            executor_can_load(options.input.source)
