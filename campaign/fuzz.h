@@ -58,6 +58,9 @@ struct CampaignSetup {
   /// process each (--run-path process).
   runners::RunPath run_path = runners::RunPath::executor;
   std::size_t executors_per_gpu = 2;  ///< --executors N
+  /// How batches are built (--build-path; docs/pipeline.md, "Build paths"): not a parameter of
+  /// the campaign (a resumed one takes the flag given then), since both paths judge alike.
+  pipeline::BuildPath build_path = pipeline::BuildPath::device;
   /// `--resume --time D`: a --time campaign goes on for D more seconds, even one that ended
   /// when its time ran out. 0: resumed as it was.
   double more_time = 0;

@@ -206,7 +206,7 @@ std::string start_line(const CampaignSetup& setup, const OpenCampaign& open, con
               ? "compile-only (" +
                     (setup.gpus.gpus.empty() ? "no GPU: " + setup.gpus.note
                                              : "mode " + runners::to_string(*params.mode)) +
-                    ")"
+                    "; build path " + pipeline::to_string(setup.build_path) + ")"
               : "GPUs " + pipeline::gpus_text(setup.gpus, runners::Mode::run) +
                     (context.executors.empty() ? ", a process per run"
                                                : ", " + std::to_string(setup.executors_per_gpu) + " executor" +
@@ -642,6 +642,7 @@ CampaignSummary run_campaign(const CampaignSetup& setup, std::ostream& err) {
   TempDir workdir("cudiff-fuzz");
   const Deadlines deadlines = deadlines_of(open.params);
   pipeline::CheckRequest check = campaign_check_request(open.params);
+  check.build_path = setup.build_path;
   check.compile_limits.deadline = check.run_limits.deadline = deadlines.hard_stop;
   pipeline::SanitizerGate gate = pipeline::make_sanitizer_gate(open.params.sanitizer_gate && !open.compile_only,
                                                                setup.toolchain, check.run_limits.wall_seconds);

@@ -40,6 +40,7 @@ int run_check(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   pipeline::CheckRequest request;
   request.input = pipeline::file_input(args.positionals.front());
   request.mode = read_mode(args);
+  request.build_path = read_build_path(args);
   const runners::GpuDiscovery gpus = runners::discover_gpus();
   request.configs = read_configs(args, defaults(), binaries_run(args, !gpus.gpus.empty()));
   request.warnings = args.has("--warnings");
@@ -90,7 +91,7 @@ int run_check(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
 Subcommand check_subcommand() {
   CommandSpec spec{
       "check",
-      "cudiff check FILE.cu [--mode syntax|ptx|cubin|object|binary|run] [--config LIST] [--warnings] [--json] [--keep DIR]",
+      "cudiff check FILE.cu [--mode syntax|ptx|cubin|object|binary|run] [--build-path device|whole] [--config LIST] [--warnings] [--json] [--keep DIR]",
       "Compare nvcc and clang-cuda on one CUDA file: build it with every config, run the\n"
       "binaries when a GPU is present, and say where they differ.\n"
       "In run mode, run-time findings first pass compute-sanitizer (memcheck, initcheck; racecheck\n"
@@ -99,7 +100,7 @@ Subcommand check_subcommand() {
       "Exit status: 0 agree (a file neither compiler accepts is agreement), 1 discrepancy,\n"
       "2 usage or environment error, 3 invalid program (its only findings are run-time ones and\n"
       "its run faults under compute-sanitizer).",
-      shared_options({Flag::mode, Flag::config, Flag::arch, Flag::warnings, Flag::json}, defaults())};
+      shared_options({Flag::mode, Flag::build_path, Flag::config, Flag::arch, Flag::warnings, Flag::json}, defaults())};
   spec.options.push_back({"--keep", "DIR", "keep commands, outputs and artifacts in DIR"});
   spec.options.push_back({"--no-attribution", "",
                           "in mode run, do not rebuild a finding with stages swapped to name its stage "

@@ -157,7 +157,7 @@ std::filesystem::path libfuzzer_binary() {
 
 int run_libfuzzer_engine(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   for (const char* name : {"--resume", "--batch", "--reduce-in-parallel", "--reduce-share", "--no-sanitizer-gate",
-                           "--variants", "--no-variants", "--run-path", "--executors"})
+                           "--variants", "--no-variants", "--run-path", "--executors", "--build-path"})
     if (args.has(name)) throw_usage(std::string(name) + " is for the batch engine, not --engine libfuzzer");
   if (args.has("--time") && args.has("--tests")) throw_usage("give --time or --tests, not both");
   if (args.has("--tests") && args.unsigned_number("--tests").value_or(0) == 0)
@@ -280,6 +280,7 @@ int run_fuzz(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   const auto path = runners::parse_run_path(run_path);
   if (!path) throw_usage("--run-path takes executor or process, got '" + run_path + "'");
   setup.run_path = *path;
+  setup.build_path = read_build_path(args);
   if (args.has("--executors")) {
     const std::uint64_t executors = args.unsigned_number("--executors").value_or(0);
     if (executors == 0 || executors > 16) throw_usage("--executors must be between 1 and 16");
@@ -362,7 +363,7 @@ Subcommand fuzz_subcommand() {
       "fuzz",
       "cudiff fuzz [--time 8h | --tests N] [--db cudiff.db] [--jobs N] [--gpus all|none|0,1,...] [--batch K]\n"
       "            [--variants K | --no-variants]\n"
-      "            [--config LIST] [--policy FILE] [--seed S] [--size SIZE]\n"
+      "            [--config LIST] [--build-path device|whole] [--policy FILE] [--seed S] [--size SIZE]\n"
       "            [--no-reduce | --reduce-share SHARE] [--reduce-in-parallel]\n"
       "            [--quiet] [--resume] [--campaign NAME [--shard I/N]]\n"
       "cudiff fuzz --engine libfuzzer [--time 8h | --tests N] [--jobs N] [--corpus DIR] [--libfuzzer-flags \"...\"]\n"
@@ -406,7 +407,8 @@ Subcommand fuzz_subcommand() {
                           "metamorphic finding"});
   spec.options.push_back({"--no-variants", "", "no variants (the same as --variants 0)"});
   for (auto& option :
-       shared_options({Flag::config, Flag::mode, Flag::policy, Flag::seed, Flag::size, Flag::known}, defaults()))
+       shared_options({Flag::config, Flag::mode, Flag::build_path, Flag::policy, Flag::seed, Flag::size, Flag::known},
+                      defaults()))
     spec.options.push_back(option);
   for (auto& option : std::vector<OptionSpec>{
            {"--report", "FILE", "where the HTML report goes (default: the database's name with -report.html)"},

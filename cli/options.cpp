@@ -204,6 +204,10 @@ OptionSpec shared_option(Flag flag, const Defaults& defaults) {
     return {"--mode", "MODE",
             "how far to go: syntax, ptx and cubin (device only), object, binary, run "
             "(default: run with a GPU, else binary; object when there is no main)"};
+  case Flag::build_path:
+    return {"--build-path", "PATH",
+            "device (default: where the test allows it, each front end once to PTX and ptxas once per config on "
+            "it, no host code; what needs host code builds whole) or whole (every config builds the whole program)"};
   case Flag::size: return {"--size", "SIZE", "small (default; compiles in under 2 s), medium, large"};
   case Flag::policy: return {"--policy", "FILE", "generator policy: knob values (see cudiff generate --dump-policy)"};
   case Flag::jobs: return {"--jobs", "N", defaults.jobs};
@@ -274,6 +278,13 @@ std::optional<runners::Mode> read_mode(const ParsedArgs& args) {
   std::optional<runners::Mode> mode = runners::parse_mode(*text);
   if (!mode) throw_usage("unknown mode '" + *text + "' (syntax, ptx, cubin, object, binary, run)");
   return mode;
+}
+
+pipeline::BuildPath read_build_path(const ParsedArgs& args) {
+  const std::string text = args.value("--build-path").value_or("device");
+  const std::optional<pipeline::BuildPath> path = pipeline::parse_build_path(text);
+  if (!path) throw_usage("--build-path takes device or whole, got '" + text + "'");
+  return *path;
 }
 
 generator::Size read_size(const ParsedArgs& args) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "generator/generator.h"
+#include "pipeline/check.h"
 #include "runners/runners.h"
 #include "triage/triage.h"
 
@@ -70,6 +71,7 @@ enum class Flag {
   config,
   arch,
   mode,
+  build_path,
   size,
   policy,
   jobs,
@@ -122,6 +124,8 @@ std::vector<runners::Config> read_configs(const ParsedArgs& args, const Defaults
 bool binaries_run(const ParsedArgs& args, bool gpu_present);
 /// --mode; none when not given. Throws Error(usage) for an unknown mode.
 std::optional<runners::Mode> read_mode(const ParsedArgs& args);
+/// --build-path device|whole (default device); anything else is a usage error.
+pipeline::BuildPath read_build_path(const ParsedArgs& args);
 /// --size (default small).
 generator::Size read_size(const ParsedArgs& args);
 /// --policy loaded over the defaults (the defaults when not given); a bad file is a usage

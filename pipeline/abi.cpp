@@ -50,7 +50,10 @@ oracle::AbiView read_view(const TestCheck& run, const ConfigCheck& check, const 
   view.compiler = config.compiler;
   view.arch = config.arch;
   view.separate_compilation = separate_compilation(config);
-  std::filesystem::path ptx = run.mode == runners::Mode::ptx ? check.compile.artifact : std::filesystem::path();
+  // The device path's PTX, or ptx mode's artifact: read, never compiled again.
+  std::filesystem::path ptx = !check.ptx.empty()               ? check.ptx
+                              : run.mode == runners::Mode::ptx ? check.compile.artifact
+                                                               : std::filesystem::path();
   if (ptx.empty() && run.layout) {
     // The layout check compiled this config's PTX already, to the same place a compile would.
     const std::filesystem::path made = workdir / config.name / (run.file.stem().string() + ".ptx");

@@ -53,7 +53,21 @@ ConfigCheck build_one(const runners::Toolchain& toolchain, const runners::Config
 /// Compiles run in parallel (one thread per config): each is a separate process tree, and
 /// nvcc spends most of a second in start-up that would otherwise be serialized.
 std::vector<ConfigCheck> build_all(const runners::Toolchain& toolchain, const CheckRequest& options, runners::Mode mode,
-                                   const std::filesystem::path& file, const std::filesystem::path& workdir) {
+                                   const std::filesystem::path& file, const std::filesystem::path& workdir, bool runs,
+                                   std::vector<std::string>& notes) {
+  if (options.build_path == BuildPath::device) {
+    const std::string reason = whole_build_reason(options.input, mode, runs);
+    if (reason.empty()) {
+      notes.push_back("device path: each front end once to PTX, ptxas once per config on it; no host code compiled");
+      return build_device_path(toolchain, options, file, workdir, [&](const runners::Config& config) {
+        return build_one(toolchain, config, mode, options, file, workdir, runners::Linkage::executable);
+      });
+    }
+    // Said only where the device path could have applied: a generated test in a mode that links.
+    const bool linking = mode == runners::Mode::binary || mode == runners::Mode::run;
+    if (linking && options.input.sidecar && options.input.sidecar->kernels && !options.input.sidecar->kernels->empty())
+      notes.push_back("whole-program build: " + reason);
+  }
   const runners::Linkage linkage = options.executor && mode == runners::Mode::run &&
                                            executor_can_load(options.input.source)
                                        ? runners::Linkage::shared_object
@@ -253,7 +267,8 @@ TestCheck check_test(const CheckRequest& request, const runners::Toolchain& tool
   run.mode = choose_mode(request, run.gpus, run.notes);
   run.compile_seconds = request.compile_limits.wall_seconds;
   run.run_seconds = request.run_limits.wall_seconds;
-  run.configs = build_all(run.toolchain, request, run.mode, run.file, workdir);
+  const bool runs = run.mode == runners::Mode::run && !run.gpus.gpus.empty();
+  run.configs = build_all(run.toolchain, request, run.mode, run.file, workdir, runs, run.notes);
   if (run.mode == runners::Mode::run && !run.gpus.gpus.empty())
     run_all(run.configs, request, run.gpus, run.toolchain, run.file, workdir);
 

@@ -51,8 +51,27 @@ std::vector<oracle::ExpectedChecksum> expected_checksums_of(const generator::Sid
 std::vector<oracle::VariantKernel> variant_kernels_of(const generator::Sidecar& sidecar);
 
 /// Everything one config went through: build, classification, and the run if there was one.
+/// How a check builds its configs (`--build-path`; docs/pipeline.md, "Build paths"). whole:
+/// every config builds the whole program. device: where the test allows it
+/// (`whole_build_reason`), each front end runs once per level to PTX and ptxas once per config
+/// on that PTX; what it does not allow, and configs with no ptxas step of their own
+/// (runners::device_buildable), build the whole program.
+enum class BuildPath { device, whole };
+std::string to_string(BuildPath path);
+std::optional<BuildPath> parse_build_path(std::string_view text);
+
+/// Why `input` in `mode` needs the whole program, in a few words; empty when the device path
+/// may build it: a generated test whose host side is only the generator's harness (its
+/// sidecar lists kernels, and no layout probes, planted probes, edge, extended lambdas or
+/// managed memory), in a mode that builds a binary and with nothing to run (`runs`: false),
+/// since nothing loads a cubin alone yet.
+std::string whole_build_reason(const TestInput& input, runners::Mode mode, bool runs);
+
 struct ConfigCheck {
   runners::CompileResult compile;
+  /// The device path: the PTX the config's cubin was assembled from (shared by the configs
+  /// whose front end is the same), which the layout and ABI views read; else empty.
+  std::filesystem::path ptx;
   oracle::CompileObservation observation;
   std::optional<runners::SubprocessResult> run_process;
   std::optional<oracle::RunObservation> run;
@@ -127,6 +146,8 @@ struct CheckRequest {
   /// cleanly, are redone as an executable and a process, so what is observed is what the
   /// process path observes (docs/pipeline.md, "Executor").
   std::shared_ptr<runners::ExecutorPool> executor;
+  /// whole for every caller but `check` and `fuzz`, whose --build-path defaults to device.
+  BuildPath build_path = BuildPath::whole;
 };
 
 /// Builds the test with every config in parallel (a compile past its limit is retried once

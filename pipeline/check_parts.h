@@ -5,6 +5,7 @@
 #include "pipeline/check.h"
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -15,6 +16,18 @@ namespace cudiff::pipeline {
 /// main() and declares no __managed__ variable (managed memory is per process; the executor
 /// path does not model it).
 bool executor_can_load(std::string_view source);
+
+/// One config built as the whole program, as check_test's build_one builds it.
+using WholeBuild = std::function<ConfigCheck(const runners::Config&)>;
+/// The device path's builds of `options.configs`, in their order: the configs with one front
+/// end (runners::front_end_key) share one PTX compile, then each runs ptxas on it
+/// (runners::assemble; hang confirmation as build_one's); a front end that gives no PTX is the
+/// observation of every config sharing it, and a config with no ptxas step of its own
+/// (runners::device_buildable) is built whole through `whole`. Groups and whole builds run in
+/// parallel.
+std::vector<ConfigCheck> build_device_path(const runners::Toolchain& toolchain, const CheckRequest& options,
+                                           const std::filesystem::path& file, const std::filesystem::path& workdir,
+                                           const WholeBuild& whole);
 
 /// For a test whose sidecar lists layout probes (else nothing): the device views, read from
 /// each accepted config's PTX (the artifact in ptx mode, else a PTX compile into `workdir`),

@@ -14,8 +14,8 @@ oracle::LayoutView device_view(const TestCheck& run, const ConfigCheck& check, c
                                const std::filesystem::path& workdir, const std::vector<oracle::LayoutProbe>& probes) {
   const runners::Config& config = check.compile.config;
   oracle::LayoutView empty{config.name, config.compiler, oracle::LayoutSide::device, {}, {}};
-  std::filesystem::path ptx = check.compile.artifact;
-  if (run.mode != runners::Mode::ptx) {
+  std::filesystem::path ptx = check.ptx.empty() ? check.compile.artifact : check.ptx;
+  if (run.mode != runners::Mode::ptx && check.ptx.empty()) {
     const runners::CompileResult result = runners::compile(run.toolchain, config, runners::Mode::ptx, run.file, workdir,
                                                            limits);
     if (result.artifact.empty()) {

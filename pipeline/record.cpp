@@ -87,6 +87,17 @@ boost::json::object outputs_json(const TestCheck& run) {
                               {"status", check.compile.process.status_text()},
                               {"stdout", capped(check.compile.process.out.text)},
                               {"stderr", capped(check.compile.process.err.text)}};
+    // The device path: "command" is the whole-program build the config stands for (what a
+    // report's repro.sh runs), and the two steps that were run are kept beside it.
+    if (!check.compile.front_end.argv.empty()) {
+      const std::filesystem::path dir = check.compile.command.cwd;
+      entry["command"] = runners::compile_command(run.toolchain, check.compile.config, run.mode, run.file,
+                                                  dir / run.file.stem(), dir / "tmp")
+                             .display();
+      boost::json::object steps{{"front_end", check.compile.front_end.display()}};
+      if (check.compile.command != check.compile.front_end) steps["ptxas"] = check.compile.command.display();
+      entry["device_path"] = std::move(steps);
+    }
     if (check.run_process)
       entry["run"] = boost::json::object{{"status", check.run_process->status_text()},
                                          {"stdout", capped(check.run_process->out.text)},

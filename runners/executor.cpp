@@ -40,6 +40,9 @@ double seconds_since(Clock::time_point start) { return std::chrono::duration<dou
 
 std::string signal_text(int status) {
   if (WIFEXITED(status)) return "exit " + std::to_string(WEXITSTATUS(status));
+  // SIGXFSZ: a program's stdout or stderr file reached the output cap (RLIMIT_FSIZE, set by
+  // the executor): its process run keeps head and tail of the flood, as a process's pipes do.
+  if (WIFSIGNALED(status) && WTERMSIG(status) == SIGXFSZ) return "output past the cap";
   if (WIFSIGNALED(status)) return "signal " + std::to_string(WTERMSIG(status));
   return "ended";
 }
@@ -114,6 +117,10 @@ public:
     std::vector<std::string> args = {setup_.program.string()};
     if (!setup_.cudart.empty()) args.insert(args.end(), {"--cudart", setup_.cudart.string()});
     args.insert(args.end(), {"--device-share", std::to_string(setup_.device_share)});
+    // A program's stdout or stderr file may grow to the default output cap while it runs (the
+    // executor's RLIMIT_FSIZE); past it the executor ends (SIGXFSZ) and the run falls back to a
+    // process ("output past the cap"), whose pipes keep head and tail as execute()'s do.
+    args.insert(args.end(), {"--output-cap", std::to_string(Limits{}.output_cap_bytes)});
     std::vector<char*> argv;
     for (std::string& arg : args) argv.push_back(arg.data());
     argv.push_back(nullptr);

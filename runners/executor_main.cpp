@@ -24,6 +24,7 @@
 // is counted and one past its share is refused (the parent then runs it as a process).
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -197,9 +198,21 @@ extern "C" __attribute__((visibility("default"))) CudaError cudaFree(void* point
 int main(int argc, char** argv) {
   const char* cudart = nullptr;
   double device_share = 0.25;
+  unsigned long long output_cap = 0;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (std::strcmp(argv[i], "--cudart") == 0) cudart = argv[i + 1];
     else if (std::strcmp(argv[i], "--device-share") == 0) device_share = std::atof(argv[i + 1]);
+    else if (std::strcmp(argv[i], "--output-cap") == 0) output_cap = std::strtoull(argv[i + 1], nullptr, 10);
+  }
+  // As every other child of cudiff: no core files (a program that faults would write one of the
+  // executor's whole address space, CUDA's reservations included).
+  const rlimit no_core{0, 0};
+  ::setrlimit(RLIMIT_CORE, &no_core);
+  // The programs' output files are capped while they run, not only when read back: a flood ends
+  // the executor with SIGXFSZ and the parent runs the program as a process.
+  if (output_cap > 0) {
+    const rlimit files{output_cap, output_cap};
+    ::setrlimit(RLIMIT_FSIZE, &files);
   }
   // The control channel is moved off 0 and 1, which the programs get (stdin: /dev/null).
   const int control_in = ::fcntl(0, F_DUPFD_CLOEXEC, 3);

@@ -217,6 +217,9 @@ struct CompileResult {
   /// nvcc: the CSV its `--time FILE` wrote (one row per sub-command; compile() adds the flag to
   /// every nvcc command); empty for clang or when nvcc wrote none.
   std::string nvcc_times;
+  /// The device path (assemble): the front end's PTX compile that `command`, ptxas, ran on;
+  /// empty argv for a build of one command.
+  Command front_end;
 };
 
 /// Builds `source` with `config` in `mode` (Mode::run builds a binary) inside `workdir`.
@@ -224,6 +227,36 @@ struct CompileResult {
 CompileResult compile(const Toolchain& toolchain, const Config& config, Mode mode, const std::filesystem::path& source,
                       const std::filesystem::path& workdir, const Limits& limits,
                       Linkage linkage = Linkage::executable);
+
+// ---- the device path: each front end once to PTX, ptxas once per level --------------------
+
+/// Whether a config's device code can be built in two steps, a PTX compile and ptxas on it,
+/// as its driver builds it: not a PTX-only config (the driver's JIT assembles it), not
+/// separate compilation (nvlink links it), not -G (no ptxas level of its own).
+bool device_buildable(const Config& config);
+/// The config whose PTX compile (Mode::ptx) gives the PTX `config`'s ptxas reads: the same
+/// but for ptxas's level, which a PTX compile does not use.
+Config front_end_config(const Config& config);
+/// What makes two configs' PTX the same: the PTX compile's argv, paths left out. nvcc-O3 and
+/// nvcc-O3-ptxas0 share one, clang-O3 and clang-O3-ptxas0 another.
+std::vector<std::string> front_end_key(const Toolchain& toolchain, const Config& config);
+/// ptxas as the config's driver runs it on `ptx` (nvcc -dryrun, clang -###): the toolkit's
+/// ptxas, the config's architecture and ptxas level.
+Command ptxas_command(const Toolchain& toolchain, const Config& config, const std::filesystem::path& ptx,
+                      const std::filesystem::path& cubin);
+/// ptxas's result as the config's driver would report it: the driver's line after a ptxas that
+/// failed appended to stderr (clang: "ptxas command failed with exit code N", "... due to
+/// signal"; nvcc: "'ptxas' died due to signal N (...)") and the driver's status (nvcc passes
+/// ptxas's on, clang exits 1): so a rejection or a crash of ptxas on the device path reads as
+/// it does in a whole build, and a crash is attributed to ptxas.
+SubprocessResult as_driver_reports(const Config& config, const Toolchain& toolchain, SubprocessResult ptxas);
+/// ptxas on a front end's PTX (`front_end`, a Mode::ptx result with an artifact) for `config`,
+/// in `workdir/<config name>`: a Mode::cubin result standing for the config's whole device
+/// build. Its stderr is the front end's, ptxas's and the driver's line; its time both steps';
+/// its status the driver's (nvcc passes ptxas's on, clang exits 1); `front_end` keeps the
+/// PTX compile's command.
+CompileResult assemble(const Toolchain& toolchain, const Config& config, const CompileResult& front_end,
+                       const std::filesystem::path& workdir, const Limits& limits);
 
 // ---- GPUs and execution -----------------------------------------------------------------
 

@@ -140,17 +140,43 @@ TEST_F(ExecutorTest, WhatCannotBeLoadedFallsBack) {
   EXPECT_TRUE(test::contains(missing.fallback, "not loadable")) << missing.fallback;
 }
 
-TEST_F(ExecutorTest, AFloodOfOutputIsCappedAsAProcesssWouldBe) {
-  const auto floods = shared_object(dir_, "floods", R"(#include <cstdio>
-int main() { for (int i = 0; i < 200000; ++i) std::printf("line %d of a flood of output\n", i); return 0; })");
+TEST_F(ExecutorTest, OutputPastTheRunsCapIsReadBackAsAProcesssWouldBe) {
+  const auto prints = shared_object(dir_, "prints", R"(#include <cstdio>
+int main() { for (int i = 0; i < 20000; ++i) std::printf("line %d of a flood of output\n", i); return 0; })");
   Limits limits;
   limits.wall_seconds = 30;
   limits.output_cap_bytes = 64 << 10;
-  const auto outcome = pool_->run(floods, {}, limits, dir_.path());
+  const auto outcome = pool_->run(prints, {}, limits, dir_.path());
   ASSERT_TRUE(outcome.result) << outcome.fallback;
   EXPECT_TRUE(outcome.result->out.truncated);
-  EXPECT_GT(outcome.result->out.total_bytes, 5'000'000u);
+  EXPECT_GT(outcome.result->out.total_bytes, 500'000u);
   EXPECT_LT(outcome.result->out.text.size(), 70'000u);
+}
+
+// A flood is stopped while it runs, at the executor's cap (RLIMIT_FSIZE): the executor ends and
+// the run falls back to a process, whose pipes keep head and tail; the next run gets a new one.
+TEST_F(ExecutorTest, AFloodIsStoppedAtTheCapWhileItRunsAndFallsBack) {
+  const auto floods = shared_object(dir_, "floods", R"(#include <cstdio>
+int main() { for (int i = 0; i < 200000; ++i) std::printf("line %d of a flood of output\n", i); return 0; })");
+  const auto outcome = run(floods);  // about 5.8 MB: past the 4 MiB cap
+  EXPECT_FALSE(outcome.result);
+  EXPECT_TRUE(test::contains(outcome.fallback, "output past the cap")) << outcome.fallback;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir_.path(), ec))
+    if (entry.is_regular_file(ec)) EXPECT_LE(entry.file_size(ec), Limits{}.output_cap_bytes) << entry.path();
+  const auto clean = shared_object(dir_, "after_flood", "int main() { return 0; }");
+  EXPECT_TRUE(run(clean).result);
+}
+
+// No core files from the executor or the programs it runs, as from every other child.
+TEST_F(ExecutorTest, ProgramsRunWithoutCoreFiles) {
+  const auto limit = shared_object(dir_, "core_limit", R"(#include <cstdio>
+#include <sys/resource.h>
+int main() { rlimit core{}; getrlimit(RLIMIT_CORE, &core); std::printf("core %llu %llu\n",
+  (unsigned long long)core.rlim_cur, (unsigned long long)core.rlim_max); return 0; })");
+  const auto outcome = run(limit);
+  ASSERT_TRUE(outcome.result) << outcome.fallback;
+  EXPECT_EQ(outcome.result->out.text, "core 0 0\n");
 }
 
 /// The live executors started in `workdir`, found as a person would find them to kill them:

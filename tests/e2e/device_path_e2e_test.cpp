@@ -1,0 +1,131 @@
+// The device path with the real nvcc and clang-22: a generated batch built with each front end
+// once and ptxas per config judges as the whole build does, a test with host code is built
+// whole, and ptxas's rejection reads, and is keyed and attributed, as in a whole build.
+#include "pipeline/pipeline.h"
+#include "support/test_support.h"
+
+#include <gtest/gtest.h>
+
+using cudiff::test::contains;
+using cudiff::test::run_cudiff;
+using cudiff::test::source_dir;
+
+namespace cudiff {
+namespace {
+
+/// Generated programs with nothing but the generator's harness on the host side.
+generator::Policy harness_only_policy() {
+  generator::Policy policy = generator::Policy::defaults();
+  policy.set("small.types.max", 0);
+  policy.set("probe.share", 0);
+  policy.set("construct.extended_lambda", 0);
+  policy.set("construct.managed_memory", 0);
+  return policy;
+}
+
+class DevicePath : public ::testing::Test {
+protected:
+  runners::Toolchain toolchain = runners::Toolchain::from(runners::discover_toolchain({}));
+  runners::GpuDiscovery no_gpu{{}, "not needed"};
+  TempDir dir{"cudiff-device-path-e2e"};
+
+  pipeline::TestCheck check(const pipeline::TestInput& input, pipeline::BuildPath path, const std::string& where,
+                            std::vector<runners::Config> configs = runners::cross_level_configs()) {
+    pipeline::CheckRequest request;
+    request.input = input;
+    request.mode = runners::Mode::binary;
+    request.configs = std::move(configs);
+    request.build_path = path;
+    request.attribute_stages = true;
+    return pipeline::check_test(request, toolchain, no_gpu, dir.path() / where);
+  }
+};
+
+bool noted(const pipeline::TestCheck& run, const std::string& text) {
+  return std::ranges::any_of(run.notes, [&](const std::string& note) { return contains(note, text); });
+}
+
+TEST_F(DevicePath, AGeneratedBatchSharesEachFrontEndAndJudgesAsTheWholeBuild) {
+  const generator::TestCase test = generator::generate_batch(harness_only_policy(), {11, 12}, generator::Size::small);
+  const pipeline::TestInput input{test.name + ".cu", test.source, std::nullopt, test.sidecar, {}, {}};
+  const pipeline::TestCheck device = check(input, pipeline::BuildPath::device, "device");
+  ASSERT_TRUE(noted(device, "device path")) << join(device.notes, "\n");
+  ASSERT_EQ(device.configs.size(), 4u);  // nvcc-O3, clang-O3, nvcc-O3-ptxas0, clang-O0
+  for (const pipeline::ConfigCheck& config : device.configs) {
+    EXPECT_EQ(config.observation.outcome, oracle::CompileOutcome::accepted) << config.compile.config.name << ":\n"
+                                                                            << config.compile.process.err.text;
+    EXPECT_EQ(config.compile.artifact.extension(), ".cubin") << config.compile.config.name;
+    EXPECT_FALSE(config.compile.front_end.argv.empty()) << config.compile.config.name;
+  }
+  // nvcc-O3 and nvcc-O3-ptxas0 assemble one PTX; clang-O3 and clang-O0 have one each.
+  EXPECT_EQ(device.configs[0].ptx, device.configs[2].ptx);
+  EXPECT_NE(device.configs[1].ptx, device.configs[3].ptx);
+  EXPECT_NE(device.configs[0].ptx, device.configs[1].ptx);
+  const auto& ptxas0 = device.configs[2].compile.command.argv;
+  EXPECT_NE(std::ranges::find(ptxas0, "-O0"), ptxas0.end()) << device.configs[2].compile.command.display();
+  EXPECT_TRUE(device.verdict.agree()) << device.verdict.headline();
+
+  const pipeline::TestCheck whole = check(input, pipeline::BuildPath::whole, "whole");
+  EXPECT_FALSE(noted(whole, "device path"));
+  EXPECT_TRUE(whole.verdict.agree()) << whole.verdict.headline();
+  for (const pipeline::ConfigCheck& config : whole.configs) EXPECT_TRUE(config.compile.front_end.argv.empty());
+
+  // A report carries the whole-program command, with the two steps beside it.
+  const boost::json::object outputs = pipeline::outputs_json(device);
+  const auto& first = outputs.at("configs").as_array()[0].as_object();
+  EXPECT_FALSE(contains(std::string(first.at("command").as_string()), "-ptx")) << first;
+  EXPECT_TRUE(contains(std::string(first.at("command").as_string()), test.name + ".cu")) << first;
+  EXPECT_TRUE(contains(std::string(first.at("device_path").at("front_end").as_string()), "-ptx")) << first;
+  EXPECT_TRUE(contains(std::string(first.at("device_path").at("ptxas").as_string()), "ptxas")) << first;
+}
+
+TEST_F(DevicePath, AProgramWithHostCodeIsBuiltWhole) {
+  // Most of the default policy's programs carry layout probes, whose host views need the binary:
+  // the first seed's that does.
+  generator::TestCase test;
+  for (std::uint64_t seed = 1; seed < 50 && !(test.sidecar.layout_probes && !test.sidecar.layout_probes->empty());
+       ++seed)
+    test = generator::generate_program(generator::Policy::defaults(), seed, generator::Size::small);
+  ASSERT_TRUE(test.sidecar.layout_probes && !test.sidecar.layout_probes->empty());
+  const pipeline::TestInput input{test.name + ".cu", test.source, std::nullopt, test.sidecar, {}, {}};
+  const pipeline::TestCheck run = check(input, pipeline::BuildPath::device, "host", runners::default_configs());
+  EXPECT_TRUE(noted(run, "whole-program build: layout probes")) << join(run.notes, "\n");
+  for (const pipeline::ConfigCheck& config : run.configs) EXPECT_TRUE(config.ptx.empty());
+}
+
+TEST_F(DevicePath, PtxasRejectingInlinePtxIsKeyedAndAttributedAsInTheWholeBuild) {
+  pipeline::TestInput input = pipeline::file_input(source_dir() / "tests" / "e2e" / "data" / "stages" /
+                                                   "ptxas_rejects_inline_asm.cu");
+  // A sidecar naming its kernel makes it a harness-only test, which the device path builds.
+  input.sidecar.emplace();
+  input.sidecar->kernels = std::vector<generator::Sidecar::Kernel>{{"kernel", {1, 1, 1}, {32, 1, 1}, 0, ""}};
+  input.sidecar->expected_verdict = generator::Sidecar::Verdict::accept;
+  const pipeline::TestCheck device = check(input, pipeline::BuildPath::device, "device", runners::default_configs());
+  const pipeline::TestCheck whole = check(input, pipeline::BuildPath::whole, "whole", runners::default_configs());
+  ASSERT_TRUE(noted(device, "device path")) << join(device.notes, "\n");
+  ASSERT_EQ(device.verdict.findings.size(), 1u) << device.verdict.headline();
+  ASSERT_EQ(whole.verdict.findings.size(), 1u) << whole.verdict.headline();
+  EXPECT_EQ(device.verdict.findings[0].kind, oracle::FindingKind::false_rejection);
+  EXPECT_EQ(device.verdict.findings[0].details.at("stage").as_string(), "ptxas");
+  for (std::size_t i = 0; i < device.configs.size(); ++i)
+    EXPECT_EQ(device.configs[i].observation.outcome, oracle::CompileOutcome::rejected)
+        << device.configs[i].compile.process.err.text;
+  const std::vector<triage::Signature> device_keys = pipeline::signatures_of(device);
+  const std::vector<triage::Signature> whole_keys = pipeline::signatures_of(whole);
+  ASSERT_EQ(device_keys.size(), 1u);
+  ASSERT_EQ(whole_keys.size(), 1u);
+  EXPECT_EQ(device_keys[0].key, whole_keys[0].key) << device_keys[0].symptom << "\n---\n" << whole_keys[0].symptom;
+}
+
+TEST(DevicePathCli, ABadBuildPathIsAOneLineUsageError) {
+  const auto result = run_cudiff({"check", (source_dir() / "examples" / "vector_add.cu").string(), "--build-path",
+                                  "host"},
+                                 60);
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_TRUE(contains(result.err.text, "--build-path takes device or whole, got 'host'")) << result.err.text;
+  const auto help = run_cudiff({"fuzz", "--help"}, 60);
+  EXPECT_TRUE(contains(help.out.text, "--build-path")) << help.out.text;
+}
+
+} // namespace
+} // namespace cudiff
