@@ -262,3 +262,44 @@ TEST(AvoidRules, ACampaignsPolicyHasTheRulesKnobsButAPolicyFilesOwnAndAnUnknownK
 }
 
 } // namespace
+
+namespace {
+
+TEST(AvoidRules, ACampaignKeepsItsRulesForResumeAndItsStartSaysWhatItAvoids) {
+  campaign::FuzzParams params;
+  params.tests = 8;
+  params.policy = generator::Policy::defaults().dump();
+  params.configs = {"nvcc-O3"};
+  params.avoided = {{"9b1a6ddda03df7e1701491e554dacd57",
+                     "case ptxas-vadd2-short-reduced",
+                     {{"dense.family.dense_simd", 0}},
+                     "SIMD-in-word intrinsics",
+                     "known bug",
+                     0,
+                     false}};
+  const campaign::FuzzParams again = campaign::fuzz_params_from_json(
+      boost::json::parse(boost::json::serialize(campaign::fuzz_params_json(params))));
+  ASSERT_EQ(again.avoided.size(), 1u);
+  EXPECT_EQ(again.avoided[0].knobs, params.avoided[0].knobs);
+  EXPECT_EQ(again.avoided[0].origin, "case ptxas-vadd2-short-reduced");
+  EXPECT_FALSE(again.rediscover);
+  const std::string lines = campaign::avoid_lines(again, "c.db");
+  EXPECT_TRUE(contains(lines, "avoiding 1 known cause (cudiff triage avoid --db c.db lists them")) << lines;
+  EXPECT_TRUE(contains(lines, "  dense.family.dense_simd=0: SIMD-in-word intrinsics (case ptxas-vadd2-short-reduced, "
+                              "cause 9b1a6ddda03d)\n"))
+      << lines;
+  // Many rules: the first ones, then how many more.
+  params.avoided.resize(11, params.avoided[0]);
+  EXPECT_TRUE(contains(campaign::avoid_lines(params, "c.db", 8), "  ... and 3 more\n"));
+  params.avoided.clear();
+  EXPECT_EQ(campaign::avoid_lines(params, "c.db"), "");
+  params.rediscover = true;
+  EXPECT_TRUE(contains(campaign::avoid_lines(params, "c.db"), "avoiding no known cause (--rediscover)"));
+  // An older record has neither.
+  boost::json::object old = campaign::fuzz_params_json(params);
+  old.erase("avoided");
+  old.erase("rediscover");
+  EXPECT_TRUE(campaign::fuzz_params_from_json(old).avoided.empty());
+}
+
+} // namespace
