@@ -363,7 +363,7 @@ Subcommand fuzz_subcommand() {
       "            [--no-reduce | --reduce-share SHARE] [--reduce-in-parallel]\n"
       "            [--rediscover] [--quiet] [--resume] [--campaign NAME [--shard I/N]]\n"
       "cudiff fuzz --engine libfuzzer [--time 8h | --tests N] [--jobs N] [--corpus DIR] [--libfuzzer-flags \"...\"]\n"
-      "            [the options above but --batch, --resume, --reduce-share, --reduce-in-parallel]",
+      "            [the options above but --batch, --resume, --reduce-share, --reduce-in-parallel, --rediscover]",
       "A campaign: generate programs in batches, build them with every config on all cores, run\n"
       "them on every GPU (compile-only when there is none), judge, isolate each finding to one\n"
       "test, file it in the triage database, and write an HTML report; the summary comes when the\n"
