@@ -47,6 +47,9 @@ struct CampaignSetup {
   triage::KnownDifferences known;
   bool quiet = false, resume = false;
   bool no_reduce = false;  ///< overrides a resumed campaign's stored choice
+  /// A new campaign applies no avoid rules (--rediscover); else the database's and, unless
+  /// `known` is none(), the known-bug suite's (campaign_avoid_rules).
+  bool rediscover = false;
   std::optional<std::filesystem::path> report;
   FuzzParams params;  ///< a new campaign's (ignored with resume: read from the database)
   runners::Toolchain toolchain;

@@ -132,6 +132,7 @@ struct OpenCampaign {
   bool reduce_now = true;
   double share_now = kDefaultReduceShare;
   std::set<std::uint64_t> done;  ///< seeds committed before this start
+  std::vector<std::string> avoid_notes;  ///< avoid-rule knobs a --policy file set otherwise
 };
 
 /// Step 1: a new campaign row (committed at once, with its parameters), or the one to resume
@@ -151,6 +152,14 @@ OpenCampaign open_or_resume(triage::Database& db, const CampaignSetup& setup) {
     open.resuming = true;
   } else {
     FuzzParams& params = open.params = setup.params;
+    // The avoid rules go into the stored policy: a resumed campaign generates as it began.
+    params.rediscover = setup.rediscover;
+    params.avoided.clear();
+    if (!setup.rediscover) {
+      generator::Policy policy = generator::Policy::load(params.policy);
+      params.avoided = apply_avoid_rules(policy, campaign_avoid_rules(db, setup.known), open.avoid_notes);
+      params.policy = policy.dump();
+    }
     triage::Campaign& campaign = open.row;
     campaign.id = params.name.empty() ? triage::unique_key() : named_campaign_id(params.name);
     campaign.kind = "fuzz";
@@ -666,7 +675,8 @@ CampaignSummary run_campaign(const CampaignSetup& setup, std::ostream& err) {
   const std::size_t worker_count = open.reductions_only ? 0 : plan.workers;
   FuzzProgress progress(open.done.size(), open.params.elapsed, shard_test_count(open.params), open.params.time_budget,
                         open.compile_only ? 0 : setup.gpus.gpus.size(), std::max<std::size_t>(1, worker_count));
-  if (!setup.quiet) err << start_line(setup, open, context, plan);
+  if (!setup.quiet) err << start_line(setup, open, context, plan) << avoid_lines(open.params, setup.db_path);
+  summary.notes.insert(summary.notes.end(), open.avoid_notes.begin(), open.avoid_notes.end());
   if (!setup.quiet)
     for (const std::string& note : summary.notes) err << "note: " << note << "\n";
 

@@ -34,6 +34,12 @@ boost::json::object fuzz_params_json(const FuzzParams& params) {
   if (!params.sanitizer_gate) json["sanitizer_gate"] = false;  // absent: on (older records too)
   if (params.variants > 0) json["variants"] = params.variants;  // absent: none (older records too)
   if (params.mode) json["mode"] = runners::to_string(*params.mode);
+  if (!params.avoided.empty()) {
+    boost::json::array avoided;
+    for (const triage::AvoidRule& rule : params.avoided) avoided.push_back(triage::to_json(rule));
+    json["avoided"] = std::move(avoided);
+  }
+  if (params.rediscover) json["rediscover"] = true;
   if (!params.name.empty()) json["name"] = params.name;
   if (params.shard.count > 1) json["shard"] = params.shard.text();
   return json;
@@ -68,6 +74,9 @@ FuzzParams fuzz_params_from_json(const boost::json::value& json) try {
     params.mode = runners::parse_mode(std::string(mode->as_string()));
     if (!params.mode) damaged("unknown mode");  // not "run with a GPU": that is an absent mode
   }
+  if (const auto* avoided = object.if_contains("avoided"))  // absent: none (older records too)
+    for (const auto& rule : avoided->as_array()) params.avoided.push_back(triage::avoid_rule_from_json(rule));
+  if (const auto* rediscover = object.if_contains("rediscover")) params.rediscover = rediscover->as_bool();
   if (const auto* name = object.if_contains("name")) params.name = std::string(name->as_string());
   if (const auto* shard = object.if_contains("shard")) params.shard = parse_shard(std::string(shard->as_string()));
   return params;

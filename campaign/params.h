@@ -8,8 +8,10 @@
 #include "generator/generator.h"
 #include "pipeline/check.h"
 #include "runners/runners.h"
+#include "triage/triage.h"
 
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -38,6 +40,10 @@ struct FuzzParams {
   /// EMI / metamorphic variants of each program in its batch (generator::generate_batch; the
   /// metamorphic oracle): on by default when binaries run, 0 with --no-variants.
   std::uint64_t variants = 0;
+  /// The avoid rules this campaign's policy applies (docs/campaign.md, "Avoid rules"), as they
+  /// were when it started; `policy` has their knobs already. Empty with --rediscover.
+  std::vector<triage::AvoidRule> avoided;
+  bool rediscover = false;  ///< --rediscover: no avoid rules applied
   double elapsed = 0;               ///< seconds spent before the last resume
   std::string name;                 ///< a named campaign's name (id: named_campaign_id)
   Shard shard;                      ///< this database's part of the campaign
@@ -46,6 +52,22 @@ struct FuzzParams {
 boost::json::object fuzz_params_json(const FuzzParams& params);
 /// Throws Error(environment) naming what is missing in a stored record.
 FuzzParams fuzz_params_from_json(const boost::json::value& json);
+
+/// The avoid rules a new campaign applies: the database's (derived anew from its confirmed
+/// causes first: Database::refresh_avoid_rules), then the known-bug suite's in `known` whose
+/// cause the database has no rule for.
+std::vector<triage::AvoidRule> campaign_avoid_rules(triage::Database& db, const triage::KnownDifferences& known);
+/// Sets every rule's knobs on `policy`, except a knob `policy` already sets away from its
+/// default (a --policy file's choice wins over a rule); returns the rules as applied (such knobs
+/// left out, a rule left with none dropped) and says what was left out in `notes`. Throws
+/// Error(usage) naming the rule and its origin for a knob this generator does not have or a
+/// value out of its range, before `policy` changes.
+std::vector<triage::AvoidRule> apply_avoid_rules(generator::Policy& policy, const std::vector<triage::AvoidRule>& rules,
+                                                 std::vector<std::string>& notes);
+/// What a campaign says at its start about its avoid rules (lines ending in '\n'): one per
+/// rule, at most `most` of them, then how many more and where to see them; with
+/// --rediscover, that none are applied; nothing when there are none.
+std::string avoid_lines(const FuzzParams& params, const std::filesystem::path& db_path, std::size_t most = 8);
 
 /// The first seed of this shard's k-th batch (k = 0, 1, ...).
 std::uint64_t shard_batch_start(const FuzzParams& params, std::uint64_t k);

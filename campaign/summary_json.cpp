@@ -49,6 +49,12 @@ boost::json::object reductions_json(const CampaignSummary& summary) {
           {"lines", strings_json(summary.reductions)}};
 }
 
+boost::json::array avoided_json(const FuzzParams& params) {
+  boost::json::array rules;
+  for (const triage::AvoidRule& rule : params.avoided) rules.push_back(triage::to_json(rule));
+  return rules;
+}
+
 } // namespace
 
 boost::json::object to_json(const CampaignSummary& summary) {
@@ -72,6 +78,8 @@ boost::json::object to_json(const CampaignSummary& summary) {
           {"executor", executor_json(summary.executor)},
           {"gpus", gpus_json(summary.gpus)},
           {"notes", strings_json(summary.notes)},
+          {"avoided", avoided_json(summary.params)},
+          {"rediscover", summary.params.rediscover},
           {"report", summary.report.string()}};
 }
 

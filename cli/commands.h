@@ -45,6 +45,11 @@ void report_reduction(const pipeline::ReduceRequest& request, const pipeline::Re
 /// `cudiff triage reduce ID`.
 int triage_reduce(const ParsedArgs& args, std::ostream& out, std::ostream& err);
 
+// ---- avoid rules (cli/avoid_command.cpp) ---------------------------------------------------
+
+/// `cudiff triage avoid [list | derive FILE | set CAUSE KNOB=VALUE,... | drop CAUSE]`.
+int triage_avoid(const ParsedArgs& args, const std::filesystem::path& db_path, std::ostream& out);
+
 // ---- campaigns (cli/fuzz_command.cpp) -----------------------------------------------------
 
 /// A new batch campaign's parameters from `cudiff fuzz` options, every option checked

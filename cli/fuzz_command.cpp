@@ -261,6 +261,8 @@ int run_fuzz(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   if (engine == "libfuzzer")
     for (const char* name : {"--shard", "--campaign"})
       if (args.has(name)) throw_usage(std::string(name) + " goes with the batch engine (libFuzzer shards with --jobs)");
+  if (engine == "libfuzzer" && args.has("--rediscover"))
+    throw_usage("--rediscover goes with the batch engine (the libFuzzer engine applies no avoid rules)");
   if (engine == "libfuzzer") return run_libfuzzer_engine(args, out, err);
 
   campaign::CampaignSetup setup;
@@ -269,10 +271,11 @@ int run_fuzz(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   setup.quiet = args.has("--quiet");
   setup.report = args.value("--report");
   setup.resume = args.has("--resume");
+  setup.rediscover = args.has("--rediscover");
   if (setup.resume)
     for (const char* name :
          {"--tests", "--seed", "--batch", "--size", "--policy", "--config", "--mode", "--reduce-in-parallel", "--shard",
-          "--campaign", "--no-sanitizer-gate", "--variants", "--no-variants"})
+          "--campaign", "--no-sanitizer-gate", "--variants", "--no-variants", "--rediscover"})
       if (args.has(name)) throw_usage(std::string("--resume continues a campaign as it was started; drop ") + name);
   // With --resume, --time is more time for a --time campaign (one that ended at its time too).
   if (setup.resume && args.has("--time")) setup.more_time = parse_duration(*args.value("--time"), "--time");
@@ -365,9 +368,9 @@ Subcommand fuzz_subcommand() {
       "            [--variants K | --no-variants]\n"
       "            [--config LIST] [--build-path device|whole] [--policy FILE] [--seed S] [--size SIZE]\n"
       "            [--no-reduce | --reduce-share SHARE] [--reduce-in-parallel]\n"
-      "            [--quiet] [--resume] [--campaign NAME [--shard I/N]]\n"
+      "            [--rediscover] [--quiet] [--resume] [--campaign NAME [--shard I/N]]\n"
       "cudiff fuzz --engine libfuzzer [--time 8h | --tests N] [--jobs N] [--corpus DIR] [--libfuzzer-flags \"...\"]\n"
-      "            [the options above but --batch, --resume, --reduce-share, --reduce-in-parallel]",
+      "            [the options above but --batch, --resume, --reduce-share, --reduce-in-parallel, --rediscover]",
       "A campaign: generate programs in batches, build them with every config on all cores, run\n"
       "them on every GPU (compile-only when there is none), judge, isolate each finding to one\n"
       "test, file it in the triage database, and write an HTML report; the summary comes when the\n"
@@ -375,6 +378,9 @@ Subcommand fuzz_subcommand() {
       "tests where the cores allow and after them for a bounded share of the time (--reduce-share);\n"
       "what is left is listed, and --resume reduces it. A campaign killed at any moment continues\n"
       "with --resume.\n"
+      "Found bugs are avoided: each confirmed cause (a bucket marked known, reported or fixed with a\n"
+      "reduced cause; a known-bug suite case unless --no-known) turns off the generator knob of the\n"
+      "construct its reduced form needs (cudiff triage avoid lists them); --rediscover turns none off.\n"
       "A named campaign (--campaign NAME) can be split over databases: --shard I/N tests every\n"
       "N-th batch, so N shards (Slurm array tasks set them themselves) never test the same seed\n"
       "and merge into one campaign (cudiff triage merge). Running a named campaign's command\n"
@@ -412,6 +418,10 @@ Subcommand fuzz_subcommand() {
     spec.options.push_back(option);
   for (auto& option : std::vector<OptionSpec>{
            {"--report", "FILE", "where the HTML report goes (default: the database's name with -report.html)"},
+           {"--rediscover", "",
+            "apply no avoid rules: generate what the database's confirmed causes and the known-bug suite's cases "
+            "need (default: a campaign turns those generator knobs off and says so at its start; cudiff triage "
+            "avoid lists the rules)"},
            {"--no-reduce", "", "do not reduce the new bugs' reproducers"},
            {"--reduce-share", "SHARE",
             "the share of the campaign's time kept for reducing its new bugs, most important first (wrong code and "

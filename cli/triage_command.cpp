@@ -281,7 +281,7 @@ int run_triage(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   if (args.positionals.empty())
     throw_usage(
         "triage needs an action: list, show, mark, note, export, recheck, bisect, merge, snapshot, report, reduce, "
-        "invalid, cause");
+        "invalid, cause, avoid");
   const std::string& action = args.positionals.front();
   if (action == "list") return list(args, out);
   if (action == "show") return show(args, out);
@@ -305,8 +305,10 @@ int run_triage(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   if (action == "synthetic") return synthetic(args, out);
   if (action == "reduce") return triage_reduce(args, out, err);  // cli/reduce_command.cpp
   if (action == "cause") return cause(args, out);
+  if (action == "avoid") return triage_avoid(args, db_path(args), out);  // cli/avoid_command.cpp
   throw_usage("unknown triage action '" + action +
-              "' (list, show, mark, note, export, recheck, bisect, merge, snapshot, report, reduce, invalid, cause)");
+              "' (list, show, mark, note, export, recheck, bisect, merge, snapshot, report, reduce, invalid, cause, "
+              "avoid)");
 }
 
 } // namespace
@@ -319,6 +321,8 @@ Subcommand triage_subcommand() {
       "                     recheck [ID] [--json] | bisect ID | merge OUT.db IN.db... | snapshot DEST.db |\n"
       "                     report --html OUT.html | reduce ID [--jobs N] | invalid [--json [--full]] [--limit N] |\n"
       "                     cause FILE [--config LIST] [--mode MODE] [--guilty CONFIG [--kernel K,...]] [--json]\n"
+      "                     avoid [list] [--json] | avoid derive FILE [--json] |\n"
+      "                     avoid set CAUSE KNOB=VALUE[,...] [--reason TEXT] | avoid drop CAUSE\n"
       "                     [--db FILE]",
       "Work with the triage database: findings deduplicated into buckets (docs/triage.md).\n"
       "list groups the buckets by class (wrong code, crash, rejects valid, missed diagnostic,\n"
@@ -338,6 +342,11 @@ Subcommand triage_subcommand() {
       "compute-sanitizer: invalid programs, never filed as compiler bugs), with counts by cause.\n"
       "cause prints the cause key a reduction to FILE would file (docs/triage.md, \"Cause keys\"):\n"
       "of each finding FILE shows, or with --guilty the PTX cause of that config alone.\n"
+      "avoid lists the avoid rules cudiff fuzz applies (docs/triage.md, \"Avoid rules\"): each\n"
+      "confirmed cause (a bucket marked known, reported or fixed with a reduced cause, derived anew\n"
+      "here; a known-bug suite case unless --no-known) turns off the generator knob of the narrowest\n"
+      "construct its reduced form needs; derive prints the rule FILE would yield; set stores one by\n"
+      "hand (checked against the generator's knobs), drop removes one.\n"
       "`synthetic COUNT` writes generated findings (tests and benchmarks).",
       shared_options({Flag::db}, defaults())};
   for (auto& option : std::vector<OptionSpec>{{"--status", "STATUS", "list: only buckets with this status"},
@@ -354,7 +363,8 @@ Subcommand triage_subcommand() {
   spec.options.push_back({"--limit", "N", "invalid: the N newest only (default all)"});
   spec.options.push_back(shared_option(Flag::known, defaults()));
   spec.options.push_back(
-      {"--no-known", "", "reduce: do not label a reproducer whose cause is a known-bug case's known"});
+      {"--no-known", "",
+       "reduce: do not label a reproducer whose cause is a known-bug case's known; avoid: leave the suite's rules out"});
   spec.options.push_back({"--buckets", "N", "synthetic: spread the findings over N buckets (default 100)"});
   spec.options.push_back({"--batch", "N", "synthetic: findings per transaction (default 1)"});
   for (auto& option : reduce_options()) spec.options.push_back(option);  // reduce: --jobs, --schedule...
@@ -365,6 +375,7 @@ Subcommand triage_subcommand() {
     option.help = "cause: " + option.help;
     spec.options.push_back(option);
   }
+  spec.options.push_back({"--reason", "TEXT", "avoid set: the bug the rule avoids, in a line"});
   spec.options.push_back({"--guilty", "CONFIG", "cause: the PTX cause of this config alone (no check, no GPU)"});
   spec.options.push_back({"--kernel", "K,...", "cause --guilty: the guilty kernels (checksum names, s12/dense_0)"});
   for (auto& option : shared_options({Flag::nvcc, Flag::clang}, defaults())) spec.options.push_back(option);

@@ -2,6 +2,7 @@
 // merge shards, snapshot.
 #pragma once
 
+#include "triage/avoid.h"
 #include "triage/cause.h"
 #include "triage/classes.h"
 #include "triage/known.h"
@@ -23,7 +24,7 @@ namespace cudiff::triage {
 // ---- the database -----------------------------------------------------------------------
 
 /// The schema version this cudiff writes (PRAGMA user_version); docs/triage.md lists them.
-constexpr int schema_version = 6;
+constexpr int schema_version = 7;
 
 /// Whether `path` (a file, or the name of one to create) is on a filesystem that several hosts
 /// can share (NFS, SMB, Lustre, GPFS, BeeGFS, CephFS, AFS, 9P, PanFS, FUSE): Database::open
@@ -130,6 +131,18 @@ public:
   /// temporary name and renamed, so `destination` is always either the old copy or the new.
   /// Committed transactions still in this database's write-ahead log are included.
   void snapshot_to(const std::filesystem::path& destination) const;
+
+  /// The avoid rules stored here (docs/triage.md, "Avoid rules"), by cause key.
+  std::vector<AvoidRule> avoid_rules() const;
+  /// Stores a rule, replacing the one of its cause.
+  void put_avoid_rule(const AvoidRule& rule);
+  /// Removes the rule of `cause_key`; false when there was none.
+  bool drop_avoid_rule(std::string_view cause_key);
+  /// Derives a rule from each confirmed cause (a bucket marked known, reported or fixed one of
+  /// whose findings has a cause, read from its reduced reproducer) that has none, and drops the
+  /// derived rules whose cause no bucket confirms any more (rules set by hand stay), in one
+  /// transaction. Returns what it did.
+  AvoidRefresh refresh_avoid_rules(double now);
 
   /// A fuzz campaign's parameters (JSON text), kept for `cudiff fuzz --resume`; the latest put
   /// wins. Not merged into other databases.

@@ -116,6 +116,38 @@ std::vector<KnownDifference> known_bug_entries(std::string_view text) {
   return entries;
 }
 
+/// The avoid rule of each confirmed, reproducing known-bug case that has one ("avoid":
+/// {"knobs": {...}, "needs": "..."}; a case without one yields none).
+std::vector<AvoidRule> known_bug_avoid_rules(std::string_view text) {
+  boost::json::parse_options options;
+  options.allow_comments = true;
+  const boost::json::value root = boost::json::parse(text, {}, options);  // known_bug_entries checked it
+  std::vector<AvoidRule> rules;
+  for (const auto& item : root.as_array()) {
+    const std::string name(item.as_object().at("case").as_string());
+    const auto& bug = item.as_object().at("body").as_object();
+    const auto* avoid = bug.if_contains("avoid");
+    const auto* confirmed = bug.if_contains("confirmed");
+    const auto* gone = bug.if_contains("does_not_reproduce");
+    const auto* cause = bug.if_contains("cause");
+    if (avoid == nullptr || !avoid->is_object() || confirmed == nullptr || !confirmed->is_bool() ||
+        !confirmed->as_bool() || (gone != nullptr && gone->is_string() && !gone->as_string().empty()) ||
+        cause == nullptr || !cause->is_object() || !cause->as_object().contains("key"))
+      continue;
+    boost::json::object rule = avoid->as_object();
+    rule["cause"] = cause->as_object().at("key");
+    rule["origin"] = "case " + name;
+    if (const auto* title = bug.if_contains("title"); title != nullptr && title->is_string())
+      rule["reason"] = "known bug, corpus/known-bugs/" + name + ": " + std::string(title->as_string());
+    try {
+      rules.push_back(avoid_rule_from_json(rule));
+    } catch (const Error& error) {
+      throw Error(ErrorKind::internal, "known-bug case " + name + ": " + error.what());
+    }
+  }
+  return rules;
+}
+
 } // namespace
 
 KnownDifferences KnownDifferences::shipped() {
@@ -127,6 +159,7 @@ KnownDifferences KnownDifferences::shipped() {
   }
   for (KnownDifference& entry : known_bug_entries(detail::known_bug_cases_json))
     known.entries_.push_back(std::move(entry));
+  known.avoid_rules_ = known_bug_avoid_rules(detail::known_bug_cases_json);
   return known;
 }
 
@@ -138,6 +171,7 @@ KnownDifferences KnownDifferences::none() {
 
 void KnownDifferences::add(const KnownDifferences& more) {
   entries_.insert(entries_.end(), more.entries_.begin(), more.entries_.end());
+  avoid_rules_ = merge_avoid_rules(avoid_rules_, more.avoid_rules_);
 }
 
 KnownDifferences KnownDifferences::load(const std::filesystem::path& file) {

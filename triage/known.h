@@ -2,6 +2,7 @@
 // JSON file, that mark matching buckets known.
 #pragma once
 
+#include "triage/avoid.h"
 #include "triage/signature.h"
 
 #include <filesystem>
@@ -55,9 +56,14 @@ public:
   /// The known-bug case whose cause key is `cause_key` (docs/triage.md, "Cause keys"), if any.
   const KnownDifference* match_cause(std::string_view cause_key) const;
   const std::vector<KnownDifference>& entries() const { return entries_; }
+  /// The known-bug suite's avoid rules (docs/triage.md, "Avoid rules"): each confirmed case's
+  /// case.json "avoid" (scripts/known_bug_avoid.sh writes it from its reduced reproducer);
+  /// shipped() has them, none() and a loaded file none.
+  const std::vector<AvoidRule>& avoid_rules() const { return avoid_rules_; }
 
 private:
   std::vector<KnownDifference> entries_;
+  std::vector<AvoidRule> avoid_rules_;
   bool dialect_ = true;  ///< a dialect difference is known
 };
 

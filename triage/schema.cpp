@@ -91,6 +91,15 @@ CREATE TABLE cause_buckets(
   key TEXT PRIMARY KEY, base_key TEXT NOT NULL, cause_key TEXT NOT NULL, base_title TEXT NOT NULL,
   base_symptom TEXT NOT NULL);
 )sql",
+      // 6 -> 7: avoid rules (docs/triage.md, "Avoid rules"): what the generator stops making once a
+      // cause is confirmed, by cause key: the knob settings (a JSON object), the construct they
+      // turn off, where the rule comes from and the bug in a line. Local to this database (merge
+      // does not copy it: a merged database derives its own from its buckets).
+      R"sql(
+CREATE TABLE avoid_rules(
+  cause_key TEXT PRIMARY KEY, origin TEXT NOT NULL, knobs TEXT NOT NULL, needs TEXT NOT NULL DEFAULT '',
+  reason TEXT NOT NULL DEFAULT '', time REAL NOT NULL, by_hand INTEGER NOT NULL DEFAULT 0);
+)sql",
   };
   return steps;
 }

@@ -10,6 +10,7 @@
 // cudiff database (not SQLite, corrupt, a newer schema) is refused with one line, untouched.
 #pragma once
 
+#include "triage/avoid.h"         // AvoidRule, derive_avoid: what the generator stops making for a confirmed cause
 #include "triage/cause.h"         // Cause, normalize_ptx, cause_from_signature: what a reduced finding's bug is
 #include "triage/classes.h"       // FindingClass, engine_of, BucketOrigins, group_by_class
 #include "triage/database.h"      // Database, OpenOptions, schema_version
