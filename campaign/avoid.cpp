@@ -2,7 +2,21 @@
 // rules"): found bugs are not found again night after night, unless --rediscover.
 #include "campaign/params.h"
 
+#include <algorithm>
+
 namespace cudiff::campaign {
+namespace {
+
+/// A construct one compiler rejects or ignores on purpose (clang and __managed__): the bucket it
+/// makes is a known difference, not a bug, and campaigns already check such programs alone as
+/// tests of the other compiler; avoiding them would only lose that.
+bool lacked_by_design(const std::string& knob) {
+  return std::ranges::any_of(generator::kConstructsRejectedByACompiler, [&](const generator::RejectedConstruct& r) {
+    return knob == "construct." + std::string(r.construct);
+  });
+}
+
+} // namespace
 
 std::vector<triage::AvoidRule> campaign_avoid_rules(triage::Database& db, const triage::KnownDifferences& known) {
   // Derived anew at each start: a bucket marked known, reported or fixed since the last
@@ -29,6 +43,7 @@ std::vector<triage::AvoidRule> apply_avoid_rules(generator::Policy& policy, cons
     triage::AvoidRule kept = rule;
     kept.knobs.clear();
     for (const triage::KnobSetting& setting : rule.knobs) {
+      if (lacked_by_design(setting.knob)) continue;  // not a bug to avoid: said by no note, as nothing changes
       if (policy.get(setting.knob) != defaults.get(setting.knob)) {
         notes.push_back("avoid rule " + rule.cause_key.substr(0, 12) + " (" + rule.origin + ") leaves " + setting.knob +
                         " as --policy sets it");

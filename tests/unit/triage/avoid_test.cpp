@@ -232,16 +232,26 @@ TEST(AvoidRules, ACampaignsPolicyHasTheRulesKnobsButAPolicyFilesOwnAndAnUnknownK
                                   "",
                                   0,
                                   false};
+  const triage::AvoidRule grid{
+      "0123456789abcdef0123456789abcdef", "by hand", {{"abi.grid_constant", 0}}, "", "", 0, true};
   generator::Policy policy = generator::Policy::defaults();
-  policy.set("construct.managed_memory", 1);  // what a --policy file asked for
+  policy.set("abi.grid_constant", 1);  // what a --policy file asked for
   std::vector<std::string> notes;
-  const auto applied = campaign::apply_avoid_rules(policy, {simd, managed}, notes);
+  const auto applied = campaign::apply_avoid_rules(policy, {simd, grid}, notes);
   EXPECT_EQ(policy.get("dense.family.dense_simd"), 0);
-  EXPECT_EQ(policy.get("construct.managed_memory"), 1);  // the file's choice wins
+  EXPECT_EQ(policy.get("abi.grid_constant"), 1);  // the file's choice wins
   ASSERT_EQ(applied.size(), 1u);
   EXPECT_EQ(applied[0].cause_key, simd.cause_key);
   ASSERT_EQ(notes.size(), 1u);
-  EXPECT_TRUE(contains(notes[0], "construct.managed_memory as --policy sets it")) << notes[0];
+  EXPECT_TRUE(contains(notes[0], "abi.grid_constant as --policy sets it")) << notes[0];
+
+  // clang lacking __managed__ is a known difference by design: the rule the suite's case derives
+  // is not applied, and managed-memory programs stay tests of nvcc.
+  generator::Policy by_design = generator::Policy::defaults();
+  notes.clear();
+  EXPECT_TRUE(campaign::apply_avoid_rules(by_design, {managed}, notes).empty());
+  EXPECT_EQ(by_design.get("construct.managed_memory"), generator::Policy::defaults().get("construct.managed_memory"));
+  EXPECT_TRUE(notes.empty());
 
   const triage::AvoidRule unknown{"abcdef0123456789", "by hand", {{"dense.family.no_such_family", 0}}, "", "", 0, true};
   generator::Policy untouched = generator::Policy::defaults();
