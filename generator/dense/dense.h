@@ -87,7 +87,7 @@ enum class StmtKind : std::uint8_t {
   Shuffle,     ///< var = __shfl*_sync(full, a, lane/delta b, width) (kernel top level)
   WarpReduce,  ///< var = __reduce_add/min/max/and/or/xor_sync or __ballot_sync (kernel top level)
   StoreBytes,  ///< the thread's own 8 global bytes (2 uchar4): one byte, bytes[t*2 + (a & 1)].x = b
-               ///< (vector_kind 0..3: x, y, z, w), or a whole uchar4 (vector_kind 4)
+               ///< (vector_kind 0..3: x, y, z, w), or a whole uchar4 (4: =, 5: __stwt)
 };
 
 enum class CompoundOp : std::uint8_t { None, Add, Sub, Xor, Or, And, Mul };

@@ -75,10 +75,9 @@ std::uint64_t apply_floating(Op op, const std::uint64_t* v) {
     const double half_b = static_cast<double>(as_s32(b)) * 0.5;
     return static_cast<double>(int_float(a)) >= half_b ? 1u : 0u;
   }
-  case Op::FSelMin: {
-    const float x = int_float(a), y = int_float(b);
-    const float halved = (x < y ? x : y) * 0.5f;
-    return u32_of_int(static_cast<s32>(halved));
+  case Op::FSel: {
+    const float chosen = (c & 1u) != 0 ? int_float(a) * 0.5f : int_float(b) * 0.25f;
+    return u32_of_int(static_cast<s32>(chosen));
   }
   case Op::DSel: {
     const double chosen = as_s32(c) < 0 ? static_cast<double>(as_s32(a)) * 0.25 : static_cast<double>(as_s32(b)) + 0.5;
@@ -98,11 +97,8 @@ std::uint64_t apply_floating(Op op, const std::uint64_t* v) {
     const s64 magnitude = a & 0xffffu;
     return u32_of_int(as_s32(b) < 0 ? -magnitude : magnitude);
   }
-  case Op::FClassify: {
-    const float x = bits_float(a), y = bits_float(b), z = bits_float(a ^ b);
-    return (std::isnan(x) ? 1u : 0u) | (std::isinf(y) ? 2u : 0u) | (std::isfinite(z) ? 4u : 0u) |
-           (std::signbit(y) ? 8u : 0u);
-  }
+  case Op::FClassify: return (std::isnan(bits_float(a)) ? 1u : 0u) | (std::isinf(bits_float(b)) ? 2u : 0u);
+  case Op::FFiniteSign: return (std::isfinite(bits_float(a)) ? 4u : 0u) | (std::signbit(bits_float(b)) ? 8u : 0u);
   case Op::FToIntClamp: return u32_of_int(static_cast<s32>(std::min(int_float(a), 2147483520.0f)));
   case Op::FToUIntClamp: return static_cast<u32>(std::min(static_cast<float>(a), 4294967040.0f));
   case Op::FToU64Clamp: {

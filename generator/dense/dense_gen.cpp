@@ -264,7 +264,7 @@ private:
       return s;
     case 15:
       s.kind = StmtKind::StoreBytes;
-      s.vector_kind = static_cast<int>(rng_.below(5));  // x, y, z, w or the whole uchar4
+      s.vector_kind = static_cast<int>(rng_.below(6));  // x, y, z, w, the whole uchar4, through __stwt
       s.exprs = {expression(false, 2)};
       for (int k = 0; k < (s.vector_kind < 4 ? 1 : 4); ++k) s.exprs.push_back(expression(false, depth()));
       use("dense_byte_store");

@@ -344,13 +344,14 @@ std::uint64_t apply(Op op, const std::uint64_t* v) {
   case Op::FLt:
   case Op::FEqU:
   case Op::DGeF:
-  case Op::FSelMin:
+  case Op::FSel:
   case Op::DSel:
   case Op::FAbsDiff:
   case Op::FNeg:
   case Op::DAbs:
   case Op::FCopySign:
   case Op::FClassify:
+  case Op::FFiniteSign:
   case Op::FToIntClamp:
   case Op::FToUIntClamp:
   case Op::FToU64Clamp:

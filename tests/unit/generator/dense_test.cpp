@@ -94,9 +94,12 @@ TEST(DenseOps, FloatingPointAndHalfPrecisionGiveExactValues) {
   EXPECT_EQ(op(Op::FLt, {0x7fffffff, 0x7fffffc1}), 0u);  // both round to 2^31
   EXPECT_EQ(op(Op::FCopySign, {5, 0x80000000}), static_cast<std::uint32_t>(-5));
   EXPECT_EQ(op(Op::FCopySign, {5, 0}), 5u);
-  // NaN, +inf, finite 0x7fc00000 ^ 0x7f800000 = 0x00400000 (a subnormal), sign of +inf clear.
-  EXPECT_EQ(op(Op::FClassify, {0x7fc00000, 0x7f800000}), 1u | 2u | 4u);
-  EXPECT_EQ(op(Op::FClassify, {0, 0xff800000}), 2u | 8u);  // -inf: not finite in 0 ^ it
+  EXPECT_EQ(op(Op::FClassify, {0x7fc00000, 0x7f800000}), 1u | 2u);  // NaN, +inf
+  EXPECT_EQ(op(Op::FClassify, {0x7f800000, 0xffc00000}), 0u);       // inf is no NaN, NaN no inf
+  EXPECT_EQ(op(Op::FFiniteSign, {0x00400000, 0xff800000}), 4u | 8u);  // a subnormal is finite; -inf
+  EXPECT_EQ(op(Op::FFiniteSign, {0x7f800000, 0x00000000}), 0u);
+  EXPECT_EQ(op(Op::FSel, {0xfffffff8, 0x10, 1}), static_cast<std::uint32_t>(-4));  // -8 * 0.5
+  EXPECT_EQ(op(Op::FSel, {0xfffffff8, 0x10, 2}), 4u);                               // 16 * 0.25
   EXPECT_EQ(op(Op::FToIntClamp, {0x7fffffff}), 2147483520u);  // 2^31 clamped
   EXPECT_EQ(op(Op::FToUIntClamp, {0xffffffff}), 4294967040u);
   EXPECT_EQ(op(Op::FToU64Clamp, {0xffffffff}), 18446742974197923840ull);
