@@ -6,14 +6,15 @@ programs; bench/RESULTS.md, "PTX instruction families").
 Generates COUNT programs (`cudiff generate --seed FIRST --count COUNT`, default policy unless
 --policy), compiles each with clang++-22 -O3 --cuda-device-only -S for sm_90 (and, with --nvcc,
 nvcc -O3 -ptx), and reports per family how many programs' PTX holds one of its opcodes, plus the
-distinct typed opcodes (`cvt.rn.f32.s32`) of each compiler. An opcode is the first token of an
+distinct typed opcodes (`cvt.rn.f32.s32`) of each compiler, mean lines per program and mean
+compile times (wall, so only comparable on the same machine under the same load). An opcode is the first token of an
 instruction line, guards (`@%p1`) and inline-asm braces (`{add.f16 ...`) stripped: header inline
 asm (cuda_fp16.h) counts, as it is PTX the program hands to ptxas.
 Usage: ptx_families.py --cudiff BIN --out DIR [--first 9000] [--count 50] [--policy FILE]
                        [--jobs 2] [--nvcc] [--label NAME]
 Prints one JSON object (also written to DIR/families.json); exit 0.
 """
-import argparse, concurrent.futures, json, os, re, subprocess, sys
+import argparse, concurrent.futures, json, os, re, subprocess, sys, time
 
 CUDA = os.environ.get("CUDA_HOME", "/usr/local/cuda")
 CLANG = os.environ.get("CUDIFF_CLANG", "clang++-22")
@@ -77,21 +78,24 @@ def families_of(ops):
 
 
 def compile_ptx(argv):
+    start = time.monotonic()
     result = subprocess.run(argv, capture_output=True, text=True)
-    return result.stdout if result.returncode == 0 else None, result.stderr[-400:]
+    return result.stdout if result.returncode == 0 else None, result.stderr[-400:], time.monotonic() - start
 
 
 def one(source, args):
-    row = {"program": os.path.basename(source)}
-    ptx, err = compile_ptx([CLANG, "-x", "cuda", "--cuda-gpu-arch=sm_90", "--cuda-path=" + CUDA, "-I" + CUDA + "/include/cccl",
+    row = {"program": os.path.basename(source), "lines": open(source).read().count("\n")}
+    ptx, err, row["clang_s"] = compile_ptx([CLANG, "-x", "cuda", "--cuda-gpu-arch=sm_90", "--cuda-path=" + CUDA, "-I" + CUDA + "/include/cccl",
                             "-Wno-unknown-cuda-version", "-std=c++17", "-O3", "--cuda-device-only", "-S", source, "-o", "-"])
     row["clang"] = sorted(opcodes(ptx)) if ptx is not None else None
     if ptx is None:
         row["clang_error"] = err
     if args.nvcc:
         out = source[:-3] + ".nvcc.ptx"
+        start = time.monotonic()
         result = subprocess.run([CUDA + "/bin/nvcc", "-std=c++17", "--extended-lambda", "-arch=sm_90", "-O3", "-ptx", source,
                                  "-o", out], capture_output=True, text=True)
+        row["nvcc_s"] = time.monotonic() - start
         row["nvcc"] = sorted(opcodes(open(out).read())) if result.returncode == 0 else None
     return row
 
@@ -130,6 +134,8 @@ def main():
         "missing": [name for name, n in programs_with.items() if not n],
         "programs_with_family": programs_with,
         "clang_typed_opcodes": len(clang_ops),
+        "mean_lines": round(sum(r["lines"] for r in rows) / max(len(rows), 1), 1),
+        "mean_clang_device_s": round(sum(r["clang_s"] for r in rows) / max(len(rows), 1), 2),
     }
     if args.nvcc:
         nvcc_rows = [r for r in rows if r.get("nvcc") is not None]
@@ -137,6 +143,7 @@ def main():
         summary["built_by_nvcc"] = len(nvcc_rows)
         summary["nvcc_typed_opcodes"] = len(nvcc_ops)
         summary["nvcc_families_present"] = len(families_of(nvcc_ops))
+        summary["mean_nvcc_ptx_s"] = round(sum(r["nvcc_s"] for r in rows) / max(len(rows), 1), 2)
     json.dump({"summary": summary, "clang_opcodes": sorted(clang_ops), "rows": rows},
               open(os.path.join(args.out, "families.json"), "w"), indent=1)
     print(json.dumps(summary, indent=1))

@@ -67,7 +67,7 @@ TEST(DenseFloatCompile, EachNewFamilyAloneBuildsAndReachesItsInstructions) {
   const std::vector<std::pair<std::string, std::string>> families = {
       {"dense_fp_float", R"((div|rcp|sqrt)\.rn\.f(32|64)|setp\.[a-z]+\.f(32|64)|cvt\.f64\.f32|copysign\.f32)"},
       {"dense_half", R"(\.(f16|bf16|f16x2|bf16x2)[ ;])"},
-      {"dense_byte_store", R"(st\.global(\.v4)?\.u8)"},
+      {"dense_byte_store", R"(st\.global(\.wt)?(\.v[24])?\.[bsu]8)"},
       {"dense_wide_mixed", ""},  // built only: which operations a program draws varies
   };
   TempDir dir("cudiff-dense-float");
