@@ -208,5 +208,7 @@ std::string emit_compact_program(const std::vector<Kernel>& kernels);
 /// cuda_bf16.h and the 2-vector bit helpers when one of them uses the family dense_half; else "".
 /// Goes once per translation unit, before any namespace.
 std::string includes(const std::vector<Kernel>& kernels);
+/// That text alone: the half-precision headers and the 2-vector bit helpers.
+std::string half_precision_includes();
 
 }  // namespace cudiff::generator::dense

@@ -340,7 +340,10 @@ std::string includes(const std::vector<Kernel>& kernels) {
   const bool half = std::any_of(kernels.begin(), kernels.end(), [](const Kernel& k) {
     return std::find(k.families.begin(), k.families.end(), "dense_half") != k.families.end();
   });
-  if (!half) return "";
+  return half ? half_precision_includes() : "";
+}
+
+std::string half_precision_includes() {
   // The 2-vector operations' results as one word (dense_ops.def: H2Add, B2Mul); inline, not
   // static, so that a program that uses only one of them draws no unused-function warning.
   return "#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n"
@@ -348,7 +351,8 @@ std::string includes(const std::vector<Kernel>& kernels) {
          "  return (unsigned)__half_as_ushort(__low2half(x)) | ((unsigned)__half_as_ushort(__high2half(x)) << 16);\n"
          "}\n"
          "__device__ __forceinline__ unsigned cudiff_bfloat162_bits(__nv_bfloat162 x) {\n"
-         "  return (unsigned)__bfloat16_as_ushort(__low2bfloat16(x)) | ((unsigned)__bfloat16_as_ushort(__high2bfloat16(x)) << 16);\n"
+         "  return (unsigned)__bfloat16_as_ushort(__low2bfloat16(x)) | ((unsigned)__bfloat16_as_ushort(__high2bfloat16(x)) "
+         "<< 16);\n"
          "}\n";
 }
 
