@@ -365,8 +365,9 @@ std::string emit_main(const std::vector<std::string>& test_namespaces, std::uint
 
 std::string emit_program(const Program& program, const LayoutPlan& layout, const EmitOptions& options) {
   return options.header + emit_preamble() + probe_includes(program.probes) +
-         collective_includes(uses_cooperative_groups(program), uses_atomic_ref(program)) + "\n" +
-         emit_test_body(program, layout, options) + "\n" + layout.device_probes + emit_main({""}, options.stack_bytes);
+         collective_includes(uses_cooperative_groups(program), uses_atomic_ref(program)) +
+         dense::includes(program.dense) + "\n" + emit_test_body(program, layout, options) + "\n" +
+         layout.device_probes + emit_main({""}, options.stack_bytes);
 }
 
 } // namespace cudiff::generator

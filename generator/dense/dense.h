@@ -52,6 +52,9 @@ const std::vector<OpInfo>& op_table();
 const OpInfo& info(Op op);
 /// The exact value (zero-extended) for the operands' values (each 32- or 64-bit as the op says).
 std::uint64_t apply(Op op, const std::uint64_t* args);
+/// The same for the floating-point operations (families dense_fp_float and dense_half;
+/// dense_float_ops.cpp).
+std::uint64_t apply_floating(Op op, const std::uint64_t* args);
 
 struct Expr {
   enum class Kind : std::uint8_t { Const, Var, LoopIndex, ThreadId, Input, Local, Shared, Operation, Call };
@@ -83,6 +86,8 @@ enum class StmtKind : std::uint8_t {
   Asm,         ///< an inline-PTX block: outputs are variables, inputs expressions
   Shuffle,     ///< var = __shfl*_sync(full, a, lane/delta b, width) (kernel top level)
   WarpReduce,  ///< var = __reduce_add/min/max/and/or/xor_sync or __ballot_sync (kernel top level)
+  StoreBytes,  ///< the thread's own 8 global bytes (2 uchar4): one byte, bytes[t*2 + (a & 1)].x = b
+               ///< (vector_kind 0..3: x, y, z, w), or a whole uchar4 (4: =, 5: __stwt)
 };
 
 enum class CompoundOp : std::uint8_t { None, Add, Sub, Xor, Or, And, Mul };
@@ -107,7 +112,7 @@ struct Stmt {
   // pragma, 1 = `#pragma unroll 1`, N = `#pragma unroll N`, kFullUnroll = `#pragma unroll`.
   std::uint32_t mask = 0, lo = 0, unroll = 0;
   int depth = 0;                  ///< For: the loop's nesting depth (its index is i<depth>)
-  int vector_kind = 0;            ///< VectorLoad/VectorStore: 0 uint2, 1 uint4, 2 ulonglong2
+  int vector_kind = 0;            ///< VectorLoad/VectorStore: 0 uint2, 1 uint4, 2 ulonglong2; StoreBytes: see there
   std::vector<int> targets;       ///< VectorLoad/Asm: the variables written
   ShuffleKind shuffle = ShuffleKind::Idx;
   WarpReduceKind reduce = WarpReduceKind::Add;
@@ -152,6 +157,10 @@ struct Kernel {
   /// (`sh`) exist, are filled from the input and hashed into its 4th output word. Only the IR
   /// reduction turns one off, once nothing reads or writes it (generator/reduction/reduction_dense.cpp).
   bool local_words = true, shared_words = true;
+  /// The family dense_byte_store: the thread's 8 bytes in a __device__ uchar4 array of the
+  /// kernel (`<name>_bytes`), set from the thread's index, stored to byte by byte or as uchar4
+  /// (StoreBytes) and hashed into its 4th output word after the shared words.
+  bool byte_words = false;
   /// On in every generated kernel: a, b, c, d and w (vars[0..4]) are declared and are the
   /// thread's first 3 output words. Off (the IR reduction, once nothing uses them), those
   /// words are 0.
@@ -166,6 +175,11 @@ constexpr std::uint32_t kInputWords = 256;
 constexpr std::uint32_t kLocalWords = 8;
 constexpr std::uint32_t kSharedWordsPerThread = 8;
 constexpr std::uint32_t kOutputWordsPerThread = 4;
+constexpr std::uint32_t kBytesPerThread = 8;
+/// Byte k of thread t's global bytes before the kernel's statements run.
+inline std::uint8_t initial_byte(std::uint32_t t, std::uint32_t k) {
+  return static_cast<std::uint8_t>(t * 8u + k * 29u);
+}
 
 /// The input word i of a kernel with this salt (cudiff_input(i, salt, 0) truncated to 32 bits).
 std::uint32_t input_word(std::uint32_t salt, std::uint32_t index);
@@ -190,7 +204,11 @@ std::vector<std::uint64_t> compact_words(const std::vector<std::uint64_t>& words
 /// memory (none when no kernel reads it), the output copied back from device memory, one word
 /// per thread; prints "checksum <name> <hex>" per kernel, in order, the fold of compact_words.
 std::string emit_compact_program(const std::vector<Kernel>& kernels);
-/// The headers the family's text needs beyond the preamble's (none today).
-std::string includes();
+/// The headers and helpers the kernels' text needs beyond the preamble's: cuda_fp16.h,
+/// cuda_bf16.h and the 2-vector bit helpers when one of them uses the family dense_half; else "".
+/// Goes once per translation unit, before any namespace.
+std::string includes(const std::vector<Kernel>& kernels);
+/// That text alone: the half-precision headers and the 2-vector bit helpers.
+std::string half_precision_includes();
 
 }  // namespace cudiff::generator::dense

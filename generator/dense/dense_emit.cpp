@@ -71,7 +71,7 @@ public:
 
   /// The thread's output words (the same text at an early return and at the end).
   void write_output(Writer& w) const {
-    if (vars_.size() == 5 && !kernel_.local_words && !kernel_.shared_words) {
+    if (vars_.size() == 5 && !kernel_.local_words && !kernel_.shared_words && !kernel_.byte_words) {
       // Nothing to hash (only a reduced kernel): the hash's start value.
       write_words(w, "1469598103934665603ull");
       return;
@@ -83,6 +83,9 @@ public:
       w.line("h = (h ^ (unsigned long long)" + vars_[i].name + ") * 1099511628211ull;");
     if (kernel_.local_words) w.line("for (unsigned k = 0; k < 8u; ++k) h = (h ^ loc[k]) * 1099511628211ull;");
     if (kernel_.shared_words) w.line("for (unsigned k = 0; k < 8u; ++k) h = (h ^ sh[sb + k]) * 1099511628211ull;");
+    if (kernel_.byte_words)
+      w.line("for (unsigned k = 0; k < 8u; ++k) h = (h ^ reinterpret_cast<const unsigned char*>(" + kernel_.name +
+             "_bytes + t * 2u)[k]) * 1099511628211ull;");
     write_words(w, "h");
     w.indent--;
     w.line("}");
@@ -152,6 +155,22 @@ private:
       w.line("reinterpret_cast<uint4*>(sh + sb)[(" + expr(s.exprs[0]) + ") & 1u] = make_uint4(" + expr(s.exprs[1]) +
              ", " + expr(s.exprs[2]) + ", " + expr(s.exprs[3]) + ", " + expr(s.exprs[4]) + ");");
       return;
+    case StmtKind::StoreBytes: {
+      const std::string at = kernel_.name + "_bytes[t * 2u + ((" + expr(s.exprs[0]) + ") & 1u)]";
+      if (s.vector_kind < 4) {
+        static const char* const members[] = {".x", ".y", ".z", ".w"};
+        w.line(at + members[s.vector_kind] + " = (unsigned char)(" + expr(s.exprs[1]) + ");");
+        return;
+      }
+      const std::string value = "make_uchar4((unsigned char)(" + expr(s.exprs[1]) + "), (unsigned char)(" +
+                                expr(s.exprs[2]) + "), (unsigned char)(" + expr(s.exprs[3]) + "), (unsigned char)(" +
+                                expr(s.exprs[4]) + "))";
+      // 5: the same value through the write-through store hint (clang-22 has __stwt but not __stcs,
+      // __stcg or __stwb: those would be a dialect difference, not a test).
+      if (s.vector_kind == 4) w.line(at + " = " + value + ";");
+      else w.line("__stwt(&" + at + ", " + value + ");");
+      return;
+    }
     case StmtKind::If:
       w.line("if (" + expr(s.exprs[0]) + ") {");
       w.indent++;
@@ -317,7 +336,25 @@ bool reads_input(const Kernel& kernel) {
   return reads_input(kernel.body);
 }
 
-std::string includes() { return ""; }
+std::string includes(const std::vector<Kernel>& kernels) {
+  const bool half = std::any_of(kernels.begin(), kernels.end(), [](const Kernel& k) {
+    return std::find(k.families.begin(), k.families.end(), "dense_half") != k.families.end();
+  });
+  return half ? half_precision_includes() : "";
+}
+
+std::string half_precision_includes() {
+  // The 2-vector operations' results as one word (dense_ops.def: H2Add, B2Mul); inline, not
+  // static, so that a program that uses only one of them draws no unused-function warning.
+  return "#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n"
+         "__device__ __forceinline__ unsigned cudiff_half2_bits(__half2 x) {\n"
+         "  return (unsigned)__half_as_ushort(__low2half(x)) | ((unsigned)__half_as_ushort(__high2half(x)) << 16);\n"
+         "}\n"
+         "__device__ __forceinline__ unsigned cudiff_bfloat162_bits(__nv_bfloat162 x) {\n"
+         "  return (unsigned)__bfloat16_as_ushort(__low2bfloat16(x)) | ((unsigned)__bfloat16_as_ushort(__high2bfloat16(x)) "
+         "<< 16);\n"
+         "}\n";
+}
 
 std::vector<std::uint64_t> compact_words(const std::vector<std::uint64_t>& words) {
   std::vector<std::uint64_t> compact(words.size() / kOutputWordsPerThread);
@@ -334,6 +371,9 @@ std::string emit_device_code(const Kernel& kernel, bool one_word) {
   for (std::size_t f = kernel.functions.size(); f-- > 0;) emit_function(kernel, kernel.functions[f], text);
   const std::uint32_t threads = kernel.threads;
   Writer w;
+  // Each thread's 8 bytes: 4-byte aligned uchar4s, so a whole uchar4 store is one vector store.
+  if (kernel.byte_words)
+    w.line("__device__ uchar4 " + kernel.name + "_bytes[" + std::to_string(kernel.blocks * threads * 2) + "];");
   w.line("__global__ void __launch_bounds__(" + std::to_string(threads) + ") " + kernel.name + "(" +
          (reads_input(kernel) ? "const unsigned* __restrict__ in, " : "") + "unsigned long long* __restrict__ out) {");
   w.indent++;
@@ -368,6 +408,10 @@ std::string emit_device_code(const Kernel& kernel, bool one_word) {
     w.line("for (unsigned k = 0; k < 8u; ++k) loc[k] = in[(t + k * 31u) & 255u];");
   }
   if (kernel.shared_words) w.line("for (unsigned k = 0; k < 8u; ++k) sh[sb + k] = in[(t * 3u + k) & 255u];");
+  // Set on every launch from the thread's index (initial_byte), one byte store each.
+  if (kernel.byte_words)
+    w.line("for (unsigned k = 0; k < 8u; ++k) reinterpret_cast<unsigned char*>(" + kernel.name +
+           "_bytes + t * 2u)[k] = (unsigned char)(t * 8u + k * 29u);");
   Emitter emitter(kernel, kernel.vars, one_word);
   emitter.block(kernel.body, w);
   emitter.write_output(w);
@@ -408,6 +452,7 @@ std::string emit_kernel(const Kernel& kernel, const std::string& checksum_label)
 std::string emit_compact_program(const std::vector<Kernel>& kernels) {
   Writer w;
   w.line("#include <cstdio>");
+  w.text += includes(kernels);
   // Without the families' comment line: what is left of them is the text.
   for (const Kernel& kernel : kernels) {
     const std::string code = emit_device_code(kernel, true);

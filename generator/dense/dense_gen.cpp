@@ -22,7 +22,8 @@ const char* const kFamilies[] = {"dense_arith",          "dense_select",        
                                  "dense_goto",           "dense_local_array",   "dense_shared_words",
                                  "dense_dynamic_shared", "dense_vector_memory", "dense_ldg",
                                  "dense_functions",      "dense_volatile",      "dense_collectives",
-                                 "dense_early_return",   "dense_inline_ptx"};
+                                 "dense_early_return",   "dense_inline_ptx",    "dense_fp_float",
+                                 "dense_half",           "dense_byte_store",    "dense_wide_mixed"};
 
 std::string size_prefix(Size size) { return to_string(size) + "."; }
 
@@ -184,6 +185,7 @@ private:
         on("dense_inline_ptx") ? policy_.get("dense.stmt.asm") : 0,
         collective_ok ? policy_.get("dense.stmt.shuffle") : 0,
         collective_ok ? policy_.get("dense.stmt.warp_reduce") : 0,
+        on("dense_byte_store") && !in_function_ ? policy_.get("dense.stmt.store_bytes") : 0,
     };
     Stmt s;
     const std::size_t choice = rng_.weighted(weights);
@@ -259,6 +261,13 @@ private:
       s.var = pick_var(VarType::u32);
       s.exprs = {expression(false, depth())};
       use("dense_collectives");
+      return s;
+    case 15:
+      s.kind = StmtKind::StoreBytes;
+      s.vector_kind = static_cast<int>(rng_.below(6));  // x, y, z, w, the whole uchar4, through __stwt
+      s.exprs = {expression(false, 2)};
+      for (int k = 0; k < (s.vector_kind < 4 ? 1 : 4); ++k) s.exprs.push_back(expression(false, depth()));
+      use("dense_byte_store");
       return s;
     default: return assignment();
     }
@@ -451,6 +460,7 @@ std::vector<Kernel> make_kernels(const Policy& policy, const Swarm& swarm, Size 
     kernel.threads = rng.chance(0.5) ? 64 : 128;
     kernel.input_salt = static_cast<std::uint32_t>(rng.next_u64());
     kernel.dynamic_shared = families.count("dense_dynamic_shared") && families.count("dense_shared_words");
+    kernel.byte_words = families.count("dense_byte_store") != 0;
     kernel.vars = kernel_variables(rng, families);
     if (families.count("dense_functions")) {
       const int functions = static_cast<int>(
@@ -465,6 +475,7 @@ std::vector<Kernel> make_kernels(const Policy& policy, const Swarm& swarm, Size 
     maker.set_budget(static_cast<int>(policy.get("dense.loop.iterations.max")));
     maker.statements(kernel.body, statements, kernel.vars, true);
     if (kernel.dynamic_shared) maker.use("dense_dynamic_shared");
+    if (kernel.byte_words) maker.use("dense_byte_store");
     std::sort(kernel.families.begin(), kernel.families.end());
     kernels.push_back(std::move(kernel));
   }

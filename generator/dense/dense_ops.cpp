@@ -335,6 +335,48 @@ std::uint64_t apply(Op op, const std::uint64_t* v) {
     const unsigned __int128 joined = (static_cast<unsigned __int128>(v[0]) << 64) | v[1];
     return static_cast<u64>(joined >> (arg32(2) & 127u));
   }
+  case Op::FDivPow2:
+  case Op::FDivPow2S:
+  case Op::FRcpPow2:
+  case Op::DRcpPow2:
+  case Op::FSqrtSquare:
+  case Op::DSqrtSquare:
+  case Op::FLt:
+  case Op::FEqU:
+  case Op::DGeF:
+  case Op::FSel:
+  case Op::DSel:
+  case Op::FAbsDiff:
+  case Op::FNeg:
+  case Op::DAbs:
+  case Op::FCopySign:
+  case Op::FClassify:
+  case Op::FFiniteSign:
+  case Op::FToIntClamp:
+  case Op::FToUIntClamp:
+  case Op::FToU64Clamp:
+  case Op::DToS64:
+  case Op::DToFloat:
+  case Op::HAdd:
+  case Op::HMul:
+  case Op::HFma:
+  case Op::HLt:
+  case Op::HToFloat:
+  case Op::H2Add:
+  case Op::BAdd:
+  case Op::BMul:
+  case Op::BGt:
+  case Op::B2Mul: return apply_floating(op, v);
+  case Op::Shl64Min: return v[0] << std::min(arg32(1) & 0xffu, 63u);
+  case Op::Shr64Sub: return v[0] >> (63u - (arg32(1) & 63u));
+  case Op::Sar64Rem: return static_cast<u64>(sar64(as_s64(v[0]), arg32(1) % 61u + 2u));
+  case Op::MulWideSU: return static_cast<u64>(static_cast<s64>(as_s32(a)) * static_cast<s64>(arg32(1)));
+  case Op::MulHiSU: return u32(static_cast<u64>(static_cast<s64>(as_s32(a)) * static_cast<s64>(arg32(1))) >> 32);
+  case Op::MulWideS16U: return u32(static_cast<s32>(slane(a, 16, 0)) * static_cast<s32>(lane(arg32(1), 16, 0)));
+  case Op::SDiv64: return static_cast<u64>(as_s64(v[0]) / static_cast<s64>((v[1] & 0xffffffffull) | 1ull));
+  case Op::SRem64: return static_cast<u64>(as_s64(v[0]) % static_cast<s64>((v[1] >> 20) | 1ull));
+  case Op::URem64: return v[0] % (v[1] | 1ull);
+  case Op::UDiv64By32: return v[0] / static_cast<u64>(arg32(1) | 1u);
   case Op::FpMulAdd: return u32(static_cast<u64>(a & 0xffffu) * (arg32(1) & 0xffffu) + (arg32(2) & 0xfffffu));
   case Op::FpMulF: return (a & 0xfffu) * (arg32(1) & 0xfffu) + (arg32(2) & 0xffu);
   case Op::FpMax: return std::max(a & 0xffffu, arg32(1) & 0xffffu);

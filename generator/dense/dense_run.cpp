@@ -52,6 +52,7 @@ struct Thread {
   std::uint32_t in_block = 0;   ///< threadIdx.x
   std::uint32_t loc[kLocalWords] = {};
   std::uint32_t* shared = nullptr;  ///< this thread's own shared words
+  std::uint8_t bytes[kBytesPerThread] = {};  ///< its own global bytes (Kernel::byte_words)
   Frame frame;
   bool returned = false;
 };
@@ -110,6 +111,7 @@ private:
     }
     for (std::uint32_t k = 0; k < kLocalWords; ++k) thread.loc[k] = in(t + k * 31u);
     for (std::uint32_t k = 0; k < kSharedWordsPerThread; ++k) thread.shared[k] = in(t * 3u + k);
+    for (std::uint32_t k = 0; k < kBytesPerThread; ++k) thread.bytes[k] = initial_byte(t, k);
   }
 
   std::uint64_t fit(std::uint64_t value, bool wide) const { return wide ? value : value & 0xffffffffull; }
@@ -217,6 +219,19 @@ private:
       for (int k = 0; k < 4; ++k) thread.shared[at + k] = values[k];
       return Flow::normal;
     }
+    case StmtKind::StoreBytes: {
+      // bytes[t * 2 + (a & 1)]: a uchar4, whose x, y, z, w are bytes 0..3 of it in memory.
+      const std::uint32_t at = static_cast<std::uint32_t>(eval(s.exprs[0], thread, frame) & 1u) * 4u;
+      if (s.vector_kind < 4) {
+        thread.bytes[at + static_cast<std::uint32_t>(s.vector_kind)] = static_cast<std::uint8_t>(
+            eval(s.exprs[1], thread, frame));
+        return Flow::normal;
+      }
+      std::uint8_t values[4];
+      for (int k = 0; k < 4; ++k) values[k] = static_cast<std::uint8_t>(eval(s.exprs[1 + k], thread, frame));
+      for (int k = 0; k < 4; ++k) thread.bytes[at + k] = values[k];
+      return Flow::normal;
+    }
     case StmtKind::If:
       return eval(s.exprs[0], thread, frame) != 0 ? block(s.body, thread, frame) : block(s.else_body, thread, frame);
     case StmtKind::For: {
@@ -314,6 +329,8 @@ private:
       for (std::uint32_t k = 0; k < kLocalWords; ++k) h = (h ^ thread.loc[k]) * 1099511628211ull;
     if (kernel_.shared_words)
       for (std::uint32_t k = 0; k < kSharedWordsPerThread; ++k) h = (h ^ thread.shared[k]) * 1099511628211ull;
+    if (kernel_.byte_words)
+      for (std::uint32_t k = 0; k < kBytesPerThread; ++k) h = (h ^ thread.bytes[k]) * 1099511628211ull;
     std::uint64_t* out = &output_[std::size_t(thread.t) * kOutputWordsPerThread];
     // Without the base words (a reduced kernel) v[0..4] stay 0 and so do their output words.
     out[0] = (v[0] << 32) | v[1];

@@ -88,7 +88,7 @@ TestCase emit(const ReducedProgram& state) {
   test.sidecar.variant_of = only.variant_of;
   if (state.device_only) {
     test.sidecar.kernels.emplace();  // nothing runs, so nothing is predicted
-    test.source = "// cudiff: reduced from " + origin_of(state) + "\n";
+    test.source = "// cudiff: reduced from " + origin_of(state) + "\n" + dense::includes(built.program.dense);
     for (const dense::Kernel& kernel : built.program.dense) {
       const std::string code = dense::emit_device_code(kernel, true);
       test.source += code.substr(code.find('\n') + 1);  // without the families' comment line

@@ -158,6 +158,7 @@ const char* statement_name(StmtKind kind) {
   case StmtKind::Asm: return "asm";
   case StmtKind::Shuffle: return "shuffle";
   case StmtKind::WarpReduce: return "warp reduce";
+  case StmtKind::StoreBytes: return "byte store";
   }
   return "statement";
 }
@@ -362,7 +363,7 @@ void expression_edits(const Kernel& kernel, std::vector<KernelEdit>& edits) {
 /// What the kernel's own statements use: its variables, its local words, its shared words.
 struct Uses {
   std::set<int> vars;
-  bool local = false, shared = false;
+  bool local = false, shared = false, bytes = false;
 };
 
 Uses uses_of(const Kernel& kernel) {
@@ -373,6 +374,7 @@ Uses uses_of(const Kernel& kernel) {
     uses.vars.insert(s.targets.begin(), s.targets.end());
     uses.local = uses.local || s.kind == StmtKind::StoreLocal;
     uses.shared = uses.shared || s.kind == StmtKind::StoreShared || s.kind == StmtKind::VectorStore;
+    uses.bytes = uses.bytes || s.kind == StmtKind::StoreBytes;
     for (const Expr& root : s.exprs)
       walk_expr(root, [&](const Expr& e) {
         if (e.kind == Expr::Kind::Var) uses.vars.insert(e.var);
@@ -432,6 +434,11 @@ void storage_edits(const Kernel& kernel, std::vector<KernelEdit>& edits) {
     edits.push_back({"delete the shared words", "dense: delete the shared words", [](Kernel& k) {
                        if (uses_of(k).shared) return false;
                        return std::exchange(k.shared_words, false);
+                     }});
+  if (kernel.byte_words && !uses.bytes)
+    edits.push_back({"delete the global bytes", "dense: delete the global bytes", [](Kernel& k) {
+                       if (uses_of(k).bytes) return false;
+                       return std::exchange(k.byte_words, false);
                      }});
   if (kernel.shared_words && kernel.dynamic_shared)
     edits.push_back({"static shared words", "dense: static shared words",

@@ -70,7 +70,7 @@ TEST(GpuIrReduction, ProgramsAlongReductionsPrintTheirPredictions) {
       programs.push_back(std::move(test));
     }
   // Two ends of a greedy reduction: one with the base words and the input, one with neither.
-  for (const char* token : {"__vmaxs2(", "__popc(0x0u)"}) {
+  for (const char* token : {"__vmaxs2(", "__ffs((int)0x0u)"}) {
     programs.push_back(test::reduced_keeping(token));
     programs.back().name += "_" + std::to_string(programs.size());
   }

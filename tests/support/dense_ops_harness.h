@@ -87,7 +87,7 @@ inline std::string dense_ops_program(const std::vector<generator::dense::Op>& op
   const std::size_t vectors = values.size() / kDenseOperands;
   std::ostringstream text;
   text << "#include <cstdio>\n#include <cmath>\n#include <algorithm>\n";
-  if (device) text << "#include <cuda_runtime.h>\n";
+  if (device) text << "#include <cuda_runtime.h>\n" << generator::dense::half_precision_includes();
   else text << "using std::min; using std::max;\n";
   text << "static const unsigned long long operands[" << values.size() << "] = {";
   for (std::size_t i = 0; i < values.size(); ++i) text << (i ? "," : "") << values[i] << "ull";

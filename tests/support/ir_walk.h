@@ -58,11 +58,12 @@ inline int reduce_greedily(generator::ProgramReduction& reduction,
   return accepted;
 }
 
-/// The known ptxas bug's seed (corpus/known-bugs/ptxas-dense-nvcc-s1026020699234).
+/// The known ptxas bug's seed under generator 0.6 (corpus/known-bugs/ptxas-dense-nvcc-s1026020699234 keeps
+/// that program); from 0.7.0 on it is a program like any other.
 constexpr std::uint64_t kReductionSeed = 1026020699234ull;
 
 /// kReductionSeed's program reduced greedily while its text holds `token` and it predicts a
-/// checksum: what a reduction ends at. "__popc(0x0u)" (a statement of constants) ends without
+/// checksum: what a reduction ends at. "__ffs((int)0x0u)" (a statement of constants) ends without
 /// the base words and the input; "__vmaxs2(" keeps them.
 inline generator::TestCase reduced_keeping(const std::string& token) {
   generator::ProgramReduction reduction(generator::Policy::defaults(), kReductionSeed, generator::Size::small);

@@ -83,6 +83,35 @@ TEST(DenseOps, NarrowMixedAndExactFloatingPointFollowCpp) {
   EXPECT_EQ(op(Op::SMulHi128, {~0ull, 1}), ~0ull);     // -1 * 1 = -1: the high half is all ones
 }
 
+TEST(DenseOps, FloatingPointAndHalfPrecisionGiveExactValues) {
+  EXPECT_EQ(op(Op::FDivPow2, {0x12345, 3}), 0x2345u >> 3);
+  EXPECT_EQ(op(Op::FDivPow2S, {0xfff9, 1}), static_cast<std::uint32_t>(-3));  // -7 / 2 truncates toward zero
+  EXPECT_EQ(op(Op::FRcpPow2, {4}), 65536u);
+  EXPECT_EQ(op(Op::DRcpPow2, {2, static_cast<std::uint32_t>(-9)}), static_cast<std::uint32_t>(-2));
+  EXPECT_EQ(op(Op::FSqrtSquare, {0xabc}), 0xabcu);
+  // (float)0x7fffffff rounds to 2^31 = (float)0x80000000 read as unsigned.
+  EXPECT_EQ(op(Op::FEqU, {0x7fffffc0, 0x80000000}), 1u);
+  EXPECT_EQ(op(Op::FLt, {0x7fffffff, 0x7fffffc1}), 0u);  // both round to 2^31
+  EXPECT_EQ(op(Op::FCopySign, {5, 0x80000000}), static_cast<std::uint32_t>(-5));
+  EXPECT_EQ(op(Op::FCopySign, {5, 0}), 5u);
+  EXPECT_EQ(op(Op::FClassify, {0x7fc00000, 0x7f800000}), 1u | 2u);  // NaN, +inf
+  EXPECT_EQ(op(Op::FClassify, {0x7f800000, 0xffc00000}), 0u);       // inf is no NaN, NaN no inf
+  EXPECT_EQ(op(Op::FFiniteSign, {0x00400000, 0xff800000}), 4u | 8u);  // a subnormal is finite; -inf
+  EXPECT_EQ(op(Op::FFiniteSign, {0x7f800000, 0x00000000}), 0u);
+  EXPECT_EQ(op(Op::FSel, {0xfffffff8, 0x10, 1}), static_cast<std::uint32_t>(-4));  // -8 * 0.5
+  EXPECT_EQ(op(Op::FSel, {0xfffffff8, 0x10, 2}), 4u);                               // 16 * 0.25
+  EXPECT_EQ(op(Op::FToIntClamp, {0x7fffffff}), 2147483520u);  // 2^31 clamped
+  EXPECT_EQ(op(Op::FToUIntClamp, {0xffffffff}), 4294967040u);
+  EXPECT_EQ(op(Op::FToU64Clamp, {0xffffffff}), 18446742974197923840ull);
+  EXPECT_EQ(op(Op::DSel, {0, static_cast<std::uint32_t>(-3), 0}), static_cast<std::uint32_t>(-2));  // -2.5 -> -2
+  EXPECT_EQ(op(Op::HAdd, {0, 0}), static_cast<std::uint32_t>(-1024));
+  EXPECT_EQ(op(Op::HFma, {15, 0, 0x3ff}), static_cast<std::uint32_t>(15 * -16 + 1023));
+  EXPECT_EQ(op(Op::H2Add, {1, 2}), 0x40003c00u);  // half 2.0 : half 1.0
+  // bfloat16 products: 0 * 1 = +0 in the low lane, (1 - 8) * 0 = -0 in the high lane.
+  EXPECT_EQ(op(Op::B2Mul, {0, 0x10000001}), 0x80000000u);
+  EXPECT_EQ(op(Op::BAdd, {0x7f, 0xff}), 254u);
+}
+
 TEST(DenseOps, EveryOperationHasAValueForEdgeOperands) {
   const std::uint64_t edges[] = {0, 1, 0x7fffffff, 0x80000000, 0xffffffff, 0x8000000000000000ull, ~0ull};
   for (const dense::OpInfo& info : dense::op_table())
@@ -133,7 +162,8 @@ TEST(DenseGenerator, ManySeedsGenerateRunAndRepeatExactly) {
         "dense_intrinsics",     "dense_simd",          "dense_wide",       "dense_int128",      "dense_fp_exact",
         "dense_loops",          "dense_switch",        "dense_goto",       "dense_local_array", "dense_shared_words",
         "dense_dynamic_shared", "dense_vector_memory", "dense_ldg",        "dense_functions",   "dense_volatile",
-        "dense_collectives",    "dense_early_return",  "dense_inline_ptx"})
+        "dense_collectives",    "dense_early_return",  "dense_inline_ptx", "dense_fp_float",    "dense_half",
+        "dense_byte_store",     "dense_wide_mixed"})
     EXPECT_TRUE(families.count(family)) << family;
 }
 
