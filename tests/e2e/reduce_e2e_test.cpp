@@ -63,7 +63,10 @@ TEST(ReduceE2E, BuiltInTestReducesAPaddedManagedFileToAFewLinesWithTheSameSignat
   EXPECT_LT(count_lines(reduced), 15u) << reduced;
   EXPECT_EQ(report.at("reduced").at("bytes").as_int64(), static_cast<std::int64_t>(reduced.size()));
   EXPECT_EQ(report.at("original").at("lines").as_int64(), 109);
-  EXPECT_EQ(report.at("test_mode").as_string(), "syntax");  // the cheapest mode that shows it
+  // A compile-time mode cheaper than the full one, chosen by timing the original in each (on a
+  // loaded machine ptx can time clearly faster than syntax: cheapest_mode, pipeline/reduce.cpp).
+  const std::string test_mode(report.at("test_mode").as_string());
+  EXPECT_TRUE(test_mode == "syntax" || test_mode == "ptx" || test_mode == "cubin") << test_mode;
   EXPECT_EQ(report.at("full_mode").as_string(), "binary");
   EXPECT_TRUE(report.at("confirmed").as_bool());
   EXPECT_GT(report.at("tests").as_int64(), 0);
