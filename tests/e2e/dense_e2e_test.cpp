@@ -16,25 +16,6 @@ namespace {
 using namespace cudiff;
 using generator::dense::Op;
 
-std::string clang_path() {
-  if (const char* chosen = std::getenv("CUDIFF_CLANG"); chosen && *chosen) return chosen;
-  auto found = find_on_path("clang++-22");
-  return found ? found->string() : "";
-}
-
-std::string nvcc_path() {
-  if (std::filesystem::exists("/usr/local/cuda/bin/nvcc")) return "/usr/local/cuda/bin/nvcc";
-  auto found = find_on_path("nvcc");
-  return found ? found->string() : "";
-}
-
-runners::SubprocessResult run(const std::vector<std::string>& argv) {
-  runners::Command command;
-  command.argv = argv;
-  command.limits.wall_seconds = 600;
-  return runners::run_subprocess(command);
-}
-
 /// The operations whose text is plain C++ (no CUDA intrinsic): the host's operators are a
 /// reference independent of dense_ops.cpp.
 std::vector<Op> host_operations() {
@@ -50,7 +31,7 @@ std::vector<Op> host_operations() {
 } // namespace
 
 TEST(DenseCompile, PlainOperationsOnTheHostComputeWhatTheGeneratorPredicts) {
-  const std::string clang = clang_path();
+  const std::string clang = test::clang_path();
   ASSERT_FALSE(clang.empty()) << "needs clang++-22 (scripts/setup.sh installs it)";
   const std::vector<Op> ops = host_operations();
   ASSERT_GT(ops.size(), 60u);
@@ -58,9 +39,10 @@ TEST(DenseCompile, PlainOperationsOnTheHostComputeWhatTheGeneratorPredicts) {
   write_file(dir.path() / "ops.cpp", test::dense_ops_program(ops, false));
   for (const char* level : {"-O0", "-O2"}) {
     const auto binary = dir.path() / (std::string("ops") + level);
-    const auto built = run({clang, "-std=c++17", level, (dir.path() / "ops.cpp").string(), "-o", binary.string()});
+    const auto built = test::run_tool(
+        {clang, "-std=c++17", level, (dir.path() / "ops.cpp").string(), "-o", binary.string()});
     ASSERT_TRUE(built.exited_zero()) << built.err.text;
-    const auto ran = run({binary.string()});
+    const auto ran = test::run_tool({binary.string()});
     ASSERT_TRUE(ran.exited_zero()) << ran.status_text();
     std::size_t lines = 0;
     const auto mismatches = test::dense_mismatches(ops, ran.out.text, lines);
@@ -72,7 +54,7 @@ TEST(DenseCompile, PlainOperationsOnTheHostComputeWhatTheGeneratorPredicts) {
 }
 
 TEST(DenseCompile, ProgramsWithEveryFamilyBuildWithPtxasUnderBothCompilers) {
-  const std::string clang = clang_path(), nvcc = nvcc_path();
+  const std::string clang = test::clang_path(), nvcc = test::nvcc_path();
   ASSERT_FALSE(clang.empty() || nvcc.empty()) << "needs clang++-22 and nvcc";
   const std::string cuda = std::filesystem::path(nvcc).parent_path().parent_path().string();
   generator::Policy policy = test::accepted_by_both(generator::Policy::defaults());
@@ -90,12 +72,12 @@ TEST(DenseCompile, ProgramsWithEveryFamilyBuildWithPtxasUnderBothCompilers) {
     const generator::TestCase test = generator::generate_program(policy, seed, size);
     const auto file = dir.path() / (test.name + ".cu");
     write_file(file, test.source);
-    const auto by_nvcc = run({nvcc, "-std=c++17", "--extended-lambda", "-arch=sm_90", "-O3", "-c", file.string(), "-o",
-                              (dir.path() / "nvcc.o").string()});
+    const auto by_nvcc = test::run_tool({nvcc, "-std=c++17", "--extended-lambda", "-arch=sm_90", "-O3", "-c",
+                                         file.string(), "-o", (dir.path() / "nvcc.o").string()});
     EXPECT_TRUE(by_nvcc.exited_zero()) << "seed " << seed << ": " << by_nvcc.err.text << by_nvcc.out.text;
-    const auto by_clang = run({clang, "-x", "cuda", "--cuda-gpu-arch=sm_90", "--cuda-path=" + cuda,
-                               "-Wno-unknown-cuda-version", "-isystem", cuda + "/include/cccl", "-std=c++17", "-O3",
-                               "-c", file.string(), "-o", (dir.path() / "clang.o").string()});
+    const auto by_clang = test::run_tool({clang, "-x", "cuda", "--cuda-gpu-arch=sm_90", "--cuda-path=" + cuda,
+                                          "-Wno-unknown-cuda-version", "-isystem", cuda + "/include/cccl", "-std=c++17",
+                                          "-O3", "-c", file.string(), "-o", (dir.path() / "clang.o").string()});
     EXPECT_TRUE(by_clang.exited_zero()) << "seed " << seed << ": " << by_clang.err.text;
     std::cout << "seed " << seed << " (" << generator::to_string(size) << "): " << test::count_lines(test.source)
               << " lines, nvcc " << by_nvcc.wall_seconds << " s, clang " << by_clang.wall_seconds << " s\n";

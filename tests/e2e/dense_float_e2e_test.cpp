@@ -19,25 +19,6 @@ namespace {
 using namespace cudiff;
 using generator::dense::Op;
 
-std::string clang_path() {
-  if (const char* chosen = std::getenv("CUDIFF_CLANG"); chosen && *chosen) return chosen;
-  auto found = find_on_path("clang++-22");
-  return found ? found->string() : "";
-}
-
-std::string nvcc_path() {
-  if (std::filesystem::exists("/usr/local/cuda/bin/nvcc")) return "/usr/local/cuda/bin/nvcc";
-  auto found = find_on_path("nvcc");
-  return found ? found->string() : "";
-}
-
-runners::SubprocessResult run(const std::vector<std::string>& argv) {
-  runners::Command command;
-  command.argv = argv;
-  command.limits.wall_seconds = 600;
-  return runners::run_subprocess(command);
-}
-
 /// The defaults with the compute-dense family in every program and only `family` of its
 /// families on (dense_arith always is).
 generator::Policy only_family(const std::string& family) {
@@ -60,7 +41,7 @@ std::vector<Op> operations_of(const std::vector<std::string>& families) {
 } // namespace
 
 TEST(DenseFloatCompile, EachNewFamilyAloneBuildsAndReachesItsInstructions) {
-  const std::string clang = clang_path(), nvcc = nvcc_path();
+  const std::string clang = test::clang_path(), nvcc = test::nvcc_path();
   ASSERT_FALSE(clang.empty() || nvcc.empty()) << "needs clang++-22 and nvcc";
   const std::string cuda = std::filesystem::path(nvcc).parent_path().parent_path().string();
   // What clang -O3's PTX of a program with the family must hold (bench/ptx_families.py).
@@ -79,14 +60,15 @@ TEST(DenseFloatCompile, EachNewFamilyAloneBuildsAndReachesItsInstructions) {
       ASSERT_NE(test.source.find(" " + family), std::string::npos) << label << ": no kernel uses the family";
       const auto file = dir.path() / (test.name + ".cu");
       write_file(file, test.source);
-      const auto by_nvcc = run({nvcc, "-std=c++17", "--extended-lambda", "-arch=sm_90", "-O3", "-c", file.string(),
-                                "-o", (dir.path() / "nvcc.o").string()});
+      const auto by_nvcc = test::run_tool({nvcc, "-std=c++17", "--extended-lambda", "-arch=sm_90", "-O3", "-c",
+                                           file.string(), "-o", (dir.path() / "nvcc.o").string()});
       EXPECT_TRUE(by_nvcc.exited_zero()) << label << ": " << by_nvcc.err.text << by_nvcc.out.text;
       for (const char* level : {"-O3", "-O0"}) {
         const auto ptx = dir.path() / (test.name + level + ".ptx");
-        const auto by_clang = run({clang, "-x", "cuda", "--cuda-gpu-arch=sm_90", "--cuda-path=" + cuda,
-                                   "-Wno-unknown-cuda-version", "-isystem", cuda + "/include/cccl", "-std=c++17", level,
-                                   "--cuda-device-only", "-S", file.string(), "-o", ptx.string()});
+        const auto by_clang = test::run_tool({clang, "-x", "cuda", "--cuda-gpu-arch=sm_90", "--cuda-path=" + cuda,
+                                              "-Wno-unknown-cuda-version", "-isystem", cuda + "/include/cccl",
+                                              "-std=c++17", level, "--cuda-device-only", "-S", file.string(), "-o",
+                                              ptx.string()});
         ASSERT_TRUE(by_clang.exited_zero()) << label << " " << level << ": " << by_clang.err.text;
         if (std::string(level) == "-O3" && !instructions.empty())
           EXPECT_TRUE(std::regex_search(read_file(ptx), std::regex(instructions)))
@@ -97,7 +79,7 @@ TEST(DenseFloatCompile, EachNewFamilyAloneBuildsAndReachesItsInstructions) {
 }
 
 TEST(DenseFloatCompile, FloatingOperationsOnTheHostComputeWhatTheGeneratorPredicts) {
-  const std::string nvcc = nvcc_path();
+  const std::string nvcc = test::nvcc_path();
   ASSERT_FALSE(nvcc.empty()) << "needs nvcc";
   const std::vector<Op> ops = operations_of({"dense_fp_float", "dense_half", "dense_fp_exact"});
   ASSERT_GT(ops.size(), 30u);
@@ -122,9 +104,10 @@ TEST(DenseFloatCompile, FloatingOperationsOnTheHostComputeWhatTheGeneratorPredic
   TempDir dir("cudiff-dense-float-host");
   write_file(dir.path() / "ops.cu", shims + test::dense_ops_program(ops, false));
   const auto binary = dir.path() / "ops";
-  const auto built = run({nvcc, "-std=c++17", "-O2", (dir.path() / "ops.cu").string(), "-o", binary.string()});
+  const auto built = test::run_tool(
+      {nvcc, "-std=c++17", "-O2", (dir.path() / "ops.cu").string(), "-o", binary.string()});
   ASSERT_TRUE(built.exited_zero()) << built.err.text;
-  const auto ran = run({binary.string()});
+  const auto ran = test::run_tool({binary.string()});
   ASSERT_TRUE(ran.exited_zero()) << ran.status_text();
   std::size_t lines = 0;
   const auto mismatches = test::dense_mismatches(ops, ran.out.text, lines);

@@ -3,6 +3,7 @@
 // campaign builds them): one compile per compiler instead of one per seed.
 #include "generator/generator.h"
 #include "runners/runners.h"
+#include "support/test_support.h"
 
 #include <gtest/gtest.h>
 
@@ -12,24 +13,11 @@ namespace {
 
 using namespace cudiff;
 
-std::string clang_path() {
-  // CUDIFF_CLANG first, as cudiff itself does (a GPU host carries clang-22 unpacked elsewhere).
-  if (const char* chosen = std::getenv("CUDIFF_CLANG"); chosen && *chosen) return chosen;
-  auto found = find_on_path("clang++-22");
-  return found ? found->string() : "";
-}
-
-std::string nvcc_path() {
-  if (std::filesystem::exists("/usr/local/cuda/bin/nvcc")) return "/usr/local/cuda/bin/nvcc";
-  auto found = find_on_path("nvcc");
-  return found ? found->string() : "";
-}
-
 /// clang -fsyntax-only and nvcc -cuda accept the batch of the seeds' programs; returns its source.
 std::string expect_accepted(const generator::Policy& policy, const std::vector<std::uint64_t>& seeds) {
   std::string sources;
-  const std::string clang = clang_path();
-  const std::string nvcc = nvcc_path();
+  const std::string clang = test::clang_path();
+  const std::string nvcc = test::nvcc_path();
   if (clang.empty() || nvcc.empty()) {
     ADD_FAILURE() << "needs clang++-22 and nvcc (scripts/setup.sh installs clang-22)";
     return sources;

@@ -16,27 +16,8 @@ namespace {
 
 using namespace cudiff;
 
-std::string clang_path() {
-  if (const char* chosen = std::getenv("CUDIFF_CLANG"); chosen && *chosen) return chosen;
-  auto found = find_on_path("clang++-22");
-  return found ? found->string() : "";
-}
-
-std::string nvcc_path() {
-  if (std::filesystem::exists("/usr/local/cuda/bin/nvcc")) return "/usr/local/cuda/bin/nvcc";
-  auto found = find_on_path("nvcc");
-  return found ? found->string() : "";
-}
-
-runners::SubprocessResult build(std::vector<std::string> argv) {
-  runners::Command command;
-  command.argv = std::move(argv);
-  command.limits.wall_seconds = 600;
-  return runners::run_subprocess(command);
-}
-
 TEST(InlinePtxCompile, TwoHundredBlocksBuildWithNvccAndClang) {
-  const std::string nvcc = nvcc_path(), clang = clang_path();
+  const std::string nvcc = test::nvcc_path(), clang = test::clang_path();
   ASSERT_FALSE(nvcc.empty() || clang.empty()) << "needs nvcc and clang++-22 (scripts/setup.sh installs clang-22)";
   const std::string cuda = std::filesystem::path(nvcc).parent_path().parent_path().string();
   const auto blocks = test::make_ptx_blocks(200, 1);
@@ -64,7 +45,7 @@ TEST(InlinePtxCompile, TwoHundredBlocksBuildWithNvccAndClang) {
   };
   for (const auto& [name, argv] : builds) {
     runners::SubprocessResult result;
-    const double seconds = test::seconds_of([&] { result = build(argv); });
+    const double seconds = test::seconds_of([&] { result = test::run_tool(argv); });
     std::cout << "[ inline ptx ] " << name << ": exit " << result.exit_code << " in " << format_seconds(seconds) << " ("
               << blocks.size() << " blocks, " << twice << " inlined twice, " << loops << " with loops, " << branches
               << " with branches)\n";

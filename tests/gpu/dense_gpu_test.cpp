@@ -20,25 +20,11 @@ namespace {
 using namespace cudiff;
 using generator::dense::Op;
 
-std::string nvcc_path() {
-  if (const char* chosen = std::getenv("CUDIFF_NVCC"); chosen && *chosen) return chosen;
-  if (std::filesystem::exists("/usr/local/cuda/bin/nvcc")) return "/usr/local/cuda/bin/nvcc";
-  auto found = find_on_path("nvcc");
-  return found ? found->string() : "";
-}
-
-runners::SubprocessResult run(const std::vector<std::string>& argv, double seconds) {
-  runners::Command command;
-  command.argv = argv;
-  command.limits.wall_seconds = seconds;
-  return runners::run_subprocess(command);
-}
-
 } // namespace
 
 TEST(GpuDense, EveryOperationComputesWhatTheGeneratorPredicts) {
   CUDIFF_SKIP_WITHOUT_GPU();
-  const std::string nvcc = nvcc_path();
+  const std::string nvcc = test::nvcc_path();
   ASSERT_FALSE(nvcc.empty()) << "needs nvcc";
   const std::string cuda = std::filesystem::path(nvcc).parent_path().parent_path().string();
   const std::string arch = test::gpu_arch();  // built for the GPU it runs on
@@ -60,9 +46,9 @@ TEST(GpuDense, EveryOperationComputesWhatTheGeneratorPredicts) {
   for (auto& [name, argv] : configs) {
     const auto binary = dir.path() / name;
     argv.insert(argv.end(), {file.string(), "-o", binary.string()});
-    const auto built = run(argv, 900);
+    const auto built = test::run_tool(argv, 900);
     ASSERT_TRUE(built.exited_zero()) << name << ":\n" << shorten(built.err.text + built.out.text, 4000);
-    const auto ran = run({binary.string()}, 120);
+    const auto ran = test::run_tool({binary.string()}, 120);
     ASSERT_TRUE(ran.exited_zero()) << name << " run: " << ran.status_text();
     std::size_t lines = 0;
     const auto mismatches = test::dense_mismatches(ops, ran.out.text, lines);

@@ -27,13 +27,6 @@ struct FamilyCount {
   std::string first_mismatch;
 };
 
-std::string nvcc_path() {
-  if (const char* chosen = std::getenv("CUDIFF_NVCC"); chosen && *chosen) return chosen;
-  if (std::filesystem::exists("/usr/local/cuda/bin/nvcc")) return "/usr/local/cuda/bin/nvcc";
-  auto found = find_on_path("nvcc");
-  return found ? found->string() : "";
-}
-
 std::string hex(std::uint64_t value) {
   std::ostringstream text;
   text << std::hex << value;
@@ -92,7 +85,7 @@ std::map<std::string, FamilyCount> judge(const std::vector<test::PtxProgramBlock
 
 TEST(GpuInlinePtx, BlocksComputeWhatTheInterpreterPredicts) {
   CUDIFF_SKIP_WITHOUT_GPU();
-  const std::string nvcc = nvcc_path();
+  const std::string nvcc = test::nvcc_path();
   ASSERT_FALSE(nvcc.empty()) << "needs nvcc";
   const std::string cuda = std::filesystem::path(nvcc).parent_path().parent_path().string();
   const std::string arch = test::gpu_arch();  // built for the GPU it runs on

@@ -36,6 +36,26 @@ runners::ToolchainSearch toolchain_search() {
   return search;
 }
 
+std::string clang_path() {
+  if (auto chosen = from_env("CUDIFF_CLANG"); !chosen.empty()) return chosen.string();
+  auto found = find_on_path("clang++-22");
+  return found ? found->string() : "";
+}
+
+std::string nvcc_path() {
+  if (auto chosen = from_env("CUDIFF_NVCC"); !chosen.empty()) return chosen.string();
+  if (std::filesystem::exists("/usr/local/cuda/bin/nvcc")) return "/usr/local/cuda/bin/nvcc";
+  auto found = find_on_path("nvcc");
+  return found ? found->string() : "";
+}
+
+runners::SubprocessResult run_tool(const std::vector<std::string>& argv, double wall_seconds) {
+  runners::Command command;
+  command.argv = argv;
+  command.limits.wall_seconds = wall_seconds;
+  return runners::run_subprocess(command);
+}
+
 std::filesystem::path source_dir() {
   if (auto path = from_env("CUDIFF_SOURCE_DIR"); !path.empty()) return path;
   return CUDIFF_DEFAULT_SOURCE_DIR;  // the tree this binary was built from

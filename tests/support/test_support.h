@@ -23,6 +23,14 @@ std::filesystem::path executor_binary();
 /// Where the compilers are, as cudiff's own flags would say: $CUDIFF_CLANG, $CUDIFF_NVCC and
 /// $CUDA_HOME (a GPU host's carried clang, tests/gpu/run_gpu_tests.sh).
 runners::ToolchainSearch toolchain_search();
+/// clang++ for tests that run a compiler by hand: $CUDIFF_CLANG (a GPU host carries clang-22
+/// unpacked elsewhere), else clang++-22 on PATH; empty when neither exists.
+std::string clang_path();
+/// nvcc for tests that run a compiler by hand: $CUDIFF_NVCC, else /usr/local/cuda/bin/nvcc, else
+/// nvcc on PATH; empty when none exists.
+std::string nvcc_path();
+/// Runs `argv` (a compiler, a built program) with a wall limit and returns what happened.
+runners::SubprocessResult run_tool(const std::vector<std::string>& argv, double wall_seconds = 600);
 /// A file under tests/ in the source tree, e.g. data("fake_compilers/hanging_compiler_fake.sh").
 std::filesystem::path data(const std::string& relative);
 /// Runs the cudiff binary with `args` and extra environment variables and returns what happened.
