@@ -58,6 +58,38 @@ TEST(PtxCheckE2E, AModulePtxasRejectsAtEveryLevelIsAgreement) {
   EXPECT_TRUE(contains(run.configs.front().compile.command.display(), "-arch=sm_90"));
 }
 
+// A ptxas that fails at one level only (a fake, in a CUDA home of its own), by crashing or by
+// rejecting: the same PTX accepted at the other levels, so it is ptxas failing, a crash at stage
+// ptxas naming that level.
+TEST(PtxCheckE2E, ALevelThatFailsAloneIsAPtxasCrash) {
+  const std::pair<const char*, oracle::CompileOutcome> failures[] = {
+      {"ptxas fatal   : (C7907) Internal compiler error", oracle::CompileOutcome::crashed},
+      {"ptxas store_tid.ptx, line 9; error   : Unknown symbol 'x'", oracle::CompileOutcome::rejected}};
+  for (const auto& [message, outcome] : failures) {
+    TempDir home("cudiff-fake-cuda");
+    std::filesystem::create_directories(home.path() / "bin");
+    const auto ptxas = home.path() / "bin" / "ptxas";
+    write_file(ptxas, std::string("#!/bin/sh\nfor a in \"$@\"; do [ \"$a\" = -O2 ] && { echo \"") + message +
+                          "\" >&2; exit 255; }; done\n"
+                          "while [ $# -gt 0 ]; do [ \"$1\" = -o ] && : > \"$2\"; shift; done\n");
+    std::filesystem::permissions(ptxas, std::filesystem::perms::owner_all);
+    runners::Toolchain toolchain;
+    toolchain.cuda_home = home.path();
+    TempDir dir("cudiff-ptx-check");
+    pipeline::PtxCheckRequest request;
+    request.file = ptx("store_tid.ptx");
+    const pipeline::TestCheck run = pipeline::check_ptx(request, toolchain, runners::GpuDiscovery{{}, "test"},
+                                                        dir.path());
+    ASSERT_EQ(run.verdict.findings.size(), 1u) << message << ": " << run.verdict.headline();
+    const oracle::Finding& finding = run.verdict.findings.front();
+    EXPECT_EQ(finding.kind, oracle::FindingKind::crash) << finding.summary;
+    EXPECT_EQ(finding.details.at("stage").as_string(), "ptxas");
+    EXPECT_TRUE(contains(std::string(finding.details.at("stage_why").as_string()), "ptxas-O2")) << finding.details;
+    EXPECT_EQ(run.configs[1].observation.outcome, oracle::CompileOutcome::accepted);
+    EXPECT_EQ(run.configs[2].observation.outcome, outcome) << message;
+  }
+}
+
 TEST(PtxCheckE2E, RetargetingTouchesOnlyTheTargetsArchitecture) {
   EXPECT_EQ(pipeline::ptx_target(".version 8.8\n  .target sm_103a, texmode_independent\n"), "sm_103a");
   EXPECT_EQ(pipeline::retarget_ptx(".version 8.8\n.target sm_103a, debug\n// sm_103a\n", "sm_90"),
