@@ -33,10 +33,41 @@ void keep_files(const pipeline::TestCheck& run, const std::filesystem::path& wor
   write_file(workdir / "check.json", pretty_json(check_json(run)));
 }
 
+/// `cudiff check FILE.ptx`: the module through ptxas at every level (pipeline::check_ptx),
+/// launched with --launch's description when a GPU is here.
+int run_ptx_check(const ParsedArgs& args, std::ostream& out) {
+  for (const char* flag : {"--config", "--build-path", "--warnings", "--db", "--known", "--no-known"})
+    if (args.has(flag))
+      throw_usage(std::string(flag) + " does not apply to a PTX file (its configs are ptxas's levels)");
+  pipeline::PtxCheckRequest request;
+  request.file = args.positionals.front();
+  if (const auto launch = args.value("--launch")) request.launch = runners::read_launch(*launch);
+  request.mode = read_mode(args);
+  if (request.mode && *request.mode != runners::Mode::object && *request.mode != runners::Mode::cubin &&
+      *request.mode != runners::Mode::run)
+    throw_usage("a PTX file is checked in mode object, cubin or run");
+  request.arch = args.value("--arch").value_or("");
+  request.compile_limits = read_compile_limits(args, defaults());
+  request.run_limits = read_run_limits(args, defaults());
+  const runners::GpuDiscovery gpus = runners::discover_gpus();
+  const runners::Toolchain toolchain = read_toolchain(args);
+  const std::optional<std::filesystem::path> keep = args.value("--keep");
+  std::optional<TempDir> temp;
+  const std::filesystem::path workdir = keep ? std::filesystem::absolute(*keep) : temp.emplace("cudiff-check").path();
+  const pipeline::TestCheck run = pipeline::check_ptx(request, toolchain, gpus, workdir);
+  const bool json = args.has("--json");
+  if (keep) keep_files(run, workdir);
+  out << (json ? pretty_json(check_json(run)) : render_check_table(run));
+  if (keep && !json) out << "kept: " << workdir.string() << "\n";
+  return run.verdict.agree() ? 0 : 1;
+}
+
 int run_check(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   if (args.positionals.size() != 1)
     throw_usage(args.positionals.empty() ? "check needs a CUDA file (see cudiff check --help)"
                                          : "check takes one file, got " + std::to_string(args.positionals.size()));
+  if (std::filesystem::path(args.positionals.front()).extension() == ".ptx") return run_ptx_check(args, out);
+  if (args.has("--launch")) throw_usage("--launch applies to a PTX file only");
   pipeline::CheckRequest request;
   request.input = pipeline::file_input(args.positionals.front());
   request.mode = read_mode(args);
@@ -91,7 +122,8 @@ int run_check(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
 Subcommand check_subcommand() {
   CommandSpec spec{
       "check",
-      "cudiff check FILE.cu [--mode syntax|ptx|cubin|object|binary|run] [--build-path device|whole] [--config LIST] [--warnings] [--json] [--keep DIR]",
+      "cudiff check FILE.cu [--mode syntax|ptx|cubin|object|binary|run] [--build-path device|whole] [--config LIST] [--warnings] [--json] [--keep DIR]\n"
+      "       cudiff check FILE.ptx [--launch DESC.json] [--mode object|run] [--arch SM] [--json] [--keep DIR]",
       "Compare nvcc and clang-cuda on one CUDA file: build it with every config, run the\n"
       "binaries when a GPU is present, and say where they differ.\n"
       "In run mode, run-time findings first pass compute-sanitizer (memcheck, initcheck; racecheck\n"
@@ -99,9 +131,16 @@ Subcommand check_subcommand() {
       "a program whose run faults is invalid, not a compiler bug (recorded as an invalid test).\n"
       "Exit status: 0 agree (a file neither compiler accepts is agreement), 1 discrepancy,\n"
       "2 usage or environment error, 3 invalid program (its only findings are run-time ones and\n"
-      "its run faults under compute-sanitizer).",
+      "its run faults under compute-sanitizer).\n"
+      "A PTX file is assembled by ptxas at -O0, -O1, -O2 and -O3 for the GPU's architecture (its\n"
+      ".target rewritten when it names another); with a GPU and --launch, each module and the\n"
+      "driver's JIT of the PTX run its kernel as the description says (docs/runners.md, \"Launching\n"
+      "a module\"), and a difference names the first level that departs from -O0.",
       shared_options({Flag::mode, Flag::build_path, Flag::config, Flag::arch, Flag::warnings, Flag::json}, defaults())};
   spec.options.push_back({"--keep", "DIR", "keep commands, outputs and artifacts in DIR"});
+  spec.options.push_back(
+      {"--launch", "DESC.json",
+       "a PTX file's launch description: kernel, grid, block, buffers and scalars (runners/launch.h)"});
   spec.options.push_back({"--no-attribution", "",
                           "in mode run, do not rebuild a finding with stages swapped to name its stage "
                           "(details.stage; docs/pipeline.md, \"Stage attribution\")"});

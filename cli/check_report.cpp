@@ -63,6 +63,13 @@ std::string render_check_table(const pipeline::TestCheck& run) {
       out += "finding " + std::to_string(i + 1) + ": [" + oracle::to_string(run.verdict.findings[i].kind) + "] " +
              run.verdict.findings[i].summary + "\n";
   out += "verdict: " + run.verdict.headline() + "\n";
+  // The stage each finding is attributed to, and why (a PTX file's levels name the departing one).
+  for (const oracle::Finding& finding : run.verdict.findings) {
+    const auto* stage = finding.details.if_contains("stage");
+    const auto* why = finding.details.if_contains("stage_why");
+    if (stage != nullptr && stage->is_string() && why != nullptr && why->is_string())
+      out += "stage: " + std::string(stage->get_string()) + " (" + std::string(why->get_string()) + ")\n";
+  }
   return out;
 }
 

@@ -15,6 +15,7 @@
 #include "pipeline/check.h"             // one test: TestInput, CheckRequest, check_test -> TestCheck
 #include "pipeline/ir_reduce.h"         // the IR stage: a generated program's origin, reduce_ir
 #include "pipeline/limits.h"            // every limit: compile, run, script, executor, Slurm
+#include "pipeline/ptx_check.h"         // a PTX module across ptxas levels: check_ptx, launched with no host program
 #include "pipeline/recheck.h"           // stage attachments, recheck_bucket, bisect_bucket
 #include "pipeline/record.h"            // signatures, outputs, a check recorded in a database
 #include "pipeline/reduce.h"            // reduce_source: the target, request and outcome

@@ -249,6 +249,81 @@ public:
     return outcome;
   }
 
+  /// One kernel of a module (ExecutorPool::launch): a result for everything the kernel did,
+  /// none only when the executor could not take it.
+  ExecutorPool::RunAttempt launch(const std::filesystem::path& module, const LaunchDescription& launch,
+                                  const Limits& limits) {
+    ExecutorPool::RunAttempt outcome;
+    const std::string index = std::to_string(index_);
+    const std::filesystem::path out = setup_.workdir / ("out" + index), err = setup_.workdir / ("err" + index);
+    const std::filesystem::path description = setup_.workdir / ("launch" + index + ".txt");
+    try {
+      write_file(description, executor_text(launch));
+    } catch (const Error& error) {
+      outcome.fallback = error.what();
+      return outcome;
+    }
+    const std::string request = "launch\t" + std::filesystem::absolute(module).string() + "\t" + description.string() +
+                                "\t" + out.string() + "\t" + err.string() + "\n";
+    const auto start = Clock::now();
+    ++runs_;
+    request_unsent_ = false;
+    if (!write_all(request)) {
+      stop();
+      request_unsent_ = true;
+      outcome.fallback = "the executor was gone (" + ended_text() + ")";
+      return outcome;
+    }
+    const bool wall_limit = limits.wall_seconds > 0 && limits.wall_seconds < 1e7;
+    const auto wall_deadline = wall_limit ? start + std::chrono::duration_cast<Clock::duration>(
+                                                        std::chrono::duration<double>(limits.wall_seconds))
+                                          : Clock::time_point::max();
+    std::string line;
+    const Wait waited = read_reply(line, std::min(wall_deadline, limits.deadline), limits.memory_bytes);
+    SubprocessResult result;
+    result.started = true;
+    result.start_time = start;
+    result.process_group = pid_;
+    if (waited == Wait::timed_out && limits.deadline < wall_deadline) {
+      stop();
+      outcome.fallback = "stopped at the deadline";
+      return outcome;
+    }
+    if (waited == Wait::timed_out) {
+      // A kernel that does not end: a result (a hang), and the executor it holds is replaced.
+      stop();
+      result.timed_out = true;
+      result.wall_seconds = seconds_since(start);
+      outcome.failure = "time limit";
+      outcome.result = std::move(result);
+      return outcome;
+    }
+    if (waited == Wait::memory) {
+      stop();
+      outcome.fallback = "host memory limit";
+      return outcome;
+    }
+    if (waited == Wait::ended) {
+      outcome.fallback = "the executor ended during the launch (" + ended_text() + ")";
+      return outcome;
+    }
+    const auto fields = split(line, '\t');
+    if (fields.empty() || (fields[0] != "launched" && (fields[0] != "launch-failed" || fields.size() < 5))) {
+      outcome.fallback = "not understood: " + line;
+      return outcome;
+    }
+    result.wall_seconds = seconds_since(start);
+    result.exit_code = fields[0] == "launched" ? 0 : 1;
+    result.out = read_capped(out, limits.output_cap_bytes);
+    result.err = read_capped(err, limits.output_cap_bytes);
+    if (result.exit_code != 0) {
+      outcome.failure = fields[1] + ": " + fields[3];
+      if (fields[4] == "1") stop();  // it exits by itself: its context may hold a sticky error
+    }
+    outcome.result = std::move(result);
+    return outcome;
+  }
+
   double start_ms() const { return start_ms_; }
 
   /// Kills the executor (if it runs) and reaps it.
@@ -353,6 +428,16 @@ ExecutorPool::~ExecutorPool() = default;
 
 ExecutorPool::RunAttempt ExecutorPool::run(const std::filesystem::path& program, const std::vector<std::string>& args,
                                            const Limits& limits, const std::filesystem::path& cwd) {
+  return dispatch(limits, [&](Slot& slot) { return slot.run(program, args, limits, cwd); });
+}
+
+ExecutorPool::RunAttempt ExecutorPool::launch(const std::filesystem::path& module, const LaunchDescription& launch,
+                                              const Limits& limits) {
+  return dispatch(limits, [&](Slot& slot) { return slot.launch(module, launch, limits); });
+}
+
+template <typename Work>
+ExecutorPool::RunAttempt ExecutorPool::dispatch(const Limits& limits, Work work) {
   if (Clock::now() >= limits.deadline) return RunAttempt{std::nullopt, "stopped at the deadline"};
   std::size_t index = 0;
   {
@@ -386,7 +471,7 @@ ExecutorPool::RunAttempt ExecutorPool::run(const std::filesystem::path& program,
       start_seconds += slot.start_ms() / 1000;
     }
     const auto start = Clock::now();
-    outcome = slot.run(program, args, limits, cwd);
+    outcome = work(slot);
     run_seconds += seconds_since(start);
     if (!slot.request_unsent()) break;
     ++lost;

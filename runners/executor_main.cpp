@@ -14,6 +14,15 @@
 //   reply:     "done\t<main's value>\t<CUDA error after, 0: none>\t<refused: 0/1>\t<peak device bytes>"
 //              "unloadable\t<dlerror>"
 //              "refusing\t<bytes>" first, as soon as an allocation passes the program's share
+//   request:   "launch\t<cubin or PTX>\t<launch description file>\t<stdout file>\t<stderr file>"
+//              (the description in runners::executor_text's form; runners/launch.h)
+//   reply:     "launched" (the printed buffers are in the stdout file)
+//              "launch-failed\t<step>\t<CUresult, 0: none>\t<error name or why>\t<exits: 0/1>" (the step: driver,
+//              description, module, module load, kernel lookup, parameters, allocation, launch,
+//              kernel, copy...; its line is in the stderr file). After a failed launch or kernel
+//              (a fault) the context may hold a sticky error: the reply is sent and the process
+//              exits, as after a program's CUDA error. A kernel that never ends is the parent's
+//              time limit.
 // A program that calls exit() or dies of a signal ends this process, which is how the parent
 // sees it. After a CUDA error the context may be poisoned (a sticky error): the reply is sent
 // and the process exits. End of input: exit 0.
@@ -22,6 +31,8 @@
 // few entry points below, by their stable C ABI. cudaMalloc and cudaFree are defined here and
 // exported, so the programs' calls bind to them first: that is how a program's device memory
 // is counted and one past its share is refused (the parent then runs it as a process).
+#include "runners/executor_launch.h"
+
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <sys/resource.h>
@@ -237,6 +248,20 @@ int main(int argc, char** argv) {
   const int saved_err = ::fcntl(2, F_DUPFD_CLOEXEC, 3);
   for (std::string line; read_line(control_in, line);) {
     const std::vector<std::string> fields = split_tabs(line);
+    if (fields.size() == 5 && fields[0] == "launch") {
+      std::fflush(stdout);
+      std::fflush(stderr);
+      redirect(1, fields[3], O_WRONLY | O_CREAT | O_TRUNC);
+      redirect(2, fields[4], O_WRONLY | O_CREAT | O_TRUNC);
+      const cudiff::executor::LaunchReply launched = cudiff::executor::launch_module(fields[1], fields[2]);
+      std::fflush(stdout);
+      std::fflush(stderr);
+      redirect(1, "", 0);
+      ::dup2(saved_err, 2);
+      reply(control_out, launched.line);
+      if (launched.poisoned) return 2;  // a fresh executor takes over
+      continue;
+    }
     if (fields.size() < 5 || fields[0] != "run") {
       reply(control_out, "unloadable\tbad request");
       continue;

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "common/common.h"
+#include "runners/launch.h"  // a kernel of a module launched with no host program
 
 #include <atomic>
 #include <chrono>
@@ -359,15 +360,25 @@ public:
   struct RunAttempt {
     std::optional<SubprocessResult> result;  ///< a clean run, as the process would have shown it
     std::string fallback;                    ///< otherwise: why it must run as a process
+    std::string failure = {};  ///< launch(): the step that failed, with result set ("" when it ran)
   };
   /// Runs `program` (built with Linkage::shared_object) with `args` in `cwd` under `limits`.
   RunAttempt run(const std::filesystem::path& program, const std::vector<std::string>& args, const Limits& limits,
                  const std::filesystem::path& cwd);
+  /// A kernel of `module` (a cubin, or PTX the driver compiles) launched as `launch` says
+  /// (runners/launch.h). result, as a process would show it: exit 0 and the printed buffers on
+  /// stdout; exit 1, the failing step's CUDA error on stderr and `failure` set for a module
+  /// that does not load, a kernel that is not there or does not match, or a fault (that
+  /// executor is replaced); timed_out for a kernel that does not end in `limits`. No result,
+  /// and `fallback` says why, only when no executor could take it.
+  RunAttempt launch(const std::filesystem::path& module, const LaunchDescription& launch, const Limits& limits);
   ExecutorStats stats() const;
   const GpuInfo& gpu() const;
 
 private:
   class Slot;
+  template <typename Work>
+  RunAttempt dispatch(const Limits& limits, Work work);
   ExecutorSetup setup_;
   std::vector<std::unique_ptr<Slot>> slots_;
   mutable std::mutex mutex_;

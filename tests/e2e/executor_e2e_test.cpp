@@ -308,4 +308,24 @@ TEST(ExecutorPoolWithoutProgram, EveryRunFallsBackWithTheReason) {
 }
 
 } // namespace
+// A launch request where there is no GPU (or no driver): a result with the failing step, not a
+// fallback, and the executor stays up for the next request (nothing touched a context).
+TEST_F(ExecutorTest, ALaunchWithoutAGpuFailsAtTheDriverStepAndTheExecutorStays) {
+  if (!test::no_gpu()) GTEST_SKIP() << "a GPU is here: tests/gpu/launch_gpu_test.cpp launches for real";
+  const auto module = dir_.path() / "module.ptx";
+  write_file(module, ".version 8.8\n.target sm_90\n.address_size 64\n.visible .entry k() { ret; }\n");
+  Limits limits;
+  limits.wall_seconds = 20;
+  const auto launch = parse_launch(R"({"kernel": "k"})");
+  const auto outcome = pool_->launch(module, launch, limits);
+  ASSERT_TRUE(outcome.result) << outcome.fallback;
+  EXPECT_EQ(outcome.result->exit_code, 1);
+  EXPECT_TRUE(outcome.failure.starts_with("driver: ")) << outcome.failure;
+  EXPECT_TRUE(test::contains(outcome.result->err.text, "cudiff-executor: driver failed")) << outcome.result->err.text;
+  const auto again = pool_->launch(module, launch, limits);
+  ASSERT_TRUE(again.result) << again.fallback;
+  EXPECT_EQ(pool_->stats().starts, 1u);
+  EXPECT_EQ(pool_->stats().fallbacks, 0u);
+}
+
 } // namespace cudiff::runners
