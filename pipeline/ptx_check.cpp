@@ -2,7 +2,10 @@
 // description, judged, each finding's stage named (pipeline/ptx_check.h).
 #include "pipeline/ptx_check.h"
 
+#include <cctype>
+#include <cstdlib>
 #include <future>
+#include <iterator>
 #include <map>
 
 namespace cudiff::pipeline {
@@ -179,14 +182,67 @@ std::string ptx_target(std::string_view ptx) {
   return "";
 }
 
-std::string retarget_ptx(std::string_view ptx, std::string_view arch) {
+namespace {
+
+/// "sm_103a" -> 103; 0 when the name is not sm_<digits>.
+int arch_number(std::string_view arch) {
+  if (!arch.starts_with("sm_")) return 0;
+  int number = 0;
+  for (char c : arch.substr(3)) {
+    if (c < '0' || c > '9') break;
+    number = number * 10 + (c - '0');
+  }
+  return number;
+}
+
+/// The lowest PTX ISA version (times ten) whose `.target` may name `arch`: the PTX ISA's table of
+/// targets. An older `.version` with a newer `.target` is an error ptxas reports, so a module
+/// retargeted to a newer GPU needs its version raised with it.
+int minimum_ptx_version(std::string_view arch) {
+  static const std::map<int, int> kFirstVersion = {{70, 60}, {72, 61}, {75, 63}, {80, 70}, {86, 71}, {87, 74},
+                                                   {89, 78}, {90, 78}, {100, 86}, {101, 86}, {103, 88},
+                                                   {110, 90}, {120, 87}, {121, 88}};
+  const auto found = kFirstVersion.upper_bound(arch_number(arch));
+  return found == kFirstVersion.begin() ? 0 : std::prev(found)->second;
+}
+
+/// `.version X.Y` raised to at least `wanted` (times ten); unchanged when already there or absent.
+std::string raise_version(std::string text, int wanted) {
+  const std::size_t directive = text.find(".version");
+  if (directive == std::string::npos || wanted == 0) return text;
+  std::size_t at = directive + 8;
+  while (at < text.size() && (text[at] == ' ' || text[at] == '\t')) ++at;
+  std::size_t end = at;
+  while (end < text.size() && (std::isdigit(static_cast<unsigned char>(text[end])) || text[end] == '.')) ++end;
+  const std::string number = text.substr(at, end - at);
+  const std::size_t dot = number.find('.');
+  if (dot == std::string::npos) return text;
+  const int current = std::atoi(number.substr(0, dot).c_str()) * 10 + std::atoi(number.substr(dot + 1).c_str());
+  if (current >= wanted) return text;
+  text.replace(at, end - at, std::to_string(wanted / 10) + "." + std::to_string(wanted % 10));
+  return text;
+}
+
+} // namespace
+
+bool needs_retarget(std::string_view ptx, std::string_view arch) {
   const std::string current = ptx_target(ptx);
-  if (current.empty() || current == arch) return std::string(ptx);
+  if (current.empty() || current == arch) return false;
+  // PTX for an older GPU assembles for a newer one as written (ptxas compiles a lower virtual
+  // target to a higher real one): only a newer or architecture-specific target ("sm_90a") is
+  // rewritten, so an older module is tested exactly as its author wrote it.
+  const bool specific = !current.empty() && !std::isdigit(static_cast<unsigned char>(current.back()));
+  return specific || arch_number(current) > arch_number(arch);
+}
+
+std::string retarget_ptx(std::string_view ptx, std::string_view arch) {
+  if (!needs_retarget(ptx, arch)) return std::string(ptx);
+  const std::string current = ptx_target(ptx);
   std::string text(ptx);
   const std::size_t directive = text.find(".target");
   const std::size_t at = text.find(current, directive);
   text.replace(at, current.size(), arch);
-  return text;
+  return raise_version(std::move(text), minimum_ptx_version(arch));
 }
 
 TestCheck check_ptx(const PtxCheckRequest& request, const runners::Toolchain& toolchain,
@@ -218,7 +274,7 @@ TestCheck check_ptx(const PtxCheckRequest& request, const runners::Toolchain& to
   std::filesystem::create_directories(workdir, ec);
   run.file = workdir / request.file.filename();
   const std::string target = ptx_target(source);
-  if (!target.empty() && target != arch) run.notes.push_back(".target " + target + " rewritten to " + arch);
+  if (needs_retarget(source, arch)) run.notes.push_back(".target " + target + " rewritten to " + arch);
   write_file(run.file, retarget_ptx(source, arch));
 
   std::vector<std::future<ConfigCheck>> pending;

@@ -43,8 +43,12 @@ TestCheck check_ptx(const PtxCheckRequest& request, const runners::Toolchain& to
 
 /// The architecture a PTX module's `.target` line names first ("sm_103"); empty when none.
 std::string ptx_target(std::string_view ptx);
-/// The module with its `.target` architecture replaced by `arch` (its other target words, such
-/// as `texmode_independent`, kept); unchanged when it has no `.target` line.
+/// Whether the module's `.target` must change to assemble for `arch`: it names a newer GPU, or an
+/// architecture-specific one ("sm_103a"). A module for an older GPU assembles as written.
+bool needs_retarget(std::string_view ptx, std::string_view arch);
+/// The module with its `.target` architecture replaced by `arch` where needs_retarget says so
+/// (its other target words, such as `texmode_independent`, kept), and its `.version` raised to
+/// the first PTX ISA version that has `arch` when it is older; unchanged otherwise.
 std::string retarget_ptx(std::string_view ptx, std::string_view arch);
 
 } // namespace cudiff::pipeline

@@ -10,17 +10,19 @@
 # parameter is a buffer of 32 * 4 words of 32 bits, an output (printed, zero-filled) unless its
 # name says "in" (an input: 32 words of a fixed pattern); each 32-bit parameter is the harness's
 # thread count, n = 32; 512 bytes of dynamic shared memory when the module declares `.extern
-# .shared`. The block has one thread, as the reduced cases' standalone launches do (several of
-# them store every thread's value at out[0]); THREADS=32 launches the harness's whole block.
+# .shared`. The block has the fuzzer's 32 threads (its notes: "launched with 32 threads"); the
+# reduced cases that need more than thread 0 store each thread's value at its own address
+# (out + tid * 16), so the block's threads do not race. THREADS=1 launches one thread, as
+# several cases' standalone reproducers do.
 #
-#   [THREADS=1] bench/attribution/check_ptx_repros.sh DIR OUT [JOBS]
+#   [THREADS=32] bench/attribution/check_ptx_repros.sh DIR OUT [JOBS]
 set -uo pipefail
 dir="${1:?usage: check_ptx_repros.sh DIR OUT [JOBS]}"
 out="${2:?usage: check_ptx_repros.sh DIR OUT [JOBS]}"
 jobs="${3:-4}"
 cudiff="${CUDIFF_BIN:-build/cudiff}"
 mkdir -p "$out"
-python3 - "$dir" "$out" "${THREADS:-1}" <<'PY'
+python3 - "$dir" "$out" "${THREADS:-32}" <<'PY'
 import json, pathlib, re, sys
 dir, out, block = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2]), int(sys.argv[3])
 THREADS, OUTPUTS = 32, 4

@@ -96,6 +96,36 @@ TEST(PtxCheckE2E, RetargetingTouchesOnlyTheTargetsArchitecture) {
             ".version 8.8\n.target sm_90, debug\n// sm_103a\n");
   EXPECT_EQ(pipeline::retarget_ptx(".version 8.8\n.target sm_90\n", "sm_90"), ".version 8.8\n.target sm_90\n");
   EXPECT_EQ(pipeline::ptx_target("no target"), "");
+  // A module for an older GPU is assembled as written: ptxas takes a lower target for a newer GPU.
+  EXPECT_EQ(pipeline::retarget_ptx(".version 7.0\n.target sm_80\n", "sm_90"), ".version 7.0\n.target sm_80\n");
+  EXPECT_FALSE(pipeline::needs_retarget(".version 7.0\n.target sm_80\n", "sm_90"));
+  // Lowered to an older GPU, an old version is raised to the first that has the new target.
+  EXPECT_EQ(pipeline::retarget_ptx(".version 7.0\n.target sm_100\n", "sm_90"), ".version 7.8\n.target sm_90\n");
+  EXPECT_EQ(pipeline::retarget_ptx(".version 8.8\n.target sm_90a\n", "sm_90"), ".version 8.8\n.target sm_90\n");
+}
+
+TEST(PtxCheckE2E, AModuleForAnOlderGpuAssemblesAtEveryLevelAsWritten) {
+  // m001's form: .version 7.0 for sm_80, checked for sm_90. Rewriting its target to sm_90 would make
+  // every ptxas level reject it ("PTX .version 7.0 does not support .target sm_90"): a false crash.
+  TempDir dir("cudiff-ptx-older");
+  const auto file = dir.path() / "older.ptx";
+  write_file(file, ".version 7.0\n.target sm_80\n.address_size 64\n"
+                   ".visible .entry k(.param .u64 out)\n{\n  .reg .b64 %rd<2>;\n  .reg .b32 %r<2>;\n"
+                   "  ld.param.u64 %rd0, [out];\n  cvta.to.global.u64 %rd1, %rd0;\n  mov.u32 %r0, %tid.x;\n"
+                   "  st.global.u32 [%rd1], %r0;\n  ret;\n}\n");
+  const runners::Toolchain toolchain = runners::Toolchain::from(runners::discover_toolchain(test::toolchain_search()));
+  pipeline::PtxCheckRequest request;
+  request.file = file;
+  request.arch = "sm_90";
+  request.mode = runners::Mode::object;
+  const pipeline::TestCheck run = pipeline::check_ptx(request, toolchain, runners::GpuDiscovery{{}, "test"},
+                                                      dir.path() / "work");
+  ASSERT_EQ(run.configs.size(), 4u);
+  for (const pipeline::ConfigCheck& check : run.configs)
+    EXPECT_EQ(check.observation.outcome, oracle::CompileOutcome::accepted)
+        << check.compile.config.name << ": " << check.compile.process.err.text;
+  EXPECT_TRUE(run.verdict.agree()) << run.verdict.headline();
+  for (const std::string& note : run.notes) EXPECT_FALSE(contains(note, "rewritten")) << note;
 }
 
 TEST(PtxCheckE2E, BadInputIsOneLineAndExitTwo) {
