@@ -254,10 +254,12 @@ std::vector<bool> with_dead_code(const std::vector<Piece>& pieces, std::vector<b
   for (std::size_t i = 0; i < pieces.size(); ++i)
     if (!removed[i])
       for (const std::string& name : pieces[i].reads) ++reads[name];
+  // Last to first: a value is read after it is written, so one sweep takes most chains whole
+  // (a loop's back edge may need another).
   bool changed = true;
   while (changed) {
     changed = false;
-    for (std::size_t i = 0; i < pieces.size(); ++i) {
+    for (std::size_t i = pieces.size(); i-- > 0;) {
       const Piece& piece = pieces[i];
       if (removed[i] || piece.kind != Piece::instruction || piece.writes.empty()) continue;
       const bool dead = std::ranges::all_of(piece.writes, [&](const std::string& name) {
