@@ -194,13 +194,23 @@ std::vector<Edit> unused_declaration_edits(std::string_view text) {
     return total[name] > inside;
   };
   std::vector<Edit> edits;
+  // First every unused declaration but the kernels at once (a kernel is an entry point, as
+  // main is: nothing names it once the host side is gone, yet it is what a device bug needs),
+  // then each one alone.
+  std::vector<Range> all;
   const std::size_t depths = max_depth(text, tokens);
   for (std::size_t depth = 0; depth <= depths; ++depth)
     for (const Statement& statement : statements_at(text, tokens, depth)) {
       const auto name = declared_name(text, tokens, statement);
-      if (name && !used_elsewhere(*name, statement))
-        edits.push_back(removal({range_of(tokens, statement.first, statement.last)}));
+      if (!name || used_elsewhere(*name, statement)) continue;
+      const Range range = range_of(tokens, statement.first, statement.last);
+      edits.push_back(removal({range}));
+      bool kernel = false;
+      for (std::size_t i = statement.first; i <= statement.last && !kernel; ++i)
+        kernel = spelling(text, tokens[i]) == "__global__";
+      if (!kernel) all.push_back(range);
     }
+  if (all.size() > 1) edits.insert(edits.begin(), removal(all));
   return edits;
 }
 

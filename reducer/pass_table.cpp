@@ -57,6 +57,7 @@ constexpr Entry table[] = {
      []() -> std::unique_ptr<Pass> {
        return std::make_unique<ChunkPass>("includes", one_range_each(includes), one_level, 0);
      }},
+    {"host", []() -> std::unique_ptr<Pass> { return std::make_unique<EditListPass>("host", host_function_edits); }},
     {"uses",
      []() -> std::unique_ptr<Pass> {
        return std::make_unique<ChunkPass>("uses", declarations_with_uses, one_level, 0);
@@ -72,6 +73,7 @@ constexpr Entry table[] = {
     {"arguments",
      []() -> std::unique_ptr<Pass> { return std::make_unique<EditListPass>("arguments", argument_edits); }},
     {"simplify", []() -> std::unique_ptr<Pass> { return std::make_unique<EditListPass>("simplify", simplify_edits); }},
+    {"asm", []() -> std::unique_ptr<Pass> { return std::make_unique<EditListPass>("asm", asm_edits); }},
     {"lines",
      []() -> std::unique_ptr<Pass> {
        return std::make_unique<ChunkPass>("lines", one_range_each(lines), one_level, 0);

@@ -71,7 +71,7 @@ private:
 };
 
 // The edit lists of the single-edit passes (edit_passes.cpp, rename_pass.cpp,
-// simplify_pass.cpp, arguments_pass.cpp).
+// simplify_pass.cpp, arguments_pass.cpp, device_passes.cpp).
 std::vector<Edit> comment_edits(std::string_view text);
 std::vector<Edit> whitespace_edits(std::string_view text);
 std::vector<Edit> block_edits(std::string_view text);
@@ -81,5 +81,8 @@ std::vector<Edit> constant_edits(std::string_view text);
 std::vector<Edit> rename_edits(std::string_view text);
 std::vector<Edit> simplify_edits(std::string_view text);
 std::vector<Edit> argument_edits(std::string_view text);
+// device_passes.cpp
+std::vector<Edit> host_function_edits(std::string_view text);
+std::vector<Edit> asm_edits(std::string_view text);
 
 } // namespace cudiff::reducer

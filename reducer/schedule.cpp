@@ -7,15 +7,16 @@
 namespace cudiff::reducer {
 namespace {
 
-// Cheap, near-certain wins first; then whole declarations with their uses (a generated
+// Cheap, near-certain wins first (the host side at once: a device-side bug never needs it);
+// then whole declarations with their uses (a generated
 // program's tests, each a namespace and a call in main: the coarsest cut there is); then structure from the outside in (statements by depth,
 // unused declarations, blocks, list elements, parameters with their arguments,
-// simplifications) before the fine-grained lines and tokens, which
+// simplifications, an inline-PTX template's dead code and instructions) before the fine-grained lines and tokens, which
 // cost a test per unit and pay off only on what the coarse passes left; renaming last, since
 // it shrinks bytes but never tokens.
 constexpr std::string_view default_schedule_json = R"({
-  "first": ["comments", "whitespace", "includes"],
-  "main": ["uses", "hdd", "unused", "blocks", "commas", "arguments", "simplify", "lines", "constants", "tokens"],
+  "first": ["comments", "whitespace", "host", "includes"],
+  "main": ["uses", "hdd", "unused", "asm", "blocks", "commas", "arguments", "simplify", "lines", "constants", "tokens"],
   "last": ["rename", "whitespace"]
 })";
 

@@ -70,6 +70,15 @@ TEST(ReducerPasses, UnusedDeclarationsAndMacrosGo) {
             "#define M 5\nint used = M;\nvoid f() {  int kept = used; g(kept); }\n");
 }
 
+TEST(ReducerPasses, UnusedDeclarationsGoAllAtOnceButKernelsFirst) {
+  const std::string input = "static int a[2] = {1, 2};\nstatic int b = 3;\n__global__ void k(int* p) { *p = 1; }\n";
+  const std::vector<Edit> edits = unused_declaration_edits(input);
+  ASSERT_EQ(edits.size(), 4u);  // the group, then each of a, b and k alone
+  EXPECT_EQ(cudiff::reducer::apply(input, edits.front()), "__global__ void k(int* p) { *p = 1; }\n");
+  // One unused declaration is no group.
+  EXPECT_EQ(unused_declaration_edits("static int b = 3;\n__global__ void k(int* p) { *p = 1; }\n").size(), 2u);
+}
+
 TEST(ReducerPasses, BlocksLoseContentsOrBrackets) {
   const std::string input = "int f(int a) { return (a + 1); }\nint g() { return f(2); }\n";
   // A function body never loses just its braces, a call never just its parentheses.
@@ -148,6 +157,90 @@ TEST(ReducerPasses, RenameGivesTheFilesOwnNamesShortOnes) {
   EXPECT_EQ(run("rename", input, always),
             "struct a { int b; };\n"
             "__global__ void c(a* d, int e) { d[e].b = threadIdx.x; printf(\"%d\", e); }\n");
+}
+
+TEST(ReducerPasses, HostRemovesEveryHostOnlyFunctionAtOnce) {
+  const std::string input = "#include <cstdio>\n"
+                            "static void check(int x) { if (x) printf(\"x\"); }\n"
+                            "namespace n {\n"
+                            "__device__ int f(int a) { return a + 1; }\n"
+                            "void run() { check(1); }\n"
+                            "struct S { void m() {} };\n"
+                            "}\n"
+                            "__global__ void __launch_bounds__(64) k(int* p) { *p = n::f(1); }\n"
+                            "__host__ __device__ int g() { return 2; }\n"
+                            "int main() { n::run(); return 0; }\n";
+  const std::vector<Edit> edits = host_function_edits(input);
+  ASSERT_EQ(edits.size(), 1u);  // one edit: the host side goes together or not at all
+  EXPECT_EQ(run("host", input, always), "#include <cstdio>\n"
+                                        "namespace n {\n"
+                                        "__device__ int f(int a) { return a + 1; }\n"
+                                        "struct S { void m() {} };\n"
+                                        "}\n"
+                                        "__global__ void __launch_bounds__(64) k(int* p) { *p = n::f(1); }\n"
+                                        "__host__ __device__ int g() { return 2; }\n");
+  // A test that needs the host side keeps all of it.
+  EXPECT_EQ(run("host", input, [](const std::string& t) { return has(t, "int main()"); }), input);
+  EXPECT_TRUE(host_function_edits("__global__ void k() {}\n__device__ int g() { return 1; }\n").empty());
+}
+
+namespace {
+
+const std::string asm_input = "__global__ void k(int* p) {\n"
+                              "  int r;\n"
+                              "  asm volatile(\"{\\n\\t\"\n"
+                              "               \".reg .b32 %%t<3>;\\n\\t\"\n"
+                              "               \".reg .pred %%q;\\n\\t\"\n"
+                              "               \"mov.b32 %%t0, %1;\\n\\t\"\n"
+                              "               \"add.u32 %%t1, %%t0, 1;\\n\\t\"\n"
+                              "               \"lp:\\n\\t\"\n"
+                              "               \"mul.lo.u32 %%t2, %%t0, 3;\\n\\t\"\n"
+                              "               \"setp.eq.u32 %%q, %%t2, 0;\\n\\t\"\n"
+                              "               \"@%%q bra lp;\\n\\t\"\n"
+                              "               \"mov.b32 %0, %%t0;\\n\\t\"\n"
+                              "               \"}\"\n"
+                              "               : \"=r\"(r) : \"r\"(*p));\n"
+                              "  *p = r;\n"
+                              "}\n";
+
+/// The pass run again until it changes nothing, as the main phase's rounds run it: a cut that
+/// takes dead code before it moves the text after it up, and the walk resumes behind.
+std::string asm_to_fixpoint(std::string text, const Interesting& interesting) {
+  for (std::string next = run("asm", text, interesting); next != text; next = run("asm", text, interesting))
+    text = next;
+  return text;
+}
+
+std::string asm_without(std::initializer_list<std::string_view> lines) {
+  std::string out = asm_input;
+  for (std::string_view line : lines) {
+    const std::size_t at = out.find(line);
+    const std::size_t begin = out.rfind('\n', at) + 1;
+    out.erase(begin, out.find('\n', at) + 1 - begin);
+  }
+  return out;
+}
+
+} // namespace
+
+TEST(ReducerPasses, AsmRemovesDeadInstructionsInOneEdit) {
+  // The first edit is the dead code alone: the add (its result unread); the branch stays (a
+  // branch is never dead), so the setp, the mul and the label it names stay too.
+  const std::vector<Edit> edits = asm_edits(asm_input);
+  ASSERT_FALSE(edits.empty());
+  EXPECT_EQ(cudiff::reducer::apply(asm_input, edits.front()), asm_without({"add.u32"}));
+  // Each instruction may go; the branch takes the label it names and the `.reg .pred` line,
+  // which nothing names any more, with it in the same candidate.
+  EXPECT_EQ(asm_to_fixpoint(asm_input,
+                            [](const std::string& t) {
+                              return has(t, "mov.b32 %0, %%t0") && has(t, "mov.b32 %%t0, %1");
+                            }),
+            asm_without({"add.u32", "lp:", "mul.lo", "setp.eq", "bra lp", ".reg .pred"}));
+  // Dropping the output's write takes everything that only fed it, `.reg` lines included.
+  EXPECT_EQ(asm_to_fixpoint(asm_input, [](const std::string& t) { return has(t, "asm volatile"); }),
+            asm_without({".reg .b32", "mov.b32 %%t0", "add.u32", "lp:", "mul.lo", "setp.eq", "bra lp", ".reg .pred",
+                         "mov.b32 %0"}));
+  EXPECT_TRUE(asm_edits("__global__ void k() { asm volatile(\"trap;\"); }\n").size() <= 1);
 }
 
 TEST(ReducerPasses, EveryPassInTheTableHasAName) {
