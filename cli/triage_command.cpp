@@ -82,7 +82,7 @@ int note(const ParsedArgs& args, std::ostream& out) {
   return 0;
 }
 
-/// DIR/report.md, DIR/repro.sh, the reproducer, and for a ptxas or device-codegen bucket the
+/// DIR/report.md, DIR/repro.sh, the reproducer, and for a ptxas, device-codegen or nvvm bucket the
 /// PTX or LLVM IR of its guilty config (built here when the compilers are found).
 int export_bucket(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   need(args, 2, "export ID DIR [--json]");
@@ -91,7 +91,8 @@ int export_bucket(const ParsedArgs& args, std::ostream& out, std::ostream& err) 
   const std::filesystem::path directory = args.positionals[2];
   std::vector<std::filesystem::path> attachments;
   std::vector<std::string> notes;
-  if (const auto best = db.finding(b.best_finding); best && (b.stage == "ptxas" || b.stage == "device-codegen")) {
+  if (const auto best = db.finding(b.best_finding);
+      best && (b.stage == "ptxas" || b.stage == "device-codegen" || b.stage == "nvvm")) {
     // The reproducer first, so the attachment is built from the very file the report names.
     const std::filesystem::path reproducer = directory / triage::exported_reproducer_name(*best);
     std::error_code ec;

@@ -309,13 +309,14 @@ std::string to_string(Stage stage) {
   case Stage::host_compiler: return "host-compiler";
   case Stage::linker: return "linker";
   case Stage::driver_jit: return "driver-jit";
+  case Stage::nvvm: return "nvvm";
   }
   return "unknown";
 }
 
 std::optional<Stage> parse_stage(std::string_view name) {
   for (Stage stage : {Stage::unknown, Stage::frontend, Stage::device_codegen, Stage::ptxas, Stage::host_compiler,
-                      Stage::linker, Stage::driver_jit})
+                      Stage::linker, Stage::driver_jit, Stage::nvvm})
     if (to_string(stage) == name) return stage;
   return std::nullopt;
 }

@@ -281,6 +281,7 @@ enum class Stage {
   host_compiler,   ///< host code (g++ under nvcc, clang's host side)
   linker,          ///< nvlink, fatbinary, clang-linker-wrapper, ld (separate compilation)
   driver_jit,      ///< the driver's own PTX compiler (PTX-only fat binaries)
+  nvvm,            ///< nvcc's optimizer in cicc (NVVM): wrong PTX that cicc -O0 does not emit
 };
 std::string to_string(Stage stage);
 std::optional<Stage> parse_stage(std::string_view name);

@@ -272,6 +272,17 @@ private:
     if (odd.ptxas_swapped == SwapResult::still_wrong && config.compiler == runners::CompilerKind::nvcc &&
         !odd.relocatable && config.arch.starts_with("sm_"))
       odd.driver_jit = judged(driver_jit_of(config), config.name + "'s PTX compiled by the driver's JIT", config.name);
+    // The PTX is wrong: which half of nvcc's device code generator made it. Only then, so a
+    // ptxas finding costs no extra build.
+    const std::optional<runners::Config> lowered = runners::cicc_lowered_twin(config);
+    if (odd.ptxas_swapped == SwapResult::still_wrong && odd.driver_jit != SwapResult::right && lowered &&
+        !odd.relocatable) {
+      odd.cicc_twin = lowered->name;
+      odd.cicc_lowered = judged(*lowered,
+                                config.name + "'s twin " + lowered->name + " (cicc -O0, ptxas -" + odd.ptxas_level +
+                                    ")",
+                                config.name);
+    }
     return odd;
   }
 

@@ -110,6 +110,13 @@ Decision decide_config(const OddConfig& odd) {
                                    "same PTX: the assemblers disagree on it"};
   std::string why = name + " is still wrong with " + swapped + ": the PTX is already wrong";
   if (odd.driver_jit == SwapResult::still_wrong) why += " (the driver's JIT of it is wrong too)";
+  // ptxas is cleared (the same PTX is wrong at both of its levels); the cicc-lowered twin keeps
+  // ptxas's level and changes only what NVVM's optimizer did to the PTX.
+  if (odd.cicc_lowered == SwapResult::right)
+    return {Stage::nvvm, why + "; its twin " + odd.cicc_twin + " (cicc -O0, ptxas -" + odd.ptxas_level +
+                             ") is right: NVVM's optimizer made the wrong PTX"};
+  if (odd.cicc_lowered == SwapResult::still_wrong)
+    why += "; its twin " + odd.cicc_twin + " (cicc -O0) is wrong too: not NVVM's optimizer alone";
   return {Stage::device_codegen, why};
 }
 

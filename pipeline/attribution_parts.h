@@ -29,6 +29,10 @@ struct OddConfig {
   /// The same PTX compiled by the driver's JIT instead of ptxas (nvcc configs): confirms that
   /// the PTX itself is wrong.
   std::optional<SwapResult> driver_jit;
+  /// nvcc configs whose cicc optimizes: the same config with cicc (NVVM) at -O0 and ptxas at
+  /// the same level (nvcc-O3-cicc0 for nvcc-O3). Its name, and what it printed.
+  std::string cicc_twin;
+  std::optional<SwapResult> cicc_lowered;
 };
 
 /// The other ptxas level of a config's: "O0" for an optimizing one ("O3", "O2", ...), "O3" for
@@ -47,6 +51,8 @@ struct Decision {
 /// - still wrong → device-codegen (the PTX is wrong whichever way it is assembled), unless the
 ///   driver's JIT of the same PTX is right (the assemblers disagree: unknown) or the config is
 ///   wrong only with rdc (its PTX or the device link: unknown, these swaps cannot split them);
+///   for nvcc, the cicc-lowered twin splits the PTX's makers: right → nvvm (cicc's optimizer
+///   made the wrong PTX), still wrong → device-codegen (wrong even unoptimized);
 /// - a swap that failed to build or was not possible → unknown.
 Decision decide_config(const OddConfig& odd);
 

@@ -34,7 +34,7 @@ std::vector<std::filesystem::path> stage_attachments(const triage::Bucket& bucke
                                                      std::vector<std::string>& notes) {
   std::string stage = detail_text(finding.details, "stage");
   if (stage.empty()) stage = bucket.stage;
-  if (stage != "ptxas" && stage != "device-codegen") return {};
+  if (stage != "ptxas" && stage != "device-codegen" && stage != "nvvm") return {};
   const std::string name = guilty_config(finding);
   std::vector<runners::Config> configs;
   try {

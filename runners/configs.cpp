@@ -21,6 +21,11 @@ Config with_ptxas(Config config, std::string ptxas) {
   return config;
 }
 
+Config with_cicc(Config config, std::string cicc) {
+  config.cicc_opt_level = std::move(cicc);
+  return config;
+}
+
 /// A compile-only preset for another GPU: `--arch` does not move it.
 Config for_arch(Config config, std::string arch) {
   config.arch = std::move(arch);
@@ -40,6 +45,9 @@ std::vector<std::string> nvcc_optimization(const Config& config) {
   if (has_flag(config, "-G")) return {"-" + config.opt_level};
   if (config.opt_level == "O0") return {"-O0", "-Xcicc", "-O0", "-Xptxas", "-" + ptxas_level(config)};
   std::vector<std::string> flags = {"-" + config.opt_level};
+  // nvcc passes cicc no level of its own (cicc's default is -O3) and ptxas none either, so
+  // -Xcicc moves NVVM alone (nvcc --dryrun: cicc gets -O0, ptxas no -O, i.e. ptxas's -O3).
+  if (!config.cicc_opt_level.empty()) flags.insert(flags.end(), {"-Xcicc", "-" + config.cicc_opt_level});
   if (!config.ptxas_opt_level.empty()) flags.insert(flags.end(), {"-Xptxas", "-" + config.ptxas_opt_level});
   return flags;
 }
@@ -123,6 +131,10 @@ std::vector<Config> preset_configs() {
   // config's output is ptxas's (docs/pipeline.md, "Stage attribution").
   presets.push_back(with_ptxas(make("nvcc-O3-ptxas0", CompilerKind::nvcc, "O3"), "O0"));
   presets.push_back(with_ptxas(make("clang-O3-ptxas0", CompilerKind::clang, "O3"), "O0"));
+  // The other half of nvcc's device pipeline: NVVM's optimizer (cicc) off, ptxas at -O3 as in
+  // nvcc-O3. A wrong nvcc-O3 that this twin gets right, while ptxas -O0 on nvcc-O3's own PTX
+  // is still wrong, is NVVM's (docs/pipeline.md, "Stage attribution").
+  presets.push_back(with_cicc(make("nvcc-O3-cicc0", CompilerKind::nvcc, "O3"), "O0"));
   // The same front ends at -O3 without fused multiply-add: the PTX holds mul.rn and add.rn,
   // which ptxas may not contract either. Generated float programs are exact by construction, so
   // these agree with the -O3 configs there; a difference is in the unfused code paths. On a
@@ -179,6 +191,15 @@ bool ptx_only(const Config& config) { return config.arch.starts_with("compute_")
 
 bool relocatable_device_code(const Config& config) {
   return has_flag(config, "-rdc=true") || has_flag(config, "-fgpu-rdc");
+}
+
+std::optional<Config> cicc_lowered_twin(const Config& config) {
+  if (config.compiler != CompilerKind::nvcc || config.opt_level == "O0" || has_flag(config, "-G") ||
+      !config.cicc_opt_level.empty())
+    return std::nullopt;
+  Config twin = with_cicc(config, "O0");
+  twin.name = config.name == "nvcc-O3" ? "nvcc-O3-cicc0" : config.name + "+cicc-O0";
+  return twin;
 }
 
 std::string ptxas_level(const Config& config) {

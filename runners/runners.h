@@ -164,6 +164,10 @@ struct Config {
   /// ptxas's level when it is not the one the config's level implies ("O0".."O3"; empty: the
   /// implied one, ptxas_level()). nvcc gets `-Xptxas -O<n>`, clang `-Xcuda-ptxas -O<n>`.
   std::string ptxas_opt_level;
+  /// nvcc only: cicc's (NVVM's) level when it is not the one the config's level implies ("O0",
+  /// "O1"; empty: implied). nvcc gets `-Xcicc -O<n>` and keeps ptxas at its own level, so a
+  /// config and its cicc-lowered twin differ only in the PTX NVVM's optimizer emits.
+  std::string cicc_opt_level;
   /// The preset names its architecture (a compile-only config for another GPU): `--arch`
   /// leaves it alone (set_arch).
   bool arch_fixed = false;
@@ -193,6 +197,10 @@ std::string ptxas_level(const Config& config);
 bool ptx_only(const Config& config);
 /// True for a separate-compilation config (nvcc -rdc=true, clang -fgpu-rdc).
 bool relocatable_device_code(const Config& config);
+/// The config with cicc (NVVM) at -O0 and everything else, ptxas's level included, as it was
+/// (nvcc-O3-cicc0 for nvcc-O3, renamed so). Only for an nvcc config whose cicc optimizes:
+/// nullopt for clang, -O0 and -G configs (cicc already unoptimized) and cicc-lowered ones.
+std::optional<Config> cicc_lowered_twin(const Config& config);
 
 /// How a binary (Mode::binary, Mode::run) is linked: an executable, which runs as a process
 /// of its own, or a shared object that keeps its main() and links the CUDA runtime

@@ -320,7 +320,7 @@ std::string normalize_ptx(std::string_view ptx, const std::vector<std::string>& 
 
 bool cause_from_ptx(std::string_view kind, std::string_view stage) {
   if (oracle::is_run_kind(kind))
-    return stage.empty() || stage == "ptxas" || stage == "device-codegen" || stage == "driver-jit" ||
+    return stage.empty() || stage == "ptxas" || stage == "device-codegen" || stage == "nvvm" || stage == "driver-jit" ||
            stage == "unknown";
   return (kind == "crash" || kind == "hang" || kind == "slow_compile") && stage == "ptxas";
 }

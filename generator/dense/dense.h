@@ -80,7 +80,7 @@ enum class StmtKind : std::uint8_t {
   For,         ///< for (i = 0; i < (a & mask) + lo; ++i), or a constant trip count lo
   Break,       ///< if (a) break; (in a loop, never directly in a switch)
   Continue,    ///< if (a) continue;
-  Switch,      ///< switch ((a) & 7u) with fallthrough between cases
+  Switch,      ///< switch ((a) & 7u) with fallthrough between cases; with `table`, a jump table
   Goto,        ///< if (a) goto skip; body; skip:;
   Return,      ///< if (a) { write the outputs; return; } (kernel top level)
   Asm,         ///< an inline-PTX block: outputs are variables, inputs expressions
@@ -88,7 +88,33 @@ enum class StmtKind : std::uint8_t {
   WarpReduce,  ///< var = __reduce_add/min/max/and/or/xor_sync or __ballot_sync (kernel top level)
   StoreBytes,  ///< the thread's own 8 global bytes (2 uchar4): one byte, bytes[t*2 + (a & 1)].x = b
                ///< (vector_kind 0..3: x, y, z, w), or a whole uchar4 (4: =, 5: __stwt)
+  Atomic,      ///< one update of atomic slot `label` by a (dense_atomics): a built-in of the slot's
+               ///< operation at scope `vector_kind` (AtomicScope), or (`cas`) a CAS loop
+  Generic,     ///< a generic pointer chosen at run time (dense_generic_pointers): vector_kind 0,
+               ///< var ^= *p, p into the input (global), the thread's shared or local words as
+               ///< (a) % 3 says, index b; 1, *p = c, p into its shared or local words as (a) & 1 says
 };
+
+/// The family dense_atomics: a kernel's atomic slots, 4 32-bit and 4 64-bit words per region
+/// (`<name>_atom32`, `<name>_atom64`); a region per block and one for the whole grid. Every
+/// update of a slot applies the slot's one operation, which is commutative and associative, so
+/// its final value does not depend on the order the threads reach it: min and max (signed or
+/// not), and, or, xor. The host sets the words before the launch and folds them into the
+/// checksum after the threads' words.
+enum class AtomicOp : std::uint8_t { Min, Max, And, Or, Xor };
+enum class AtomicScope : std::uint8_t { Device, Block, System };
+struct AtomicSlot {
+  AtomicOp op = AtomicOp::Or;
+  bool wide = false;        ///< slots 4..7: 64-bit
+  bool is_signed = false;   ///< Min and Max only: compared as int / long long
+  bool per_block = false;   ///< the thread's own block's region (any scope), else the grid's
+                            ///< (device or system scope: other blocks update it too)
+};
+constexpr std::uint32_t kAtomicSlots = 8;  ///< per region: 4 32-bit, then 4 64-bit
+/// A slot's word before the kernel runs (region r, slot k of its width).
+std::uint64_t initial_atom(bool wide, std::uint32_t index);
+/// The slot's operation on its old value and an update's value (32-bit slots: the low halves).
+std::uint64_t apply_atomic(const AtomicSlot& slot, std::uint64_t old, std::uint64_t value);
 
 enum class CompoundOp : std::uint8_t { None, Add, Sub, Xor, Or, And, Mul };
 enum class ShuffleKind : std::uint8_t { Idx, Up, Down, Xor };
@@ -112,12 +138,16 @@ struct Stmt {
   // pragma, 1 = `#pragma unroll 1`, N = `#pragma unroll N`, kFullUnroll = `#pragma unroll`.
   std::uint32_t mask = 0, lo = 0, unroll = 0;
   int depth = 0;                  ///< For: the loop's nesting depth (its index is i<depth>)
+  /// Switch: 0, the selector is (a) & 7u; N (8 or more, the family dense_jump_table), it is
+  /// (a) % N + lo and cases lo..lo+N-1 are all there, dense enough for a jump table (brx.idx).
+  std::uint32_t table = 0;
   int vector_kind = 0;            ///< VectorLoad/VectorStore: 0 uint2, 1 uint4, 2 ulonglong2; StoreBytes: see there
   std::vector<int> targets;       ///< VectorLoad/Asm: the variables written
   ShuffleKind shuffle = ShuffleKind::Idx;
   WarpReduceKind reduce = WarpReduceKind::Add;
   std::uint32_t width = 32;       ///< Shuffle
-  int label = 0;                  ///< Goto: its label's number
+  int label = 0;                  ///< Goto: its label's number; Atomic: the slot
+  bool cas = false;               ///< Atomic: an atomicCAS loop rather than the built-in
   std::shared_ptr<const ptx::Block> ptx;  ///< Asm
 };
 
@@ -161,11 +191,28 @@ struct Kernel {
   /// kernel (`<name>_bytes`), set from the thread's index, stored to byte by byte or as uchar4
   /// (StoreBytes) and hashed into its 4th output word after the shared words.
   bool byte_words = false;
+  /// The family dense_atomics: kAtomicSlots slots (empty: no atomic words), updated by Atomic
+  /// statements. run_kernel's words end with the regions' words: the 32-bit ones, then the
+  /// 64-bit ones, region by region ((blocks + 1) * 8 words).
+  std::vector<AtomicSlot> atomic_slots;
   /// On in every generated kernel: a, b, c, d and w (vars[0..4]) are declared and are the
   /// thread's first 3 output words. Off (the IR reduction, once nothing uses them), those
   /// words are 0.
   bool base_words = true;
 };
+
+/// The text of one Atomic statement, `value` its operand's text (dense_atomics.cpp).
+std::string atomic_text(const Kernel& kernel, const Stmt& s, const std::string& value);
+/// The __device__ arrays of the atomic slots; "" without them.
+std::string atomic_globals(const Kernel& kernel);
+/// Host lines: before the launch, the slots' initial words to the device; after it, the words
+/// back and into host_out after `words` (`words` then counts them too). "" without slots.
+/// `checked`: each CUDA call through the generated programs' cudiff_check. `compact`: the
+/// words folded 4 to 1 as compact_words folds them, into `h` (emit_compact_program).
+std::string atomic_host_before(const Kernel& kernel, bool checked);
+std::string atomic_host_after(const Kernel& kernel, std::uint32_t words, bool checked, bool compact);
+/// The atomic words a kernel adds to its output ((blocks + 1) * 8, or 0).
+std::uint32_t atomic_words(const Kernel& kernel);
 
 /// Whether the kernel's text reads its input at all; a kernel that does not takes no `in`.
 bool reads_input(const Kernel& kernel);

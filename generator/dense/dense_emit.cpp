@@ -171,6 +171,23 @@ private:
       else w.line("__stwt(&" + at + ", " + value + ");");
       return;
     }
+    case StmtKind::Atomic: w.line(atomic_text(kernel_, s, expr(s.exprs[0]))); return;
+    case StmtKind::Generic: {
+      // One pointer for three (or two) state spaces: the compilers must keep it generic
+      // (cvta to it, ld/st through it) unless they prove which one it is.
+      const std::string index = "const unsigned cudiff_i = " + expr(s.exprs[1]) + ";";
+      if (s.vector_kind == 0) {
+        w.line("{ const unsigned cudiff_s = (" + expr(s.exprs[0]) + ") % 3u; " + index);
+        w.line("  const unsigned* const cudiff_g = cudiff_s == 0u ? &in[cudiff_i & 255u] : cudiff_s == 1u ? "
+               "&sh[sb + (cudiff_i & 7u)] : &loc[cudiff_i & 7u];");
+        w.line("  " + vars_[s.var].name + " ^= *cudiff_g; }");
+      } else {
+        w.line("{ const unsigned cudiff_s = (" + expr(s.exprs[0]) + ") & 1u; " + index);
+        w.line("  unsigned* const cudiff_g = cudiff_s ? &sh[sb + (cudiff_i & 7u)] : &loc[cudiff_i & 7u];");
+        w.line("  *cudiff_g = " + expr(s.exprs[2]) + "; }");
+      }
+      return;
+    }
     case StmtKind::If:
       w.line("if (" + expr(s.exprs[0]) + ") {");
       w.indent++;
@@ -203,7 +220,10 @@ private:
     case StmtKind::Break: w.line("if (" + expr(s.exprs[0]) + ") break;"); return;
     case StmtKind::Continue: w.line("if (" + expr(s.exprs[0]) + ") continue;"); return;
     case StmtKind::Switch: {
-      w.line("switch ((" + expr(s.exprs[0]) + ") & 7u) {");
+      if (s.table != 0)
+        w.line("switch ((" + expr(s.exprs[0]) + ") % " + std::to_string(s.table) + "u + " + std::to_string(s.lo) +
+               "u) {");
+      else w.line("switch ((" + expr(s.exprs[0]) + ") & 7u) {");
       for (std::size_t c = 0; c < s.cases.size(); ++c) {
         const SwitchCase& sc = s.cases[c];
         const bool is_default = s.has_default && c + 1 == s.cases.size();
@@ -294,6 +314,13 @@ void emit_function(const Kernel& kernel, const Function& fn, std::string& text) 
   text += w.text;
 }
 
+/// Multi-line text into `w`, line by line at its indentation.
+void lines(Writer& w, const std::string& text) {
+  std::size_t start = 0;
+  for (std::size_t end = text.find('\n'); end != std::string::npos; start = end + 1, end = text.find('\n', start))
+    w.line(text.substr(start, end - start));
+}
+
 std::uint32_t output_words(const Kernel& kernel) { return kernel.blocks * kernel.threads * kOutputWordsPerThread; }
 
 /// The dynamic shared memory its launch asks for.
@@ -316,7 +343,7 @@ bool reads_input(const Expr& e) {
 
 bool reads_input(const Body& body) {
   for (const Stmt& s : body) {
-    if (s.kind == StmtKind::VectorLoad) return true;
+    if (s.kind == StmtKind::VectorLoad || (s.kind == StmtKind::Generic && s.vector_kind == 0)) return true;
     for (const Expr& e : s.exprs)
       if (reads_input(e)) return true;
     if (reads_input(s.body) || reads_input(s.else_body)) return true;
@@ -374,6 +401,7 @@ std::string emit_device_code(const Kernel& kernel, bool one_word) {
   // Each thread's 8 bytes: 4-byte aligned uchar4s, so a whole uchar4 store is one vector store.
   if (kernel.byte_words)
     w.line("__device__ uchar4 " + kernel.name + "_bytes[" + std::to_string(kernel.blocks * threads * 2) + "];");
+  lines(w, atomic_globals(kernel));
   w.line("__global__ void __launch_bounds__(" + std::to_string(threads) + ") " + kernel.name + "(" +
          (reads_input(kernel) ? "const unsigned* __restrict__ in, " : "") + "unsigned long long* __restrict__ out) {");
   w.indent++;
@@ -436,14 +464,20 @@ std::string emit_kernel(const Kernel& kernel, const std::string& checksum_label)
   w.line("unsigned long long* out = nullptr;");
   w.line("cudiff_check(cudaMalloc(&out, words * sizeof(unsigned long long)), \"cudaMalloc\");");
   w.line("cudiff_check(cudaMemset(out, 0, words * sizeof(unsigned long long)), \"cudaMemset\");");
+  lines(w, atomic_host_before(kernel, true));
   w.line(launch(kernel));
   w.line("cudiff_check(cudaGetLastError(), \"cudaLaunchKernel\");");
   w.line("cudiff_check(cudaDeviceSynchronize(), \"cudaDeviceSynchronize\");");
-  w.line("static unsigned long long host_out[" + std::to_string(words) + "];");
-  w.line("cudiff_check(cudaMemcpy(host_out, out, sizeof(host_out), cudaMemcpyDeviceToHost), \"cudaMemcpy\");");
+  // The threads' words, then the atomic slots' (dense_atomics), folded as run_kernel lists them.
+  const std::uint32_t folded = words + atomic_words(kernel);
+  w.line("static unsigned long long host_out[" + std::to_string(folded) + "];");
+  w.line("cudiff_check(cudaMemcpy(host_out, out, words * sizeof(unsigned long long), cudaMemcpyDeviceToHost), "
+         "\"cudaMemcpy\");");
+  lines(w, atomic_host_after(kernel, words, true, false));
   w.line("cudiff_check(cudaFree(out), \"cudaFree\");");
   w.line("cudiff_check(cudaFree(in), \"cudaFree\");");
-  w.line("std::printf(\"checksum " + checksum_label + kernel.name + " %016llx\\n\", cudiff_fold(host_out, words));");
+  w.line("std::printf(\"checksum " + checksum_label + kernel.name + " %016llx\\n\", cudiff_fold(host_out, " +
+         std::to_string(folded) + "u));");
   w.indent--;
   w.line("}");
   return emit_device_code(kernel) + w.text;
@@ -491,6 +525,7 @@ std::string emit_compact_program(const std::vector<Kernel>& kernels) {
       w.line("}");
       w.line("cudaMemcpy(in, host_in, sizeof(host_in), cudaMemcpyHostToDevice);");
     }
+    lines(w, atomic_host_before(kernel, false));
     w.line(launch(kernel));
     // A launch or run error prints as the generated programs print it: never a checksum.
     w.line("cudaError_t status = cudaGetLastError();");
@@ -501,6 +536,7 @@ std::string emit_compact_program(const std::vector<Kernel>& kernels) {
     w.line("cudaMemcpy(host_out, out, " + words + " * sizeof(unsigned long long), cudaMemcpyDeviceToHost);");
     w.line("unsigned long long h = 1469598103934665603ull;");
     w.line("for (unsigned i = 0; i < " + words + "u; ++i) h = (h ^ host_out[i]) * 1099511628211ull;");
+    lines(w, atomic_host_after(kernel, 0, false, true));
     w.line("std::printf(\"checksum " + kernel.name + " %016llx\\n\", h);");
     if (kernels.size() > 1) {
       w.indent--;

@@ -15,15 +15,13 @@ namespace {
 
 constexpr std::uint64_t kStreamSalt = 0xD3E5C0DE5EEDull;
 
-const char* const kFamilies[] = {"dense_arith",          "dense_select",        "dense_mixed_sign",
-                                 "dense_narrow",         "dense_bitfield",      "dense_intrinsics",
-                                 "dense_simd",           "dense_wide",          "dense_int128",
-                                 "dense_fp_exact",       "dense_loops",         "dense_switch",
-                                 "dense_goto",           "dense_local_array",   "dense_shared_words",
-                                 "dense_dynamic_shared", "dense_vector_memory", "dense_ldg",
-                                 "dense_functions",      "dense_volatile",      "dense_collectives",
-                                 "dense_early_return",   "dense_inline_ptx",    "dense_fp_float",
-                                 "dense_half",           "dense_byte_store",    "dense_wide_mixed"};
+const char* const kFamilies[] = {
+    "dense_arith",          "dense_select",        "dense_mixed_sign", "dense_narrow",      "dense_bitfield",
+    "dense_intrinsics",     "dense_simd",          "dense_wide",       "dense_int128",      "dense_fp_exact",
+    "dense_loops",          "dense_switch",        "dense_goto",       "dense_local_array", "dense_shared_words",
+    "dense_dynamic_shared", "dense_vector_memory", "dense_ldg",        "dense_functions",   "dense_volatile",
+    "dense_collectives",    "dense_early_return",  "dense_inline_ptx", "dense_fp_float",    "dense_half",
+    "dense_byte_store",     "dense_wide_mixed",    "dense_jump_table", "dense_atomics",     "dense_generic_pointers"};
 
 std::string size_prefix(Size size) { return to_string(size) + "."; }
 
@@ -186,6 +184,9 @@ private:
         collective_ok ? policy_.get("dense.stmt.shuffle") : 0,
         collective_ok ? policy_.get("dense.stmt.warp_reduce") : 0,
         on("dense_byte_store") && !in_function_ ? policy_.get("dense.stmt.store_bytes") : 0,
+        nest && on("dense_jump_table") ? policy_.get("dense.stmt.jump_table") : 0,
+        on("dense_atomics") && !in_function_ ? policy_.get("dense.stmt.atomic") : 0,
+        on("dense_generic_pointers") && !in_function_ ? policy_.get("dense.stmt.generic_pointer") : 0,
     };
     Stmt s;
     const std::size_t choice = rng_.weighted(weights);
@@ -269,6 +270,9 @@ private:
       for (int k = 0; k < (s.vector_kind < 4 ? 1 : 4); ++k) s.exprs.push_back(expression(false, depth()));
       use("dense_byte_store");
       return s;
+    case 16: return jump_table();
+    case 17: return atomic();
+    case 18: return generic_pointer();
     default: return assignment();
     }
   }
@@ -355,6 +359,72 @@ private:
     return s;
   }
 
+  /// A switch whose N consecutive labels (8 to 16, from lo) are all there and whose selector,
+  /// (a) % N + lo, is always one of them: dense enough that a backend may lower it to a jump
+  /// table (NVPTX: brx.idx) rather than a compare chain. Each case does different work, so
+  /// SimplifyCFG cannot turn it into a lookup table of constants instead. Mostly break, a little
+  /// fallthrough; a default only sometimes (never taken, but kept: a bound check to elide).
+  Stmt jump_table() {
+    Stmt s;
+    s.kind = StmtKind::Switch;
+    s.exprs = {expression(false, depth())};
+    s.table = static_cast<std::uint32_t>(rng_.range(8, 16));
+    s.lo = static_cast<std::uint32_t>(rng_.below(6));
+    ++switches_in_loop_;
+    for (std::uint32_t c = 0; c < s.table; ++c) {
+      SwitchCase sc;
+      sc.label = s.lo + c;
+      sc.fallthrough = rng_.chance(0.15);
+      sc.body = block(1);
+      s.cases.push_back(std::move(sc));
+    }
+    if (rng_.chance(0.3)) {
+      SwitchCase fallback;
+      fallback.body = block(1);
+      s.cases.push_back(std::move(fallback));
+      s.has_default = true;
+    }
+    --switches_in_loop_;
+    use("dense_jump_table");
+    return s;
+  }
+
+  /// One update of a random atomic slot (Kernel::atomic_slots): block scope only on a slot of
+  /// the thread's own block, device or system scope on any.
+  Stmt atomic() {
+    Stmt s;
+    s.kind = StmtKind::Atomic;
+    s.label = static_cast<int>(rng_.below(kAtomicSlots));
+    const AtomicSlot& slot = kernel_.atomic_slots.at(static_cast<std::size_t>(s.label));
+    s.exprs = {expression(slot.wide, depth())};
+    static const AtomicScope grid[] = {AtomicScope::Device, AtomicScope::System};
+    static const AtomicScope block_region[] = {AtomicScope::Device, AtomicScope::Block, AtomicScope::System};
+    s.vector_kind = static_cast<int>(slot.per_block ? block_region[rng_.below(3)] : grid[rng_.below(2)]);
+    s.cas = rng_.chance(0.3);
+    // clang-22 emits atom.cta/sys.max.s32 (signed) for the unsigned built-ins at block and system
+    // scope (docs/generator.md, "Atomics"): every such program would show that one bug, so the
+    // built-in is rare there and the CAS loop spells the same update otherwise.
+    const bool min_max = slot.op == AtomicOp::Min || slot.op == AtomicOp::Max;
+    if (!s.cas && min_max && !slot.is_signed && s.vector_kind != static_cast<int>(AtomicScope::Device) &&
+        !rng_.chance(policy_.get("dense.atomics.scoped_unsigned_minmax")))
+      s.cas = true;
+    use("dense_atomics");
+    return s;
+  }
+
+  /// A read through a pointer into global, shared or local memory, or a write through one into
+  /// shared or local memory, the space chosen by a computed selector (Generic).
+  Stmt generic_pointer() {
+    Stmt s;
+    s.kind = StmtKind::Generic;
+    s.vector_kind = static_cast<int>(rng_.below(2));
+    s.exprs = {expression(false, 2), expression(false, 2)};
+    if (s.vector_kind == 0) s.var = pick_var(VarType::u32);
+    else s.exprs.push_back(expression(false, depth()));
+    use("dense_generic_pointers");
+    return s;
+  }
+
   Stmt switch_statement() {
     Stmt s;
     s.kind = StmtKind::Switch;
@@ -400,6 +470,9 @@ private:
 public:
   void set_budget(int budget) { budget_ = budget; }
   void set_label_base(int base) { labels_ = base; }
+  Stmt jump_table_statement() { return jump_table(); }
+  Stmt atomic_statement() { return atomic(); }
+  Stmt generic_pointer_statement() { return generic_pointer(); }
 };
 
 /// a, b, c, d, w, then 2 to 6 more (8- and 16-bit ones only with the narrow family), then the
@@ -461,6 +534,15 @@ std::vector<Kernel> make_kernels(const Policy& policy, const Swarm& swarm, Size 
     kernel.input_salt = static_cast<std::uint32_t>(rng.next_u64());
     kernel.dynamic_shared = families.count("dense_dynamic_shared") && families.count("dense_shared_words");
     kernel.byte_words = families.count("dense_byte_store") != 0;
+    if (families.count("dense_atomics"))
+      for (std::uint32_t k = 0; k < kAtomicSlots; ++k) {
+        AtomicSlot slot;
+        slot.op = static_cast<AtomicOp>(rng.below(5));
+        slot.wide = k >= kAtomicSlots / 2;
+        slot.is_signed = (slot.op == AtomicOp::Min || slot.op == AtomicOp::Max) && rng.chance(0.5);
+        slot.per_block = rng.chance(0.5);
+        kernel.atomic_slots.push_back(slot);
+      }
     kernel.vars = kernel_variables(rng, families);
     if (families.count("dense_functions")) {
       const int functions = static_cast<int>(
@@ -474,6 +556,15 @@ std::vector<Kernel> make_kernels(const Policy& policy, const Swarm& swarm, Size 
                   static_cast<std::int64_t>(policy.get(prefix + "dense.statements.max"))));
     maker.set_budget(static_cast<int>(policy.get("dense.loop.iterations.max")));
     maker.statements(kernel.body, statements, kernel.vars, true);
+    // A family that is on shows in every kernel: one jump table at least, at the end.
+    if (families.count("dense_jump_table") &&
+        std::ranges::find(kernel.families, "dense_jump_table") == kernel.families.end())
+      kernel.body.push_back(maker.jump_table_statement());
+    if (!kernel.atomic_slots.empty() && std::ranges::find(kernel.families, "dense_atomics") == kernel.families.end())
+      kernel.body.push_back(maker.atomic_statement());
+    if (families.count("dense_generic_pointers") &&
+        std::ranges::find(kernel.families, "dense_generic_pointers") == kernel.families.end())
+      kernel.body.push_back(maker.generic_pointer_statement());
     if (kernel.dynamic_shared) maker.use("dense_dynamic_shared");
     if (kernel.byte_words) maker.use("dense_byte_store");
     std::sort(kernel.families.begin(), kernel.families.end());

@@ -63,6 +63,11 @@ public:
       : kernel_(kernel), output_(std::size_t(kernel.blocks) * kernel.threads * kOutputWordsPerThread) {
     for (std::uint32_t i = 0; i < kInputWords; ++i) input_[i] = input_word(kernel.input_salt, i);
     shared_.assign(std::size_t(kernel.blocks) * kernel.threads * kSharedWordsPerThread, 0);
+    if (!kernel.atomic_slots.empty())
+      for (std::uint32_t i = 0; i < (kernel.blocks + 1) * 4; ++i) {
+        atom32_.push_back(initial_atom(false, i));
+        atom64_.push_back(initial_atom(true, i));
+      }
   }
 
   std::vector<std::uint64_t> run() {
@@ -83,6 +88,9 @@ public:
     }
     for (Thread& thread : threads)
       if (!thread.returned) write_output(thread);
+    // The atomic slots' final words: the same in any order, so one thread after another will do.
+    output_.insert(output_.end(), atom32_.begin(), atom32_.end());
+    output_.insert(output_.end(), atom64_.begin(), atom64_.end());
     return std::move(output_);
   }
 
@@ -232,6 +240,26 @@ private:
       for (int k = 0; k < 4; ++k) thread.bytes[at + k] = values[k];
       return Flow::normal;
     }
+    case StmtKind::Atomic: {
+      const AtomicSlot& slot = kernel_.atomic_slots.at(static_cast<std::size_t>(s.label));
+      const std::uint32_t region = slot.per_block ? thread.t / kernel_.threads : kernel_.blocks;
+      std::uint64_t& word = (slot.wide ? atom64_ : atom32_)[region * 4u + static_cast<std::uint32_t>(s.label) % 4u];
+      word = apply_atomic(slot, word, eval(s.exprs[0], thread, frame));
+      return Flow::normal;
+    }
+    case StmtKind::Generic: {
+      const std::uint64_t selector = eval(s.exprs[0], thread, frame);
+      const std::uint32_t i = static_cast<std::uint32_t>(eval(s.exprs[1], thread, frame));
+      if (s.vector_kind == 0) {
+        const std::uint32_t space = static_cast<std::uint32_t>(selector) % 3u;
+        const std::uint32_t word = space == 0 ? in(i) : space == 1 ? thread.shared[i & 7u] : thread.loc[i & 7u];
+        frame.values[s.var] = narrow((*frame.vars)[s.var].type, frame.values[s.var] ^ word);
+        return Flow::normal;
+      }
+      const std::uint32_t value = static_cast<std::uint32_t>(eval(s.exprs[2], thread, frame));
+      ((selector & 1u) ? thread.shared[i & 7u] : thread.loc[i & 7u]) = value;
+      return Flow::normal;
+    }
     case StmtKind::If:
       return eval(s.exprs[0], thread, frame) != 0 ? block(s.body, thread, frame) : block(s.else_body, thread, frame);
     case StmtKind::For: {
@@ -250,7 +278,8 @@ private:
     case StmtKind::Break: return eval(s.exprs[0], thread, frame) != 0 ? Flow::broke : Flow::normal;
     case StmtKind::Continue: return eval(s.exprs[0], thread, frame) != 0 ? Flow::continued : Flow::normal;
     case StmtKind::Switch: {
-      const std::uint32_t value = static_cast<std::uint32_t>(eval(s.exprs[0], thread, frame) & 7u);
+      const auto selector = static_cast<std::uint32_t>(eval(s.exprs[0], thread, frame));
+      const std::uint32_t value = s.table != 0 ? selector % s.table + s.lo : selector & 7u;
       std::size_t first = s.cases.size();
       const std::size_t labelled = s.has_default ? s.cases.size() - 1 : s.cases.size();
       for (std::size_t c = 0; c < labelled; ++c)
@@ -342,6 +371,7 @@ private:
   const Kernel& kernel_;
   std::uint32_t input_[kInputWords] = {};
   std::vector<std::uint32_t> shared_;
+  std::vector<std::uint64_t> atom32_, atom64_;  ///< Kernel::atomic_slots' words, region by region
   std::vector<std::uint64_t> output_;
 };
 

@@ -159,6 +159,8 @@ const char* statement_name(StmtKind kind) {
   case StmtKind::Shuffle: return "shuffle";
   case StmtKind::WarpReduce: return "warp reduce";
   case StmtKind::StoreBytes: return "byte store";
+  case StmtKind::Atomic: return "atomic";
+  case StmtKind::Generic: return "generic pointer";
   }
   return "statement";
 }
@@ -372,8 +374,9 @@ Uses uses_of(const Kernel& kernel) {
     const Stmt& s = body[i];
     if (s.var >= 0) uses.vars.insert(s.var);
     uses.vars.insert(s.targets.begin(), s.targets.end());
-    uses.local = uses.local || s.kind == StmtKind::StoreLocal;
-    uses.shared = uses.shared || s.kind == StmtKind::StoreShared || s.kind == StmtKind::VectorStore;
+    uses.local = uses.local || s.kind == StmtKind::StoreLocal || s.kind == StmtKind::Generic;
+    uses.shared = uses.shared || s.kind == StmtKind::StoreShared || s.kind == StmtKind::VectorStore ||
+                  s.kind == StmtKind::Generic;
     uses.bytes = uses.bytes || s.kind == StmtKind::StoreBytes;
     for (const Expr& root : s.exprs)
       walk_expr(root, [&](const Expr& e) {

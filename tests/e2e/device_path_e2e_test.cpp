@@ -79,6 +79,28 @@ TEST_F(DevicePath, AGeneratedBatchSharesEachFrontEndAndJudgesAsTheWholeBuild) {
   EXPECT_TRUE(contains(std::string(first.at("device_path").at("ptxas").as_string()), "ptxas")) << first;
 }
 
+// nvcc-O3-cicc0 with the real nvcc: its own front end (cicc -O0), other PTX than nvcc-O3's,
+// assembled by ptxas at -O3 as nvcc-O3's is; the generated program agrees under all three.
+TEST_F(DevicePath, TheCiccLoweredTwinHasItsOwnPtxAndKeepsPtxasAtO3) {
+  const generator::TestCase test = generator::generate_batch(harness_only_policy(), {21}, generator::Size::small);
+  const pipeline::TestInput input{test.name + ".cu", test.source, std::nullopt, test.sidecar, {}, {}};
+  const pipeline::TestCheck device = check(input, pipeline::BuildPath::device, "cicc",
+                                           runners::parse_configs("nvcc-O3,nvcc-O3-cicc0,nvcc-O3-ptxas0"));
+  ASSERT_TRUE(noted(device, "device path")) << join(device.notes, "\n");
+  ASSERT_EQ(device.configs.size(), 3u);
+  for (const pipeline::ConfigCheck& config : device.configs)
+    ASSERT_EQ(config.observation.outcome, oracle::CompileOutcome::accepted) << config.compile.config.name << ":\n"
+                                                                            << config.compile.process.err.text;
+  const pipeline::ConfigCheck& lowered = device.configs[1];
+  EXPECT_TRUE(contains(lowered.compile.front_end.display(), "-Xcicc -O0")) << lowered.compile.front_end.display();
+  const auto& ptxas = lowered.compile.command.argv;
+  EXPECT_NE(std::ranges::find(ptxas, "-O3"), ptxas.end()) << lowered.compile.command.display();
+  EXPECT_EQ(device.configs[0].ptx, device.configs[2].ptx);
+  ASSERT_NE(device.configs[0].ptx, lowered.ptx);
+  EXPECT_NE(read_file(device.configs[0].ptx), read_file(lowered.ptx)) << "cicc -O0 changed nothing in the PTX";
+  EXPECT_TRUE(device.verdict.agree()) << device.verdict.headline();
+}
+
 TEST_F(DevicePath, AProgramWithHostCodeIsBuiltWhole) {
   // Most of the default policy's programs carry layout probes, whose host views need the binary:
   // the first seed's that does.

@@ -67,6 +67,9 @@ TEST(GpuDense, ProgramsWithEveryFamilyPrintThePredictedChecksums) {
   const std::vector<generator::Knob> knobs = policy.knobs();
   for (const generator::Knob& knob : knobs)
     if (knob.name.starts_with("dense.family.")) policy.set(knob.name, 1);
+  // clang-22's scoped unsigned atomic min/max are signed (docs/generator.md, "Jump tables,
+  // atomics and generic pointers"): a known bug, not what this test checks.
+  policy.set("dense.atomics.scoped_unsigned_minmax", 0);
   TempDir dir("cudiff-gpu-dense");
   int kernels = 0, mismatched = 0;
   for (std::uint64_t seed = 1; seed <= 8; ++seed) {

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <functional>
 #include <set>
@@ -144,7 +145,8 @@ TEST(DenseGenerator, ManySeedsGenerateRunAndRepeatExactly) {
     if (!kernels.empty()) ++programs_with_dense;
     for (const dense::Kernel& kernel : kernels) {
       const auto words = dense::run_kernel(kernel);
-      ASSERT_EQ(words.size(), std::size_t(kernel.blocks) * kernel.threads * dense::kOutputWordsPerThread);
+      ASSERT_EQ(words.size(), std::size_t(kernel.blocks) * kernel.threads * dense::kOutputWordsPerThread +
+                                  dense::atomic_words(kernel));
       families.insert(kernel.families.begin(), kernel.families.end());
       EXPECT_FALSE(dense::emit_kernel(kernel, "").empty());
     }
@@ -157,13 +159,16 @@ TEST(DenseGenerator, ManySeedsGenerateRunAndRepeatExactly) {
   std::cout << "300 seeds: " << programs_with_dense << " with compute-dense kernels, " << families.size()
             << " families, " << seconds << " s\n";
   EXPECT_GT(programs_with_dense, 200);  // dense.share 0.85
-  for (const char* family :
-       {"dense_arith",          "dense_select",        "dense_mixed_sign", "dense_narrow",      "dense_bitfield",
-        "dense_intrinsics",     "dense_simd",          "dense_wide",       "dense_int128",      "dense_fp_exact",
-        "dense_loops",          "dense_switch",        "dense_goto",       "dense_local_array", "dense_shared_words",
-        "dense_dynamic_shared", "dense_vector_memory", "dense_ldg",        "dense_functions",   "dense_volatile",
-        "dense_collectives",    "dense_early_return",  "dense_inline_ptx", "dense_fp_float",    "dense_half",
-        "dense_byte_store",     "dense_wide_mixed"})
+  for (const char* family : {"dense_arith",          "dense_select",        "dense_mixed_sign",
+                             "dense_narrow",         "dense_bitfield",      "dense_intrinsics",
+                             "dense_simd",           "dense_wide",          "dense_int128",
+                             "dense_fp_exact",       "dense_loops",         "dense_switch",
+                             "dense_goto",           "dense_local_array",   "dense_shared_words",
+                             "dense_dynamic_shared", "dense_vector_memory", "dense_ldg",
+                             "dense_functions",      "dense_volatile",      "dense_collectives",
+                             "dense_early_return",   "dense_inline_ptx",    "dense_fp_float",
+                             "dense_half",           "dense_byte_store",    "dense_wide_mixed",
+                             "dense_jump_table",     "dense_atomics",       "dense_generic_pointers"})
     EXPECT_TRUE(families.count(family)) << family;
 }
 
@@ -193,6 +198,258 @@ TEST(DenseGenerator, FamiliesSwitchOffWithTheirKnobs) {
       const std::string text = dense::emit_kernel(kernel, "");
       EXPECT_EQ(text.find("asm volatile"), std::string::npos);
       EXPECT_EQ(text.find("for (unsigned i0"), std::string::npos);
+    }
+}
+
+dense::Expr constant(std::uint64_t value) {
+  dense::Expr e;
+  e.value = value;
+  return e;
+}
+
+dense::Expr operation(Op o, std::vector<dense::Expr> args) {
+  dense::Expr e;
+  e.kind = dense::Expr::Kind::Operation;
+  e.op = o;
+  e.args = std::move(args);
+  return e;
+}
+
+dense::Stmt assign_d(dense::Expr value) {
+  dense::Stmt s;
+  s.var = 3;  // d
+  s.exprs = {std::move(value)};
+  return s;
+}
+
+/// A kernel of a, b, c, d, w whose body is `body`.
+dense::Kernel kernel_of(dense::Body body) {
+  dense::Kernel kernel;
+  kernel.name = "k";
+  kernel.vars = {{"a", dense::VarType::u32},
+                 {"b", dense::VarType::u32},
+                 {"c", dense::VarType::u32},
+                 {"d", dense::VarType::u32},
+                 {"w", dense::VarType::u64}};
+  kernel.body = std::move(body);
+  return kernel;
+}
+
+// A jump table over the thread's index, case L setting d = L, predicts what d = tid % N + lo
+// predicts: the selector and every label as the text reads them (N 8 and 11, lo 3).
+TEST(DenseGenerator, AJumpTableSelectsTheCaseItsSelectorNames) {
+  dense::Expr tid;
+  tid.kind = dense::Expr::Kind::ThreadId;
+  for (const std::uint32_t table : {8u, 11u}) {
+    dense::Stmt sw;
+    sw.kind = dense::StmtKind::Switch;
+    sw.table = table;
+    sw.lo = 3;
+    sw.exprs = {tid};
+    for (std::uint32_t label = 3; label < 3 + table; ++label)
+      sw.cases.push_back({label, false, {assign_d(constant(label))}});
+    const dense::Kernel switched = kernel_of({sw});
+    // t % 8 is t & 7; URem is x % (y | 1u), and 10 | 1 is 11.
+    const dense::Expr rest = table == 8 ? operation(Op::And, {tid, constant(7)})
+                                        : operation(Op::URem, {tid, constant(10)});
+    const dense::Kernel direct = kernel_of({assign_d(operation(Op::Add, {rest, constant(3)}))});
+    EXPECT_EQ(dense::run_kernel(switched), dense::run_kernel(direct)) << table;
+    const std::string text = dense::emit_kernel(switched, "");
+    EXPECT_NE(text.find("% " + std::to_string(table) + "u + 3u) {"), std::string::npos) << text;
+    EXPECT_NE(text.find("case " + std::to_string(table + 2) + "u:"), std::string::npos) << text;
+  }
+}
+
+TEST(DenseGenerator, JumpTablesHaveEightOrMoreConsecutiveCases) {
+  Policy policy = Policy::defaults();
+  policy.set("dense.share", 1);
+  const std::vector<Knob> knobs = policy.knobs();
+  for (const Knob& knob : knobs)
+    if (knob.name.starts_with("dense.family.")) policy.set(knob.name, 0);
+  policy.set("dense.family.dense_jump_table", 1);
+  int tables = 0;
+  const std::function<void(const dense::Body&)> walk = [&](const dense::Body& body) {
+    for (const dense::Stmt& s : body) {
+      if (s.kind == dense::StmtKind::Switch && s.table != 0) {
+        ++tables;
+        EXPECT_GE(s.table, 8u);
+        const std::size_t labelled = s.has_default ? s.cases.size() - 1 : s.cases.size();
+        ASSERT_EQ(labelled, s.table);
+        for (std::size_t c = 0; c < labelled; ++c) EXPECT_EQ(s.cases[c].label, s.lo + c);
+      }
+      walk(s.body);
+      walk(s.else_body);
+      for (const dense::SwitchCase& c : s.cases) walk(c.body);
+    }
+  };
+  for (std::uint64_t seed = 1; seed <= 20; ++seed)
+    for (const dense::Kernel& kernel : dense::make_kernels(policy, Swarm{}, Size::small, seed)) {
+      const int before = tables;
+      walk(kernel.body);
+      EXPECT_GT(tables, before) << "seed " << seed << ": the family is on and the kernel has no jump table";
+      EXPECT_NE(std::find(kernel.families.begin(), kernel.families.end(), "dense_jump_table"), kernel.families.end());
+      dense::run_kernel(kernel);
+    }
+  // Off: none.
+  policy.set("dense.family.dense_jump_table", 0);
+  policy.set("dense.family.dense_switch", 1);
+  for (std::uint64_t seed = 1; seed <= 20; ++seed)
+    for (const dense::Kernel& kernel : dense::make_kernels(policy, Swarm{}, Size::small, seed)) {
+      const int before = tables;
+      walk(kernel.body);
+      EXPECT_EQ(tables, before) << "seed " << seed;
+    }
+}
+
+dense::Expr memory(dense::Expr::Kind kind, std::uint64_t index) {
+  dense::Expr e;
+  e.kind = kind;
+  e.args = {constant(index)};
+  return e;
+}
+
+// A generic pointer reads and writes exactly the word its selector's state space and its index
+// name: the same as the statements that name that space directly.
+TEST(DenseGenericPointers, ThePointerReachesTheSpaceItsSelectorNames) {
+  using Kind = dense::Expr::Kind;
+  const Kind spaces[] = {Kind::Input, Kind::Shared, Kind::Local};
+  for (std::uint64_t selector = 0; selector < 6; ++selector) {
+    dense::Stmt read;
+    read.kind = dense::StmtKind::Generic;
+    read.var = 0;
+    read.exprs = {constant(selector), constant(13)};
+    dense::Stmt direct;
+    direct.var = 0;
+    direct.compound = dense::CompoundOp::Xor;
+    direct.exprs = {memory(spaces[selector % 3], 13)};
+    EXPECT_EQ(dense::run_kernel(kernel_of({read})), dense::run_kernel(kernel_of({direct}))) << selector;
+
+    dense::Stmt write;
+    write.kind = dense::StmtKind::Generic;
+    write.vector_kind = 1;
+    write.exprs = {constant(selector), constant(10), constant(77)};
+    dense::Stmt store;
+    store.kind = selector & 1 ? dense::StmtKind::StoreShared : dense::StmtKind::StoreLocal;
+    store.exprs = {constant(10), constant(77)};
+    EXPECT_EQ(dense::run_kernel(kernel_of({write})), dense::run_kernel(kernel_of({store}))) << selector;
+  }
+  dense::Stmt read;
+  read.kind = dense::StmtKind::Generic;
+  read.var = 2;
+  read.exprs = {constant(1), constant(2)};
+  const std::string text = dense::emit_kernel(kernel_of({read}), "");
+  EXPECT_NE(text.find("cudiff_s == 0u ? &in[cudiff_i & 255u] : cudiff_s == 1u ? &sh[sb + (cudiff_i & 7u)] : "
+                      "&loc[cudiff_i & 7u];"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("c ^= *cudiff_g; }"), std::string::npos) << text;
+}
+
+TEST(DenseAtomics, EachOperationOnItsWidthAndSignedness) {
+  dense::AtomicSlot slot;
+  slot.op = dense::AtomicOp::Min;
+  EXPECT_EQ(dense::apply_atomic(slot, 0xffffffffu, 1), 1u);
+  slot.is_signed = true;  // -1 < 1
+  EXPECT_EQ(dense::apply_atomic(slot, 0xffffffffu, 1), 0xffffffffu);
+  slot.op = dense::AtomicOp::Max;
+  EXPECT_EQ(dense::apply_atomic(slot, 0x80000000u, 0x7fffffffu), 0x7fffffffu);
+  slot.wide = true;
+  EXPECT_EQ(dense::apply_atomic(slot, 0x8000000000000000ull, 5), 5u);
+  EXPECT_EQ(dense::apply_atomic(slot, 0x80000000u, 0x7fffffffu), 0x80000000u);  // both positive as 64-bit
+  slot.is_signed = false;
+  EXPECT_EQ(dense::apply_atomic(slot, 0x8000000000000000ull, 5), 0x8000000000000000ull);
+  slot.wide = false;
+  slot.op = dense::AtomicOp::Xor;  // 32-bit: the high half of an operand is dropped
+  EXPECT_EQ(dense::apply_atomic(slot, 0x0f, 0x1000000ff), 0xf0u);
+  slot.op = dense::AtomicOp::And;
+  EXPECT_EQ(dense::apply_atomic(slot, 0xff00ff00u, 0x0ff00ff0u), 0x0f000f00u);
+  slot.op = dense::AtomicOp::Or;
+  EXPECT_EQ(dense::apply_atomic(slot, 0xff00u, 0x00ffu), 0xffffu);
+}
+
+// A signed block-scope min of the thread index into the thread's block's slot 0, and a 64-bit
+// grid-wide xor of it through a CAS loop into slot 4: the words after the threads' are the
+// initial words with every update applied, region by region.
+TEST(DenseAtomics, TheSlotsWordsFollowTheThreadsWords) {
+  dense::Expr tid;
+  tid.kind = dense::Expr::Kind::ThreadId;
+  dense::Expr wide_tid = tid;
+  wide_tid.wide = true;
+  dense::Stmt min;
+  min.kind = dense::StmtKind::Atomic;
+  min.label = 0;
+  min.vector_kind = static_cast<int>(dense::AtomicScope::Block);
+  min.exprs = {operation(Op::Sub, {constant(100), tid})};  // 100 - t: negative from t = 101
+  dense::Stmt xored = min;
+  xored.label = 4;
+  xored.cas = true;
+  xored.vector_kind = static_cast<int>(dense::AtomicScope::System);
+  xored.exprs = {wide_tid};
+  dense::Kernel kernel = kernel_of({min, xored});
+  kernel.blocks = 2;
+  kernel.threads = 128;
+  kernel.atomic_slots.resize(dense::kAtomicSlots);
+  kernel.atomic_slots[0] = {dense::AtomicOp::Min, false, true, true};
+  kernel.atomic_slots[4] = {dense::AtomicOp::Xor, true, false, false};
+  for (std::uint32_t k = 1; k < dense::kAtomicSlots; ++k) kernel.atomic_slots[k].wide = k >= 4;
+  const std::vector<std::uint64_t> words = dense::run_kernel(kernel);
+  const std::size_t at = std::size_t(2) * 128 * dense::kOutputWordsPerThread;
+  ASSERT_EQ(words.size(), at + 24);  // 3 regions of 4 32-bit and 4 64-bit words
+  // Each block's slot 0: its initial word and 100 - t of its threads, the least as int.
+  for (std::uint32_t block = 0; block < 2; ++block) {
+    std::int64_t least = static_cast<std::int32_t>(dense::initial_atom(false, block * 4));
+    for (std::uint32_t t = block * 128; t < block * 128 + 128; ++t)
+      least = std::min<std::int64_t>(least, 100 - static_cast<std::int64_t>(t));
+    EXPECT_EQ(words[at + block * 4], static_cast<std::uint32_t>(least)) << "block " << block;
+  }
+  EXPECT_EQ(words[at + 8], dense::initial_atom(false, 8));  // the grid's slot 0: untouched
+  std::uint64_t all = 0;
+  for (std::uint64_t t = 0; t < 256; ++t) all ^= t;
+  EXPECT_EQ(words[at + 12 + 8], dense::initial_atom(true, 8) ^ all);  // slot 4 of the grid's region
+  EXPECT_EQ(words[at + 12 + 0], dense::initial_atom(true, 0));
+  const std::string text = dense::emit_kernel(kernel, "");
+  EXPECT_NE(text.find("atomicMin_block((int*)&k_atom32[blockIdx.x * 4u + 0u], (int)("), std::string::npos) << text;
+  EXPECT_NE(text.find("atomicCAS_system(cudiff_p, cudiff_want, cudiff_want ^ cudiff_v)"), std::string::npos) << text;
+  EXPECT_NE(text.find("&k_atom64[2u * 4u + 0u]"), std::string::npos) << text;
+  EXPECT_NE(text.find("cudiff_fold(host_out, 1048u)"), std::string::npos) << text;
+  EXPECT_NE(text.find("cudaMemcpyToSymbol(k_atom32"), std::string::npos) << text;
+}
+
+TEST(DenseAtomics, BlockScopeOnlyOnTheBlocksOwnSlotsAndOffWithItsKnob) {
+  Policy policy = Policy::defaults();
+  policy.set("dense.share", 1);
+  const std::vector<Knob> knobs = policy.knobs();
+  for (const Knob& knob : knobs)
+    if (knob.name.starts_with("dense.family.")) policy.set(knob.name, 0);
+  policy.set("dense.family.dense_atomics", 1);
+  int updates = 0, cas = 0;
+  const std::function<void(const dense::Kernel&, const dense::Body&)> walk = [&](const dense::Kernel& kernel,
+                                                                                 const dense::Body& body) {
+    for (const dense::Stmt& s : body) {
+      if (s.kind == dense::StmtKind::Atomic) {
+        ++updates;
+        cas += s.cas;
+        const dense::AtomicSlot& slot = kernel.atomic_slots.at(s.label);
+        if (s.vector_kind == static_cast<int>(dense::AtomicScope::Block)) EXPECT_TRUE(slot.per_block);
+      }
+      walk(kernel, s.body);
+      walk(kernel, s.else_body);
+      for (const dense::SwitchCase& c : s.cases) walk(kernel, c.body);
+    }
+  };
+  for (std::uint64_t seed = 1; seed <= 20; ++seed)
+    for (const dense::Kernel& kernel : dense::make_kernels(policy, Swarm{}, Size::small, seed)) {
+      const int before = updates;
+      walk(kernel, kernel.body);
+      EXPECT_GT(updates, before) << "seed " << seed;
+      EXPECT_EQ(dense::run_kernel(kernel), dense::run_kernel(kernel));
+    }
+  EXPECT_GT(cas, 0);
+  policy.set("dense.family.dense_atomics", 0);
+  for (std::uint64_t seed = 1; seed <= 20; ++seed)
+    for (const dense::Kernel& kernel : dense::make_kernels(policy, Swarm{}, Size::small, seed)) {
+      EXPECT_TRUE(kernel.atomic_slots.empty());
+      EXPECT_EQ(dense::emit_kernel(kernel, "").find("_atom32"), std::string::npos);
     }
 }
 

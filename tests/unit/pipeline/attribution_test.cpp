@@ -95,6 +95,50 @@ TEST(AttributionRules, RdcConfigSplitsPtxasFromTheRest) {
   EXPECT_EQ(decide_config(o).stage, Stage::device_codegen);
 }
 
+// nvcc-O3 wrong, ptxas -O0 on its own PTX still wrong, nvcc-O3-cicc0 (cicc -O0, ptxas -O3)
+// right: the PTX is wrong and NVVM's optimizer made it so.
+TEST(AttributionRules, RightWithCiccLoweredIsNvvm) {
+  OddConfig o = odd("nvcc-O3");
+  o.ptxas_swapped = SwapResult::still_wrong;
+  o.driver_jit = SwapResult::still_wrong;
+  o.cicc_twin = "nvcc-O3-cicc0";
+  o.cicc_lowered = SwapResult::right;
+  const Decision d = decide_config(o);
+  EXPECT_EQ(d.stage, Stage::nvvm);
+  EXPECT_NE(d.why.find("its twin nvcc-O3-cicc0 (cicc -O0, ptxas -O3) is right: NVVM's optimizer"), std::string::npos)
+      << d.why;
+  EXPECT_EQ(oracle::to_string(d.stage), "nvvm");
+  EXPECT_EQ(oracle::parse_stage("nvvm"), Stage::nvvm);
+  // Through decide_finding, as a run finding's stage.
+  EXPECT_EQ(decide_finding({d}, false, false).stage, Stage::nvvm);
+}
+
+TEST(AttributionRules, WrongWithCiccLoweredTooStaysDeviceCodegen) {
+  OddConfig o = odd("nvcc-O3");
+  o.ptxas_swapped = SwapResult::still_wrong;
+  o.cicc_twin = "nvcc-O3-cicc0";
+  o.cicc_lowered = SwapResult::still_wrong;
+  const Decision d = decide_config(o);
+  EXPECT_EQ(d.stage, Stage::device_codegen);
+  EXPECT_NE(d.why.find("nvcc-O3-cicc0 (cicc -O0) is wrong too"), std::string::npos) << d.why;
+  // A cicc twin that could not be built or run tells nothing: device-codegen, as without one.
+  o.cicc_lowered = SwapResult::build_failed;
+  EXPECT_EQ(decide_config(o).stage, Stage::device_codegen);
+}
+
+// The twin rule first: the same PTX right through ptxas -O0 is ptxas's, whatever the cicc twin
+// printed (its PTX is another PTX); the driver's JIT right on the same PTX stays unknown.
+TEST(AttributionRules, PtxasAndTheAssemblersStillComeBeforeTheCiccTwin) {
+  OddConfig o = odd("nvcc-O3");
+  o.ptxas_swapped = SwapResult::right;
+  o.cicc_twin = "nvcc-O3-cicc0";
+  o.cicc_lowered = SwapResult::right;
+  EXPECT_EQ(decide_config(o).stage, Stage::ptxas);
+  o.ptxas_swapped = SwapResult::still_wrong;
+  o.driver_jit = SwapResult::right;
+  EXPECT_EQ(decide_config(o).stage, Stage::unknown);
+}
+
 TEST(AttributionRules, SwapsThatCouldNotBeMadeLeaveItUnknown) {
   OddConfig failed = odd("clang-O3");
   failed.ptxas_swapped = SwapResult::build_failed;

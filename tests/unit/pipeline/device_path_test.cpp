@@ -61,6 +61,10 @@ TEST(DevicePathRules, ConfigsThatDifferOnlyInPtxasShareAFrontEnd) {
             runners::front_end_key(tools, config("clang-O3-ptxas0")));
   EXPECT_NE(runners::front_end_key(tools, config("clang-O3")), runners::front_end_key(tools, config("clang-O0")));
   EXPECT_NE(runners::front_end_key(tools, config("nvcc-O3")), runners::front_end_key(tools, config("clang-O3")));
+  // The cicc-lowered twin makes other PTX: a front end of its own, then ptxas at -O3.
+  EXPECT_NE(runners::front_end_key(tools, config("nvcc-O3")), runners::front_end_key(tools, config("nvcc-O3-cicc0")));
+  EXPECT_TRUE(runners::device_buildable(config("nvcc-O3-cicc0")));
+  EXPECT_EQ(runners::ptxas_command(tools, config("nvcc-O3-cicc0"), "a.ptx", "a.cubin").argv[3], "-O3");
   EXPECT_TRUE(runners::device_buildable(config("nvcc-O0")));
   EXPECT_FALSE(runners::device_buildable(config("nvcc-O3-jit")));
   EXPECT_FALSE(runners::device_buildable(config("nvcc-O3-rdc")));

@@ -119,7 +119,7 @@ TEST(SanitizerTools, SharedMemoryAndBarriersAddTheirTools) {
 
 ConfigCheck built(const std::string& name, runners::CompilerKind compiler) {
   ConfigCheck check;
-  check.compile.config = runners::Config{name, compiler, "O3", "sm_90", {}, ""};
+  check.compile.config = runners::Config{name, compiler, "O3", "sm_90", {}, "", ""};
   check.compile.artifact = "/tmp/" + name;
   check.run = oracle::RunObservation{};
   return check;

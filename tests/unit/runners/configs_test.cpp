@@ -46,6 +46,25 @@ TEST(Configs, NvccPtxasO0PassesTheLevelToPtxasOnly) {
                                       "-Xptxas", "-O0", "-o", "/w/out/t", "/w/t.cu"}));
 }
 
+// nvcc 13 passes cicc no level and ptxas none (nvcc --dryrun): -Xcicc -O0 moves NVVM alone,
+// and ptxas stays at its default, -O3.
+TEST(Configs, NvccCiccO0LowersNvvmAndKeepsPtxas) {
+  EXPECT_EQ(argv_of("nvcc-O3-cicc0"),
+            (std::vector<std::string>{"/cuda/bin/nvcc", "-std=c++17", "--extended-lambda", "-arch=sm_90", "-O3",
+                                      "-Xcicc", "-O0", "-o", "/w/out/t", "/w/t.cu"}));
+  EXPECT_EQ(ptxas_level(preset("nvcc-O3-cicc0")), "O3");
+  const std::optional<Config> twin = cicc_lowered_twin(preset("nvcc-O3"));
+  ASSERT_TRUE(twin);
+  EXPECT_EQ(twin->name, "nvcc-O3-cicc0");
+  Config renamed = *twin;
+  renamed.name = preset("nvcc-O3-cicc0").name;
+  EXPECT_EQ(renamed, preset("nvcc-O3-cicc0"));
+  EXPECT_EQ(cicc_lowered_twin(preset("nvcc-O3-nofma"))->name, "nvcc-O3-nofma+cicc-O0");
+  // Nothing to lower: clang, cicc already at -O0 (nvcc-O0, -G) or lowered.
+  for (const char* name : {"clang-O3", "nvcc-O0", "nvcc-G", "nvcc-O3-cicc0"})
+    EXPECT_FALSE(cicc_lowered_twin(preset(name))) << name;
+}
+
 TEST(Configs, ClangPtxasO0GoesThroughXcudaPtxas) {
   EXPECT_EQ(argv_of("clang-O3-ptxas0"),
             concat(concat(clang_prefix("sm_90", "O3"), {"-Xcuda-ptxas", "-O0"}), clang_link));
