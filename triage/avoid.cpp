@@ -48,6 +48,8 @@ constexpr Construct kConstructs[] = {
     {"PTX logic (and/or/xor/not/lop3)", Scope::inline_ptx, R"(\b(and|or|xor|not|cnot|lop3)\.)", "ptx.family.logic"},
     {"an ABI function's alignas struct", Scope::abi, R"(\bstruct\s+alignas\s*\()", "abi.kind.alignas_struct"},
     {"an ABI function's __grid_constant__ parameter", Scope::abi, R"(__grid_constant__)", "abi.grid_constant"},
+    {"unsigned atomic min/max at block or system scope", Scope::dense, R"(\batomic(Min|Max)_(block|system)\s*\()",
+     "dense.atomics.scoped_unsigned_minmax"},
     {"SIMD-in-word intrinsics (__vadd2, __vcmpgeu4 ...)", Scope::dense, R"(\b__v[a-z]+[24]\s*\()",
      "dense.family.dense_simd"},
     {"unsigned __int128", Scope::dense, R"(\b__int128\b)", "dense.family.dense_int128"},
