@@ -199,9 +199,9 @@ int arch_number(std::string_view arch) {
 /// targets. An older `.version` with a newer `.target` is an error ptxas reports, so a module
 /// retargeted to a newer GPU needs its version raised with it.
 int minimum_ptx_version(std::string_view arch) {
-  static const std::map<int, int> kFirstVersion = {{70, 60}, {72, 61}, {75, 63}, {80, 70}, {86, 71}, {87, 74},
-                                                   {89, 78}, {90, 78}, {100, 86}, {101, 86}, {103, 88},
-                                                   {110, 90}, {120, 87}, {121, 88}};
+  static const std::map<int, int> kFirstVersion = {{70, 60},  {72, 61},  {75, 63},  {80, 70},  {86, 71},
+                                                   {87, 74},  {89, 78},  {90, 78},  {100, 86}, {101, 86},
+                                                   {103, 88}, {110, 90}, {120, 87}, {121, 88}};
   const auto found = kFirstVersion.upper_bound(arch_number(arch));
   return found == kFirstVersion.begin() ? 0 : std::prev(found)->second;
 }
