@@ -365,7 +365,7 @@ void expression_edits(const Kernel& kernel, std::vector<KernelEdit>& edits) {
 /// What the kernel's own statements use: its variables, its local words, its shared words.
 struct Uses {
   std::set<int> vars;
-  bool local = false, shared = false, bytes = false;
+  bool local = false, shared = false, bytes = false, atomics = false;
 };
 
 Uses uses_of(const Kernel& kernel) {
@@ -378,6 +378,7 @@ Uses uses_of(const Kernel& kernel) {
     uses.shared = uses.shared || s.kind == StmtKind::StoreShared || s.kind == StmtKind::VectorStore ||
                   s.kind == StmtKind::Generic;
     uses.bytes = uses.bytes || s.kind == StmtKind::StoreBytes;
+    uses.atomics = uses.atomics || s.kind == StmtKind::Atomic;
     for (const Expr& root : s.exprs)
       walk_expr(root, [&](const Expr& e) {
         if (e.kind == Expr::Kind::Var) uses.vars.insert(e.var);
@@ -442,6 +443,14 @@ void storage_edits(const Kernel& kernel, std::vector<KernelEdit>& edits) {
     edits.push_back({"delete the global bytes", "dense: delete the global bytes", [](Kernel& k) {
                        if (uses_of(k).bytes) return false;
                        return std::exchange(k.byte_words, false);
+                     }});
+  // The atomic slots' arrays, their host set-up and their words of the checksum outlive the
+  // updates that used them: without this edit every reduced dense_atomics kernel keeps them.
+  if (!kernel.atomic_slots.empty() && !uses.atomics)
+    edits.push_back({"delete the atomic slots", "dense: delete the atomic slots", [](Kernel& k) {
+                       if (uses_of(k).atomics || k.atomic_slots.empty()) return false;
+                       k.atomic_slots.clear();
+                       return true;
                      }});
   if (kernel.shared_words && kernel.dynamic_shared)
     edits.push_back({"static shared words", "dense: static shared words",

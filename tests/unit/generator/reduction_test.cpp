@@ -38,7 +38,7 @@ TEST(ProgramReduction, StartsFromTheGeneratedProgramAndItsPredictions) {
 }
 
 TEST(ProgramReduction, EveryCandidateIsAnotherProgramWithItsOwnPrediction) {
-  const ProgramReduction reduction(Policy::defaults(), kSeed, Size::small);
+  const ProgramReduction reduction(test::reduction_policy(), kSeed, Size::small);
   std::size_t candidates = 0, other_checksums = 0;
   for (std::size_t i = 0; i < reduction.edits(); ++i) {
     const std::optional<TestCase> candidate = reduction.candidate(i);
