@@ -10,24 +10,6 @@
 namespace cudiff::reducer {
 namespace {
 
-std::string_view spelling(std::string_view text, const Token& token) { return token.text(text); }
-
-bool one_of(std::string_view word, std::initializer_list<std::string_view> words) {
-  return std::ranges::find(words, word) != words.end();
-}
-
-std::optional<std::size_t> previous_code(const std::vector<Token>& tokens, std::size_t i) {
-  while (i > 0)
-    if (tokens[--i].kind != TokenKind::comment) return i;
-  return std::nullopt;
-}
-
-std::optional<std::size_t> next_code(const std::vector<Token>& tokens, std::size_t i) {
-  for (++i; i < tokens.size(); ++i)
-    if (tokens[i].kind != TokenKind::comment) return i;
-  return std::nullopt;
-}
-
 /// `namespace N {`, `namespace {` and `extern "C" {`: a block whose declarations are at
 /// namespace scope.
 bool wraps_declarations(std::string_view text, const std::vector<Token>& tokens, const Pair& pair) {

@@ -9,10 +9,6 @@
 namespace cudiff::reducer {
 namespace {
 
-bool one_of(std::string_view word, std::initializer_list<std::string_view> words) {
-  return std::ranges::find(words, word) != words.end();
-}
-
 /// Keywords that may stand right before a declared name.
 bool declares_after(std::string_view word) {
   return one_of(word, {"void",         "int",          "char",       "short",        "long",        "float",

@@ -37,26 +37,6 @@ Range whole_lines(std::string_view text, Range range) {
   return {begin, std::min(end + 1, text.size())};
 }
 
-std::string_view spelling(std::string_view text, const Token& token) { return token.text(text); }
-
-std::optional<std::size_t> next_code(const std::vector<Token>& tokens, std::size_t i) {
-  for (++i; i < tokens.size(); ++i)
-    if (tokens[i].kind != TokenKind::comment) return i;
-  return std::nullopt;
-}
-
-std::optional<std::size_t> previous_code(const std::vector<Token>& tokens, std::size_t i) {
-  while (i > 0) {
-    --i;
-    if (tokens[i].kind != TokenKind::comment) return i;
-  }
-  return std::nullopt;
-}
-
-bool one_of(std::string_view word, std::initializer_list<std::string_view> words) {
-  return std::ranges::find(words, word) != words.end();
-}
-
 /// The index after a leading `template < ... >`, or `i` itself.
 std::size_t skip_template_header(std::string_view text, const std::vector<Token>& tokens, std::size_t i,
                                  std::size_t last) {

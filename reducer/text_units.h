@@ -4,6 +4,7 @@
 
 #include "reducer/reducer.h"
 
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -24,6 +25,26 @@ struct Replacement {
   std::size_t end = 0;
   std::string text;
 };
+
+/// A token's text.
+inline std::string_view spelling(std::string_view text, const Token& token) { return token.text(text); }
+/// Whether `word` is one of `words`.
+inline bool one_of(std::string_view word, std::initializer_list<std::string_view> words) {
+  for (std::string_view candidate : words)
+    if (candidate == word) return true;
+  return false;
+}
+/// The index of the first non-comment token after (before) `i`, if any.
+inline std::optional<std::size_t> next_code(const std::vector<Token>& tokens, std::size_t i) {
+  for (++i; i < tokens.size(); ++i)
+    if (tokens[i].kind != TokenKind::comment) return i;
+  return std::nullopt;
+}
+inline std::optional<std::size_t> previous_code(const std::vector<Token>& tokens, std::size_t i) {
+  while (i > 0)
+    if (tokens[--i].kind != TokenKind::comment) return i;
+  return std::nullopt;
+}
 
 /// The text with every replacement applied (an overlapping one is skipped).
 std::string replace(std::string_view text, std::vector<Replacement> replacements);
