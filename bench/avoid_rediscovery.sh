@@ -16,7 +16,11 @@
 # reviewed (`cudiff triage mark ID known|reported|fixed`): its confirmed causes are the rules the
 # first campaign applies (`cudiff triage avoid --db BASE` lists them before you start); without
 # one, only the known-bug suite's rules apply. CUDIFF= the binary (default build/cudiff);
-# MINUTES= each campaign's length (default 30); SEED= the first seed of both (default 36006).
+# MINUTES= each campaign's length (default 30); SEED= the first seed of both (default 36006);
+# STEP_SECONDS= how long one step may run a campaign (default 540). On a host with two GPUs,
+# PARALLEL=1 runs both campaigns at once in each step, avoid on GPU 0 and the first half of the
+# cores, rediscover on GPU 1 and the second half: the same work per campaign as two one-GPU
+# hosts, in half the wall time.
 set -euo pipefail
 cudiff="${CUDIFF:-build/cudiff}"
 minutes="${MINUTES:-30}"
@@ -25,13 +29,17 @@ action="${1:-}" out="${2:-}"
 [ -n "$action" ] && [ -n "$out" ] || { sed -n '2,20p' "$0" >&2; exit 2; }
 [ -x "$cudiff" ] || { echo "avoid_rediscovery.sh: no cudiff at $cudiff (set CUDIFF=)" >&2; exit 2; }
 
-run_campaign() {  # label, extra flags...
-  local label="$1"
-  shift
+step_seconds="${STEP_SECONDS:-540}"
+
+run_campaign() {  # label, cpu list (or ""), extra flags...
+  local label="$1" cpus="$2"
+  shift 2
+  local pin=()
+  [ -n "$cpus" ] && pin=(taskset -c "$cpus")
   local db="$out/$label.db"
   [ -f "$out/$label.finished" ] && return 0
   local status=0
-  timeout --signal=INT --kill-after=60 540 "$cudiff" fuzz --campaign "bench-$label" --seed "$seed" \
+  timeout --signal=INT --kill-after=60 "$step_seconds" "${pin[@]}" "$cudiff" fuzz --campaign "bench-$label" --seed "$seed" \
     --time "${minutes}m" --db "$db" --json "$@" > "$out/$label.$(date +%s).json" 2>> "$out/$label.err" || status=$?
   if [ "$status" -eq 0 ]; then
     touch "$out/$label.finished"
@@ -59,8 +67,21 @@ start)
   echo "ready: run bench/avoid_rediscovery.sh step $out until both campaigns finish"
   ;;
 step)
-  run_campaign avoid || exit 0
-  run_campaign rediscover --rediscover || exit 0
+  if [ "${PARALLEL:-0}" = 1 ]; then
+    cores=$(nproc)
+    half=$((cores / 2))
+    run_campaign avoid "0-$((half - 1))" --gpus 0 &
+    avoid_pid=$!
+    run_campaign rediscover "$half-$((cores - 1))" --gpus 1 --rediscover &
+    rediscover_pid=$!
+    status=0
+    wait "$avoid_pid" || status=1
+    wait "$rediscover_pid" || status=1
+    [ "$status" -eq 0 ] || exit 0
+  else
+    run_campaign avoid "" || exit 0
+    run_campaign rediscover "" --rediscover || exit 0
+  fi
   echo "both campaigns finished: bench/avoid_rediscovery.sh report $out"
   ;;
 report)
