@@ -33,8 +33,10 @@ Built build(const runners::Toolchain& toolchain, const runners::Config& config, 
 TEST(IrReductionKinds, EveryKindOfEditLeavesCudaBothCompilersAccept) {
   static const runners::Toolchain toolchain = runners::Toolchain::from(
       runners::discover_toolchain(test::toolchain_search()));
-  // Two candidates of each kind, from six seeds: each kind's two come from different programs.
-  const std::vector<test::IrSample> samples = test::ir_samples({1, 2, 3, 4, 5, 6}, 2);
+  // One candidate of each kind, drawn over six seeds (the random walks differ per seed, so the
+  // kinds' candidates come from different programs). Two per kind doubled the test's 200 s for
+  // little: a kind's edit is the same code on every program; the unit tests walk many seeds.
+  const std::vector<test::IrSample> samples = test::ir_samples({1, 2, 3, 4, 5, 6}, 1);
   std::set<std::string> kinds;
   for (const test::IrSample& sample : samples) kinds.insert(sample.kind);
   for (const std::string& kind : test::ir_edit_kinds())
@@ -73,7 +75,7 @@ TEST(IrReductionKinds, EveryKindOfEditLeavesCudaBothCompilersAccept) {
                   << shorten(by_nvcc.ok ? by_clang.error : by_nvcc.error, 2000);
   }
   EXPECT_TRUE(failed.empty()) << failed.size() << " kinds of edit made invalid CUDA";
-  EXPECT_GT(samples.size(), test::ir_edit_kinds().size());
+  EXPECT_GE(samples.size(), test::ir_edit_kinds().size());
 }
 
 } // namespace
