@@ -18,6 +18,7 @@
 #include <mutex>
 #include <ostream>
 #include <sched.h>
+#include <set>
 #include <unistd.h>
 
 namespace cudiff::campaign {
@@ -544,7 +545,7 @@ ReductionDone reduce_in_window(const std::filesystem::path& db_path, const Reduc
     left = std::max(kLeastReductionStartSeconds, seconds_until(*now.expected_end));
   }
   ChildReduction child = reduce_bucket_in_child(db_path, item.key, now.jobs, reduction_time_limit(left), kill,
-                                                &window.stop);
+                                                &window.stop, item.finding);
   return {item.key, std::move(child.line), child.finished};
 }
 
@@ -584,13 +585,15 @@ std::vector<std::string> pending_order(const triage::Database& db, const std::ve
 
 ChildReduction reduce_bucket_in_child(const std::filesystem::path& db_path, const std::string& key, std::size_t jobs,
                                       double time_limit, std::chrono::steady_clock::time_point deadline,
-                                      const std::atomic<bool>* stop) {
-  const std::string head = "reduce " + key.substr(0, 12) + ": ";
+                                      const std::atomic<bool>* stop, const std::string& finding) {
+  const std::string head = "reduce " + key.substr(0, 12) +
+                           (finding.empty() ? "" : " (sighting " + finding.substr(0, 12) + ")") + ": ";
   std::error_code ec;
   const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
   if (ec) return {head + "cannot find the cudiff binary (" + ec.message() + ")", true};
   runners::Command command;
   command.argv = {self.string(), "triage", "reduce", key, "--db", db_path.string(), "--jobs", std::to_string(jobs)};
+  if (!finding.empty()) command.argv.insert(command.argv.end(), {"--finding", finding});
   // The child stops at its time limit itself and stores what it reduced so far: the window's
   // (`windowed`: --resume goes on with it), else the bucket's own, short of the kill.
   const double own_limit = pipeline::kBucketReductionSeconds - kReductionFinalCheckSeconds;
@@ -724,6 +727,27 @@ CampaignSummary run_campaign(const CampaignSetup& setup, std::ostream& err) {
     }
     store_params(db, open);
   };
+  // Further sightings of the new wrong-code and crash buckets, reduced for their causes once no
+  // first reduction waits (campaign::cause_sample): one at a time, not kept for --resume.
+  std::set<std::string> sampled;
+  const auto queue_cause_sample = [&] {
+    if (!reducer || reducer->pending() > 0) return false;
+    for (const std::string& key : summary.new_buckets) {
+      std::optional<ReductionItem> item;
+      try {
+        const triage::Bucket bucket = db.bucket(key);
+        item = cause_sample(bucket, db.cause_sampling(bucket.key), sampled);
+      } catch (const Error&) {
+        continue;  // split away by its causes: its parts are reduced
+      }
+      if (!item) continue;
+      sampled.insert(item->finding);
+      ++summary.reduction.queued;
+      reducer->add(std::move(*item));
+      return true;
+    }
+    return false;
+  };
 
   ResultQueue queue;
   ActivityBoard board(std::max<std::size_t>(1, worker_count));
@@ -750,6 +774,7 @@ CampaignSummary run_campaign(const CampaignSetup& setup, std::ostream& err) {
         for (ReductionItem& fresh : committed.to_reduce) reducer->add(std::move(fresh));  // once committed
     }
     record_reductions();
+    if (plan.alongside_jobs > 0) queue_cause_sample();
     std::string activity = board.summary();
     if (open.params.time_budget > 0 && progress.elapsed() >= open.params.time_budget && !activity.empty())
       activity = "time is up, finishing batches in flight (dropped in " +
@@ -807,7 +832,7 @@ CampaignSummary run_campaign(const CampaignSetup& setup, std::ostream& err) {
   if (!open.reductions_only) write_file(summary.report, triage::render_html_report(db, unix_seconds()));
   record_reductions();
   summary.reduction.under_way = reducer ? reducer->status() : "done";
-  if (reducer && reducer->pending() > 0) {
+  if (reducer && (reducer->pending() > 0 || queue_cause_sample())) {
     // The window after the tests: until a --time campaign's time is up, a --tests campaign's
     // share of its tests' time, no bound for a --resume that only reduces.
     summary.reduction.window = open.reductions_only          ? -1
@@ -826,8 +851,9 @@ CampaignSummary run_campaign(const CampaignSetup& setup, std::ostream& err) {
     for (;;) {
       const bool idle = reducer->wait_idle(1.0);
       record_reductions();
-      if (idle) break;
       const double left = window.seconds_left();
+      if (idle && (left != kNoWindow && left <= kLeastReductionStartSeconds)) break;
+      if (idle && !queue_cause_sample()) break;
       if (left != kNoWindow && left <= kLeastReductionStartSeconds) reducer->hold();  // nothing more starts
       if (left != kNoWindow && left <= -kReductionStopSeconds) window.stop = true;
       ticker.tick("reductions: " + reducer->status() +

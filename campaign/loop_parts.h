@@ -118,11 +118,12 @@ struct ChildReduction {
 /// at `deadline` or when `stop` is set), so a reduction that fails or is killed costs that
 /// bucket's reduction only. A `time_limit` below kBucketReductionSeconds is the window's: the
 /// child stops there and stores what it reduced so far, and the reduction is not finished.
+/// `finding`: that sighting of the bucket instead of its best reproducer (`--finding`).
 ChildReduction
 reduce_bucket_in_child(const std::filesystem::path& db_path, const std::string& key, std::size_t jobs,
                        double time_limit = -1,
                        std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max(),
-                       const std::atomic<bool>* stop = nullptr);
+                       const std::atomic<bool>* stop = nullptr, const std::string& finding = "");
 
 /// The cores this process may use: its CPU affinity, capped by SLURM_CPUS_PER_TASK.
 std::size_t usable_cores();

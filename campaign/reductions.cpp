@@ -31,7 +31,18 @@ bool already_small(const triage::Bucket& bucket) {
 std::optional<ReductionItem> reduction_item(const triage::Bucket& bucket) {
   const std::optional<int> rank = reduction_rank(bucket);
   if (!rank || already_small(bucket)) return std::nullopt;
-  return ReductionItem{bucket.key, *rank, bucket.best_size, triage::class_name(triage::class_of_kind(bucket.kind))};
+  return ReductionItem{bucket.key, *rank, bucket.best_size, triage::class_name(triage::class_of_kind(bucket.kind)), {}};
+}
+
+std::optional<ReductionItem> cause_sample(const triage::Bucket& bucket, const triage::CauseSampling& sampling,
+                                          const std::set<std::string>& queued) {
+  const std::optional<int> rank = reduction_rank(bucket);
+  if (!rank || *rank > 1 || sampling.reduced == 0 || sampling.reduced >= kCauseSamples) return std::nullopt;
+  for (const std::string& finding : sampling.open)
+    if (!queued.contains(finding))
+      return ReductionItem{sampling.base, *rank + kCauseSampleRank, bucket.best_size,
+                           triage::class_name(triage::class_of_kind(bucket.kind)) + ", another sighting", finding};
+  return std::nullopt;
 }
 
 bool reduced_before(const ReductionItem& a, const ReductionItem& b) {

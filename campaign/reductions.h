@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -45,7 +46,25 @@ struct ReductionItem {
   int rank = 0;
   std::int64_t size = 0;  ///< its best reproducer's bytes: the smaller first within a rank
   std::string what;       ///< its class, for the progress line ("crash")
+  /// Empty: the bucket's best reproducer. Else another sighting of it, reduced for its cause
+  /// (cause_sample).
+  std::string finding;
 };
+
+/// Sightings of one wrong-code or crash signature reduced for their causes, the first included:
+/// one structural signature can hold several bugs (a bucket whose sightings reduce to two causes
+/// splits in two), and the first reduction alone never shows it. Three: each further one costs
+/// a reduction's minutes, and the campaigns measured (bench/RESULTS.md) held at most three
+/// sightings in most such buckets.
+inline constexpr std::int64_t kCauseSamples = 3;
+/// Added to a sighting's rank: every bucket's first reduction comes before any further sighting.
+inline constexpr int kCauseSampleRank = 10;
+/// The next sighting of `bucket` to reduce for its cause, given how its signature's sightings
+/// stand (Database::cause_sampling) and the findings already queued (`queued`); none when the
+/// bucket is not a new wrong-code or crash bucket, its first reduction has given no cause yet,
+/// kCauseSamples are reduced, or every sighting left is queued.
+std::optional<ReductionItem> cause_sample(const triage::Bucket& bucket, const triage::CauseSampling& sampling,
+                                          const std::set<std::string>& queued);
 /// Whether the bucket's best reproducer is small already (under kSmallReproducerBytes).
 bool already_small(const triage::Bucket& bucket);
 /// The item of a bucket to reduce; none when reduction_rank says it is not reduced, or its

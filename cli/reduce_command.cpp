@@ -190,7 +190,7 @@ int run_reduce(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
 
 int triage_reduce(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   if (args.positionals.size() != 2)
-    throw_usage("usage: cudiff triage reduce ID [--jobs N] [--time-limit S] [--db FILE]");
+    throw_usage("usage: cudiff triage reduce ID [--finding FID] [--jobs N] [--time-limit S] [--db FILE]");
   triage::Database db = triage::Database::open(args.value("--db").value_or("cudiff.db"),
                                                triage::OpenOptions{.create = false});
   pipeline::ReduceRequest request = reduce_request(args);
@@ -198,7 +198,8 @@ int triage_reduce(const ParsedArgs& args, std::ostream& out, std::ostream& err) 
   const runners::Toolchain toolchain = read_toolchain(args);
   const runners::GpuDiscovery gpus = runners::discover_gpus();
   const pipeline::BucketReduction reduction = pipeline::reduce_bucket(db, args.positionals[1], request, toolchain, gpus,
-                                                                      err, read_known(args));
+                                                                      err, read_known(args),
+                                                                      args.value("--finding").value_or(""));
   if (::isatty(2) == 1) err << "\n";
   const triage::Bucket& bucket = reduction.bucket;
   print_ir_stage(reduction.ir, reduction.ir_note, out);

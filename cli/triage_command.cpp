@@ -369,6 +369,9 @@ Subcommand triage_subcommand() {
   spec.options.push_back({"--buckets", "N", "synthetic: spread the findings over N buckets (default 100)"});
   spec.options.push_back({"--batch", "N", "synthetic: findings per transaction (default 1)"});
   for (auto& option : reduce_options()) spec.options.push_back(option);  // reduce: --jobs, --schedule...
+  spec.options.push_back({"--finding", "FID",
+                          "reduce: this finding of the bucket instead of its best reproducer (another sighting: "
+                          "its cause splits the bucket when it is another bug)"});
   spec.options.push_back({"--text-only", "",
                           "reduce: no IR reduction first for a generated program (the text passes alone, as a "
                           "baseline)"});

@@ -109,11 +109,13 @@ CheckRequest stored_check_request(const triage::Database& db, const triage::Buck
 
 BucketReduction reduce_bucket(triage::Database& db, const std::string& id, ReduceRequest request,
                               const runners::Toolchain& toolchain, const runners::GpuDiscovery& gpus, std::ostream& err,
-                              const triage::KnownDifferences& known) {
+                              const triage::KnownDifferences& known, const std::string& finding_id) {
   BucketReduction reduction;
   const triage::Bucket bucket = db.bucket(id);
   reduction.bucket = bucket;
-  const auto finding = db.finding(bucket.best_finding);
+  const auto finding = db.finding(finding_id.empty() ? bucket.best_finding : finding_id);
+  if (!finding_id.empty() && (!finding || finding->bucket_key != bucket.key))
+    throw_usage("finding " + finding_id + " is not one of bucket " + std::to_string(bucket.id) + "'s");
   if (!finding || finding->source.empty())
     throw_environment("bucket " + std::to_string(bucket.id) + " has no stored reproducer to reduce");
 

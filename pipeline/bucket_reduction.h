@@ -44,9 +44,13 @@ struct BucketReduction {
 /// from: their bucket is split when its findings have two causes). `request` brings jobs, time limit, schedule and
 /// format; the rest is filled here. A reproducer whose cause is a known-bug case's (`known`'s
 /// match_cause) labels its bucket known with that case (and its upstream link), when it is new.
-/// Throws Error(environment) when there is nothing to reduce, or a run mismatch and no GPU.
+/// `finding`, when given, is the bucket's finding to reduce instead of its best reproducer (a
+/// campaign's second sighting of a signature, to learn whether it is the same bug: its cause
+/// splits the bucket when it is not). Throws Error(environment) when there is nothing to reduce,
+/// or a run mismatch and no GPU; Error(usage) for a finding that is not the bucket's.
 BucketReduction reduce_bucket(triage::Database& db, const std::string& id, ReduceRequest request,
                               const runners::Toolchain& toolchain, const runners::GpuDiscovery& gpus, std::ostream& err,
-                              const triage::KnownDifferences& known = triage::KnownDifferences::shipped());
+                              const triage::KnownDifferences& known = triage::KnownDifferences::shipped(),
+                              const std::string& finding = "");
 
 } // namespace cudiff::pipeline

@@ -255,6 +255,27 @@ std::vector<BucketCause> Database::causes(const std::string& bucket_key) const {
   return found == all.end() ? std::vector<BucketCause>() : found->second;
 }
 
+CauseSampling Database::cause_sampling(const std::string& bucket_key) const {
+  CauseSampling sampling;
+  sampling.base = base_of(*impl_, bucket_key);
+  // Sightings only: a reduction (a `reduce` campaign's finding) has its original's cause.
+  auto& reduced = impl_->statement("SELECT count(*) FROM causes c JOIN findings f ON f.id = c.finding_id "
+                                   "LEFT JOIN campaigns k ON k.id = f.campaign_id "
+                                   "WHERE c.base_key = ?1 AND coalesce(k.kind, '') != 'reduce'");
+  reduced.bind(1, sampling.base);
+  if (reduced.step()) sampling.reduced = reduced.integer(0);
+  reduced.reset();
+  // A sighting without a cause stays in the signature's bucket when it splits.
+  auto& open = impl_->statement("SELECT f.id FROM findings f LEFT JOIN campaigns k ON k.id = f.campaign_id "
+                                "WHERE f.bucket_key = ?1 AND coalesce(k.kind, '') != 'reduce' "
+                                "AND NOT EXISTS (SELECT 1 FROM causes c WHERE c.finding_id = f.id) "
+                                "ORDER BY f.source_size, f.id");
+  open.bind(1, sampling.base);
+  while (open.step()) sampling.open.push_back(open.text(0));
+  open.reset();
+  return sampling;
+}
+
 std::string Database::split_from(const std::string& bucket_key) const {
   auto& query = impl_->statement("SELECT base_key FROM cause_buckets WHERE key = ?1");
   query.bind(1, bucket_key);

@@ -38,6 +38,13 @@ struct OpenOptions {
   double busy_timeout_seconds = 60;
 };
 
+/// Database::cause_sampling's answer.
+struct CauseSampling {
+  std::string base;               ///< the signature's bucket key
+  std::int64_t reduced = 0;       ///< its sightings reduced to a cause
+  std::vector<std::string> open;  ///< its sightings with no cause yet, smallest first
+};
+
 class Database {
 public:
   /// Opens (creating or upgrading in place) a triage database, in WAL mode (rollback-journal
@@ -89,6 +96,11 @@ public:
   /// The key of the signature's bucket this bucket was split from by cause; empty when it was
   /// not split from one.
   std::string split_from(const std::string& bucket_key) const;
+  /// How the sightings of the signature `bucket_key` is filed by (its own, or the one it was
+  /// split from) stand for their causes: how many were reduced to a cause, and the ids of those
+  /// not reduced yet, smallest reproducer first. A campaign reduces a few of each wrong-code or
+  /// crash signature, not only the best, so that a bucket holding two bugs splits in two.
+  CauseSampling cause_sampling(const std::string& bucket_key) const;
 
   std::vector<Bucket> buckets(const BucketQuery& query = {}) const;
   /// By local id ("3") or key prefix (at least 4 hex digits); throws Error(usage) for none or

@@ -52,8 +52,8 @@ TEST(BackgroundReducer, StatusNamesTheBucketBeingReduced) {
     return ReductionDone{item.key, "reduced " + item.key, true};
   });
   EXPECT_EQ(reducer.status(), "done");
-  reducer.add(ReductionItem{"0123456789abcdef", 1, 10, "crash"});
-  reducer.add(ReductionItem{"fedcba9876543210", 1, 20, "crash"});
+  reducer.add(ReductionItem{"0123456789abcdef", 1, 10, "crash", {}});
+  reducer.add(ReductionItem{"fedcba9876543210", 1, 20, "crash", {}});
   EXPECT_EQ(reducer.pending(), 2u);
   EXPECT_FALSE(reducer.wait_idle(0.2));
   EXPECT_EQ(reducer.status().rfind("bucket 0123456789ab (crash; 1 of 2), ", 0), 0u) << reducer.status();

@@ -92,7 +92,7 @@ TEST(BatchSource, WorkersTakingAtOnceNeverGetTheSameSeed) {
 }
 
 ReductionItem item(const std::string& key, int rank = 0, std::int64_t size = 0) {
-  return ReductionItem{key, rank, size, ""};
+  return ReductionItem{key, rank, size, "", {}};
 }
 
 TEST(BackgroundReducer, ReducesEachKeyOnceInOrderAndFinishWaitsForAll) {

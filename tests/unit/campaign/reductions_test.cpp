@@ -151,5 +151,27 @@ TEST(Reductions, TheShareAndWhatIsLeftAreStoredForResume) {
   EXPECT_THROW(fuzz_params_from_json(json), Error);
 }
 
+TEST(Reductions, FurtherSightingsOfWrongCodeAndCrashesAreReducedForTheirCausesAfterTheFirst) {
+  triage::CauseSampling sampling{"base", 1, {"f2", "f3", "f4"}};
+  const auto item = cause_sample(bucket("base", "wrong_code"), sampling, {});
+  ASSERT_TRUE(item);
+  EXPECT_EQ(item->key, "base");
+  EXPECT_EQ(item->finding, "f2");  // the smallest not yet reduced
+  EXPECT_EQ(item->rank, kCauseSampleRank);
+  // After every first reduction, whatever its class.
+  EXPECT_TRUE(reduced_before(*reduction_item(bucket("m", "missed_diagnostic")), *item));
+  // The next one not queued yet; none when each is queued.
+  EXPECT_EQ(cause_sample(bucket("base", "crash"), sampling, {"f2"})->finding, "f3");
+  EXPECT_EQ(cause_sample(bucket("base", "crash"), sampling, {"f2"})->rank, 1 + kCauseSampleRank);
+  EXPECT_FALSE(cause_sample(bucket("base", "crash"), sampling, {"f2", "f3", "f4"}));
+  // Not before the first reduction has given a cause, nor past kCauseSamples.
+  EXPECT_FALSE(cause_sample(bucket("base", "wrong_code"), {"base", 0, {"f2"}}, {}));
+  EXPECT_FALSE(cause_sample(bucket("base", "wrong_code"), {"base", kCauseSamples, {"f2"}}, {}));
+  // Only new wrong-code and crash buckets: a rejection's sightings are one diagnostic.
+  EXPECT_FALSE(cause_sample(bucket("base", "false_rejection"), sampling, {}));
+  EXPECT_FALSE(cause_sample(bucket("base", "missed_diagnostic"), sampling, {}));
+  EXPECT_FALSE(cause_sample(bucket("base", "wrong_code", triage::Status::known), sampling, {}));
+}
+
 } // namespace
 } // namespace cudiff::campaign

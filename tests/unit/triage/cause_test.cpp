@@ -224,6 +224,40 @@ TEST(CauseKeys, ABucketWhoseFindingsReduceToTwoCausesSplitsIntoOneBucketPerCause
   EXPECT_TRUE(contains(shown, "sub.u16x2")) << shown;
 }
 
+TEST(CauseKeys, CauseSamplingCountsTheReducedSightingsAndListsTheOthersSmallestFirst) {
+  TempDir dir;
+  triage::Database db = triage::Database::open(dir.path() / "t.db");
+  const auto fuzz = campaign("fuzz", "fuzz"), reductions = campaign("reduce", "reduce");
+  db.put_campaign(fuzz);
+  db.put_campaign(reductions);
+  std::vector<triage::NewFinding> found;
+  for (int i = 0; i < 4; ++i) found.push_back(sighting(fuzz, i));
+  db.transaction([&] {
+    for (const auto& finding : found) db.add_finding(finding);
+  });
+  const std::string base = found.front().signature.key;
+  triage::CauseSampling sampling = db.cause_sampling(base);
+  EXPECT_EQ(sampling.base, base);
+  EXPECT_EQ(sampling.reduced, 0);
+  EXPECT_EQ(sampling.open, (std::vector<std::string>{found[0].id, found[1].id, found[2].id, found[3].id}));
+
+  // One reduced: it and its reduction have the cause, the reduction is not a sighting.
+  reduce(db, reductions, found[0], "add.u16x2", 0);
+  sampling = db.cause_sampling(base);
+  EXPECT_EQ(sampling.reduced, 1);
+  EXPECT_EQ(sampling.open, (std::vector<std::string>{found[1].id, found[2].id, found[3].id}));
+
+  // A second cause splits the bucket: asked from either part, the signature's sightings.
+  const std::string other = reduce(db, reductions, found[2], "sub.u16x2", 1);
+  ASSERT_NE(other, base);
+  for (const std::string& key : {base, other}) {
+    sampling = db.cause_sampling(key);
+    EXPECT_EQ(sampling.base, base);
+    EXPECT_EQ(sampling.reduced, 2);
+    EXPECT_EQ(sampling.open, (std::vector<std::string>{found[1].id, found[3].id}));
+  }
+}
+
 TEST(CauseKeys, ShardsSplitTheSameWayMergedAndOneCauseInTwoBucketsIsShownAsOne) {
   TempDir dir;
   const auto fuzz = campaign("fuzz", "fuzz"), reductions = campaign("reduce", "reduce");
