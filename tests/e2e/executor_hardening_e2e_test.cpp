@@ -4,7 +4,7 @@
 // a runtime that lacks entry points (cudaMallocAsync, cudaFreeAsync), and an allocator fast
 // enough for 8 threads to hammer the executor's bookkeeping. Its allocations are addresses it
 // counts out, never memory. The same on a real GPU: tests/gpu/executor_gpu_test.cpp,
-// GpuExecutorHardening.*.
+// GpuExecutorHardening.*, whose programs are built here by both compilers (no GPU needed).
 #include "runners/device_share.h"
 #include "runners/runners.h"
 #include "support/test_support.h"
@@ -249,6 +249,25 @@ int main() {
     expected.push_back(name + "=" + value);
   std::sort(expected.begin(), expected.end());
   EXPECT_EQ(split_lines(outcome.result->out.text), expected);
+}
+
+// The real CUDA programs GpuExecutorHardening.* runs on a GPU build under both compilers, as
+// the executor path builds them, so that a GPU host finds them building.
+TEST(GpuExecutorHardeningPrograms, BuildWithBothCompilersAsSharedObjects) {
+  const Toolchain toolchain = Toolchain::from(discover_toolchain(test::toolchain_search()));
+  TempDir dir("cudiff-executor-hardening-programs");
+  Limits limits;
+  limits.wall_seconds = 300;
+  for (const char* name : {"flood.cu", "core_limit.cu", "allocations.cu", "async_past_share.cu", "eighth_of_the_gpu.cu",
+                           "environment.cu"}) {
+    const auto file = test::data(std::string("gpu/data/executor/") + name);
+    for (const Config& config : parse_configs("nvcc-O3,clang-O3")) {
+      const CompileResult built = compile(toolchain, config, Mode::binary, file, dir.path() / name, limits,
+                                          Linkage::shared_object);
+      EXPECT_TRUE(built.process.exited_zero() && !built.artifact.empty()) << name << " " << config.name << ":\n"
+                                                                          << built.process.err.text;
+    }
+  }
 }
 
 }  // namespace
