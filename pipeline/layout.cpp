@@ -56,6 +56,7 @@ oracle::LayoutView host_view(const TestCheck& run, const ConfigCheck& check, con
     command.argv = {binary.string(), "--layout"};
     command.cwd = workdir / config.name;
     command.limits = limits;
+    command.env_overrides = runners::program_environment(std::nullopt);  // `--layout` makes no CUDA call
     result = runners::run_subprocess(command);
   }
   oracle::LayoutView view = oracle::host_layout_view(config.name, config.compiler, result->out.text);

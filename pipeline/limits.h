@@ -70,6 +70,16 @@ inline constexpr double kExecutorStartSeconds = 120;
 inline constexpr std::uint64_t kProgramsPerExecutor = 2000;
 /// After this many starts in a row that fail, the pool stops trying: every run falls back.
 inline constexpr int kExecutorStartAttempts = 3;
+/// What one executor's CUDA context is allowed of its GPU's memory when the programs' device
+/// memory is shared out (runners::program_device_share): the context, the modules it loads, and
+/// the device stack, printf FIFO and malloc heap a program's limits make it reserve. An
+/// allowance, not a measurement: a context on a large GPU takes some hundreds of MiB.
+inline constexpr std::uint64_t kExecutorContextBytes = 1ull << 30;
+/// Of a GPU's memory after its executors' contexts, the share their programs may hold together;
+/// each of the GPU's executors gets an even part of it (`--executors`: 2 by default, a quarter
+/// each; 16, a 32nd). The rest is for the programs that run as processes on that GPU beside them
+/// (fallbacks, compute-sanitizer runs, attribution rebuilds), which must find memory too.
+inline constexpr double kExecutorsDeviceShare = 0.5;
 
 // ---- Slurm's commands (campaign/slurm_*.cpp) ---------------------------------------------
 

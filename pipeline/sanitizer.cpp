@@ -207,7 +207,9 @@ SanitizerRun run_sanitizer(const std::filesystem::path& sanitizer, SanitizerTool
   run.command.argv = {sanitizer.string(), "--tool", to_string(tool), "--error-exitcode", "86",
                       "--print-limit",    "10",     binary.string()};
   run.command.limits = limits;
-  run.command.env_overrides = {{"CUDA_VISIBLE_DEVICES", gpu.visible_device}};
+  // The environment of the program's other runs (a process's, an executor's): the driver's
+  // JIT cache off too, so a PTX-only binary is JIT-compiled here as it was there.
+  run.command.env_overrides = runners::program_environment(gpu.visible_device);
   run.command.cwd = binary.parent_path();
   run.process = runners::run_subprocess(run.command);
   // compute-sanitizer prints to stdout, interleaved with the program's own lines.

@@ -100,11 +100,18 @@ public:
       return fail(why, "cannot create pipes: " + detail::errno_text(errno));
     }
     const std::filesystem::path log = setup_.workdir / ("executor" + std::to_string(index_) + ".log");
+    // The executor's RLIMIT_FSIZE (the output cap, below) bounds its own log too, which the
+    // slot's executors append to one after another: a log past half the cap starts over, or one
+    // at the cap would end every new executor at its first line.
+    std::error_code ec;
+    const std::uintmax_t log_bytes = std::filesystem::file_size(log, ec);
+    const bool restart_log = !ec && log_bytes > Limits{}.output_cap_bytes / 2;
     posix_spawn_file_actions_t actions;
     ::posix_spawn_file_actions_init(&actions);
     ::posix_spawn_file_actions_adddup2(&actions, requests[0], 0);
     ::posix_spawn_file_actions_adddup2(&actions, replies[1], 1);
-    ::posix_spawn_file_actions_addopen(&actions, 2, log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+    ::posix_spawn_file_actions_addopen(&actions, 2, log.c_str(),
+                                       O_WRONLY | O_CREAT | (restart_log ? O_TRUNC : O_APPEND), 0644);
     ::posix_spawn_file_actions_addchdir_np(&actions, setup_.workdir.c_str());
     posix_spawnattr_t attributes;
     ::posix_spawnattr_init(&attributes);
@@ -116,7 +123,11 @@ public:
 
     std::vector<std::string> args = {setup_.program.string()};
     if (!setup_.cudart.empty()) args.insert(args.end(), {"--cudart", setup_.cudart.string()});
-    args.insert(args.end(), {"--device-share", std::to_string(setup_.device_share)});
+    // One program's share of the GPU's memory (runners/device_share.h): what is left after the
+    // contexts of this GPU's `slots` executors, times device_share, split among them.
+    args.insert(args.end(), {"--executors", std::to_string(std::max<std::size_t>(1, setup_.slots)), "--context-bytes",
+                             std::to_string(pipeline::kExecutorContextBytes), "--device-share",
+                             std::to_string(setup_.device_share)});
     // A program's stdout or stderr file may grow to the default output cap while it runs (the
     // executor's RLIMIT_FSIZE); past it the executor ends (SIGXFSZ) and the run falls back to a
     // process ("output past the cap"), whose pipes keep head and tail as execute()'s do.
@@ -124,11 +135,8 @@ public:
     std::vector<char*> argv;
     for (std::string& arg : args) argv.push_back(arg.data());
     argv.push_back(nullptr);
-    Command settings;  // only its environment: the executor's, as execute() gives a process
-    settings.env_overrides = {{"CUDA_VISIBLE_DEVICES", setup_.gpu.visible_device},
-                              // As execute(): the driver's JIT runs on every load of PTX-only
-                              // code, never from a cache.
-                              {"CUDA_CACHE_DISABLE", "1"}};
+    Command settings;  // only its environment: every run of a program's, as execute() gives a process
+    settings.env_overrides = program_environment(setup_.gpu.visible_device);
     std::vector<std::string> env = detail::child_environment(settings);
     std::vector<char*> envp;
     for (std::string& entry : env) envp.push_back(entry.data());
@@ -177,31 +185,24 @@ public:
                           (cwd.empty() ? setup_.workdir : cwd).string() + "\t" + out.string() + "\t" + err.string();
     for (const std::string& arg : args) request += "\t" + arg;
     request += "\n";
-    const auto start = Clock::now();
-    ++runs_;
-    request_unsent_ = false;
-    if (!write_all(request)) {
-      stop();  // reaped here, so the next run starts a new one
-      request_unsent_ = true;
-      outcome.fallback = "the executor was gone (" + ended_text() + ")";
-      return outcome;
-    }
-    const bool wall_limit = limits.wall_seconds > 0 && limits.wall_seconds < 1e7;
-    const auto wall_deadline = wall_limit ? start + std::chrono::duration_cast<Clock::duration>(
-                                                        std::chrono::duration<double>(limits.wall_seconds))
-                                          : Clock::time_point::max();
-    const auto deadline = std::min(wall_deadline, limits.deadline);
+    const std::optional<Sent> sent = send(request, limits, outcome);
+    if (!sent) return outcome;
     bool refused = false;
+    std::string unsupported;  // the entry point the runtime lacks, which the program called
     std::string line;
     for (;;) {
-      const Wait waited = read_reply(line, deadline, limits.memory_bytes);
+      const Wait waited = read_reply(line, sent->deadline(), limits.memory_bytes);
       if (waited == Wait::line && line.starts_with("refusing")) {
         refused = true;
         continue;
       }
+      if (waited == Wait::line && line.starts_with("unsupported\t")) {
+        unsupported = line.substr(12);
+        continue;
+      }
       if (waited == Wait::timed_out) {
         stop();
-        outcome.fallback = limits.deadline < wall_deadline ? "stopped at the deadline" : "time limit";
+        outcome.fallback = sent->stopped_at_deadline() ? "stopped at the deadline" : "time limit";
         return outcome;
       }
       if (waited == Wait::memory) {
@@ -212,7 +213,9 @@ public:
       if (waited == Wait::ended) {
         // The program's exit() or signal, or a kill from outside: the parent cannot tell
         // which, and need not: the process run that follows shows what the program does.
-        outcome.fallback = refused ? "device memory share" : "the executor ended during the run (" + ended_text() + ")";
+        outcome.fallback = !unsupported.empty() ? "the CUDA runtime lacks " + unsupported
+                           : refused            ? "device memory share"
+                                                : "the executor ended during the run (" + ended_text() + ")";
         return outcome;
       }
       break;
@@ -229,6 +232,10 @@ public:
       outcome.fallback = "CUDA error " + std::to_string(cuda_error) + " after the program";
       return outcome;
     }
+    if (!unsupported.empty()) {
+      outcome.fallback = "the CUDA runtime lacks " + unsupported;
+      return outcome;
+    }
     if (refused || fields[3] == "1") {
       outcome.fallback = "device memory share";
       return outcome;
@@ -240,8 +247,8 @@ public:
     SubprocessResult result;
     result.started = true;
     result.exit_code = 0;
-    result.wall_seconds = seconds_since(start);
-    result.start_time = start;
+    result.wall_seconds = seconds_since(sent->start);
+    result.start_time = sent->start;
     result.process_group = pid_;
     result.out = read_capped(out, limits.output_cap_bytes);
     result.err = read_capped(err, limits.output_cap_bytes);
@@ -265,26 +272,16 @@ public:
     }
     const std::string request = "launch\t" + std::filesystem::absolute(module).string() + "\t" + description.string() +
                                 "\t" + out.string() + "\t" + err.string() + "\n";
-    const auto start = Clock::now();
-    ++runs_;
-    request_unsent_ = false;
-    if (!write_all(request)) {
-      stop();
-      request_unsent_ = true;
-      outcome.fallback = "the executor was gone (" + ended_text() + ")";
-      return outcome;
-    }
-    const bool wall_limit = limits.wall_seconds > 0 && limits.wall_seconds < 1e7;
-    const auto wall_deadline = wall_limit ? start + std::chrono::duration_cast<Clock::duration>(
-                                                        std::chrono::duration<double>(limits.wall_seconds))
-                                          : Clock::time_point::max();
+    const std::optional<Sent> sent = send(request, limits, outcome);
+    if (!sent) return outcome;
+    const auto start = sent->start;
     std::string line;
-    const Wait waited = read_reply(line, std::min(wall_deadline, limits.deadline), limits.memory_bytes);
+    const Wait waited = read_reply(line, sent->deadline(), limits.memory_bytes);
     SubprocessResult result;
     result.started = true;
     result.start_time = start;
     result.process_group = pid_;
-    if (waited == Wait::timed_out && limits.deadline < wall_deadline) {
+    if (waited == Wait::timed_out && sent->stopped_at_deadline()) {
       stop();
       outcome.fallback = "stopped at the deadline";
       return outcome;
@@ -340,6 +337,38 @@ public:
 
 private:
   enum class Wait { line, ended, timed_out, memory };
+
+  /// A request sent: when, and by when its reply must come.
+  struct Sent {
+    Clock::time_point start;
+    Clock::time_point wall_deadline;   ///< start + the run's wall-clock limit (max(): none)
+    Clock::time_point limits_deadline;  ///< the caller's whole work's end (Limits::deadline)
+    Clock::time_point deadline() const { return std::min(wall_deadline, limits_deadline); }
+    /// Whether running out of time is the caller's deadline, not the run's own limit.
+    bool stopped_at_deadline() const { return limits_deadline < wall_deadline; }
+  };
+
+  /// Sends one request (a run's or a launch's) and counts it; nothing, with the fallback in
+  /// `outcome`, when the executor had ended before it read it: it is reaped here, so the next
+  /// run starts a new one, and request_unsent() says that nothing of the program ran.
+  std::optional<Sent> send(const std::string& request, const Limits& limits, ExecutorPool::RunAttempt& outcome) {
+    Sent sent;
+    sent.start = Clock::now();
+    ++runs_;
+    request_unsent_ = false;
+    if (!write_all(request)) {
+      stop();
+      request_unsent_ = true;
+      outcome.fallback = "the executor was gone (" + ended_text() + ")";
+      return std::nullopt;
+    }
+    const bool wall_limit = limits.wall_seconds > 0 && limits.wall_seconds < 1e7;
+    sent.wall_deadline = wall_limit ? sent.start + std::chrono::duration_cast<Clock::duration>(
+                                                       std::chrono::duration<double>(limits.wall_seconds))
+                                    : Clock::time_point::max();
+    sent.limits_deadline = limits.deadline;
+    return sent;
+  }
 
   static bool fail(std::string& why, std::string text) {
     why = std::move(text);

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "common/common.h"
+#include "pipeline/limits.h"  // constants only: the executors' limits (docs/architecture.md, "Layout")
 #include "runners/launch.h"  // a kernel of a module launched with no host program
 
 #include <atomic>
@@ -306,9 +307,16 @@ std::string visible_device(const std::optional<std::string>& parent, int ordinal
 /// through the driver's JIT, but that would test another path than the config names.
 bool runs_on(const Config& config, const GpuInfo& gpu);
 
-/// Runs a built binary under `limits`, pinned to one GPU when `visible_device` (a
-/// GpuInfo::visible_device) is given. The driver's JIT cache is off (CUDA_CACHE_DISABLE=1), so
-/// a PTX-only binary is compiled by the driver on every run.
+/// The environment every run of a built program gets on top of cudiff's own, whichever way it
+/// runs (execute()'s process, an executor, compute-sanitizer's run, `--layout`): pinned to one
+/// GPU when `visible_device` (a GpuInfo::visible_device) is given (CUDA_VISIBLE_DEVICES), and
+/// the driver's JIT cache off (CUDA_CACHE_DISABLE=1), so a PTX-only binary is compiled by the
+/// driver on every load, never handed back from ~/.nv/ComputeCache. One function, so a check's
+/// baseline runs, its attribution rebuilds and the sanitizer gate's runs see the same.
+std::vector<std::pair<std::string, std::string>> program_environment(const std::optional<std::string>& visible_device);
+
+/// Runs a built binary under `limits` with program_environment(visible_device): pinned to one
+/// GPU when `visible_device` is given, the driver's JIT cache off.
 SubprocessResult execute(const std::filesystem::path& binary, const Limits& limits,
                          const std::optional<std::string>& visible_device, const std::filesystem::path& cwd);
 
@@ -329,9 +337,11 @@ struct ExecutorSetup {
   GpuInfo gpu;
   std::filesystem::path workdir;  ///< the executors' own files (logs, captured output)
   std::size_t slots = 2;          ///< executor processes on this GPU, each running one program at a time
-  /// The share of the GPU's memory one program's cudaMalloc calls may hold at once; past it the
-  /// allocation is refused and the program runs as a process (it has the whole GPU there).
-  double device_share = 0.25;
+  /// The share of the GPU's memory, after the `slots` executors' contexts
+  /// (pipeline::kExecutorContextBytes each), that their programs may hold together: one program
+  /// may hold program_device_share(total, context, slots, device_share) (runners/device_share.h)
+  /// at once; past it the allocation is refused and the program runs as a process.
+  double device_share = pipeline::kExecutorsDeviceShare;
 };
 
 /// What a pool did, for the progress line and benchmarks.

@@ -14,17 +14,8 @@
 namespace cudiff::runners {
 namespace {
 
-/// Builds `source` (C++) into a shared object with clang-22, as the executor path builds a
-/// program's host side: position-independent, main() kept.
 std::filesystem::path shared_object(const TempDir& dir, const std::string& name, const std::string& source) {
-  const auto file = dir.path() / (name + ".cpp");
-  write_file(file, source);
-  const auto output = dir.path() / (name + ".so");
-  Command command;
-  command.argv = {"clang++-22", "-std=c++17", "-fPIC", "-shared", "-o", output.string(), file.string()};
-  const SubprocessResult built = run_subprocess(command);
-  EXPECT_TRUE(built.exited_zero()) << built.err.text;
-  return output;
+  return test::host_shared_object(dir.path(), name, source);
 }
 
 class ExecutorTest : public ::testing::Test {

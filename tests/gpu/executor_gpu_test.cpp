@@ -4,9 +4,13 @@
 // a raised device stack limit, managed memory) — are checked twice with
 // pipeline::check_test, once with an executor pool and once with a process per run: every
 // config's run status and output lines, and the verdict, must be the same. The pool's
-// statistics show which runs the executors took and which fell back. Skipped without a GPU.
+// statistics show which runs the executors took and which fell back. GpuExecutorHardening: a
+// flood of output cut while it runs, no core files, every allocation entry point from many
+// threads, the device share split among a GPU's executors, one environment for every run of a
+// program (process, executor, compute-sanitizer). Skipped without a GPU.
 #include "generator/generator.h"
 #include "pipeline/pipeline.h"
+#include "pipeline/sanitizer_parts.h"
 #include "runners/runners.h"
 #include "support/test_support.h"
 
@@ -29,15 +33,9 @@ protected:
     CUDIFF_SKIP_WITHOUT_GPU();
     toolchain_ = runners::Toolchain::from(runners::discover_toolchain(test::toolchain_search()));
     gpus_ = runners::discover_gpus();
-    runners::ExecutorSetup setup;
-    setup.program = test::executor_binary();
-    const auto cudart = runners::find_cudart(toolchain_.cuda_home);
-    ASSERT_TRUE(cudart) << "no libcudart.so under " << toolchain_.cuda_home;
-    setup.cudart = *cudart;
-    setup.gpu = gpus_.gpus.front();
-    setup.workdir = dir_.path() / "executors";
-    setup.slots = 1;  // one executor: a program after a faulting one finds a fresh executor
-    pool_ = std::make_shared<runners::ExecutorPool>(setup);
+    // One executor: a program after a faulting one finds a fresh executor.
+    pool_ = std::make_shared<runners::ExecutorPool>(
+        test::gpu_executor_setup(toolchain_, gpus_.gpus.front(), dir_.path() / "executors"));
   }
 
   Paths check_both(const pipeline::TestInput& input, const std::string& configs, double run_seconds = 30) {
@@ -141,6 +139,100 @@ TEST_F(GpuExecutor, ManagedMemoryRunsAsAProcess) {
                                  "nvcc-O3");
   EXPECT_EQ(expect_same(paths, "managed_counter.cu"), 0u);
   EXPECT_EQ(pool_->stats().runs, 0u);
+}
+
+// ---- hardening: what a real program shows of the executor's limits and accounting ----------
+
+class GpuExecutorHardening : public GpuExecutor {};
+
+// A program that prints a gigabyte: its file in the executor stops at the output cap while it
+// runs (the executor ends, SIGXFSZ), and the process run that follows keeps head and tail and
+// says the output was cut, as for any process.
+TEST_F(GpuExecutorHardening, AFloodIsCutWhileItRunsAndTheResultSaysSo) {
+  const Paths paths = check_both(file("flood.cu"), "nvcc-O3", 300);
+  EXPECT_EQ(expect_same(paths, "flood.cu"), 0u);
+  ASSERT_EQ(paths.executor.configs.size(), 1u);
+  const pipeline::ConfigCheck& check = paths.executor.configs.front();
+  ASSERT_TRUE(check.run_process);
+  EXPECT_TRUE(test::contains(check.note, "output past the cap")) << check.note;
+  EXPECT_TRUE(check.run_process->exited_zero()) << check.run_process->status_text();
+  EXPECT_TRUE(check.run_process->out.truncated);
+  EXPECT_GE(check.run_process->out.total_bytes, 1ull << 30);
+  EXPECT_LT(check.run_process->out.text.size(), runners::Limits{}.output_cap_bytes + 4096);
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir_.path() / "executors", ec))
+    if (entry.is_regular_file(ec)) EXPECT_LE(entry.file_size(ec), runners::Limits{}.output_cap_bytes) << entry.path();
+}
+
+TEST_F(GpuExecutorHardening, ProgramsRunWithoutCoreFilesOnBothPaths) {
+  const Paths paths = check_both(file("core_limit.cu"), "nvcc-O3,clang-O3");
+  EXPECT_EQ(expect_same(paths, "core_limit.cu"), 2u);
+  for (const pipeline::ConfigCheck& check : paths.executor.configs) {
+    ASSERT_TRUE(check.run_process) << check.compile.config.name;
+    EXPECT_EQ(check.run_process->out.text, "kernel 7 core 0 0\n") << check.compile.config.name;
+  }
+}
+
+// cudaMalloc, cudaMallocAsync/cudaFreeAsync, cudaMallocPitch, cudaMallocManaged and host pinned
+// memory from eight threads at once: counted without a race, nothing refused, and what the
+// program leaks is freed after it (twice in one executor).
+TEST_F(GpuExecutorHardening, EveryAllocationEntryPointFromManyThreadsStaysInTheExecutor) {
+  for (int round = 0; round < 2; ++round) {
+    pipeline::TestInput input = file("allocations.cu");
+    input.name = "allocations_" + std::to_string(round) + ".cu";
+    const Paths paths = check_both(input, "nvcc-O3,clang-O3");
+    EXPECT_EQ(expect_same(paths, input.name), 2u);
+    for (const pipeline::ConfigCheck& check : paths.process.configs) {
+      ASSERT_TRUE(check.run_process) << check.compile.config.name;
+      EXPECT_TRUE(check.run_process->exited_zero()) << check.run_process->out.text;
+    }
+  }
+  EXPECT_EQ(pool_->stats().fallbacks, 0u);
+  EXPECT_EQ(pool_->stats().starts, 1u);
+}
+
+TEST_F(GpuExecutorHardening, AStreamOrderedAllocationPastTheShareRunsAsAProcess) {
+  const Paths paths = check_both(file("async_past_share.cu"), "nvcc-O3,clang-O3");
+  EXPECT_EQ(expect_same(paths, "async_past_share.cu"), 0u);
+  EXPECT_EQ(pool_->stats().fallback_reasons.count("device memory share"), 1u);
+  for (const pipeline::ConfigCheck& check : paths.executor.configs) {
+    ASSERT_TRUE(check.run_process) << check.compile.config.name;
+    EXPECT_EQ(check.run_process->out.text, "allocation granted\n") << check.compile.config.name;
+  }
+}
+
+// An eighth of the GPU fits one program's share with one executor on the GPU, not with sixteen
+// (runners/device_share.h): the share follows `--executors`.
+TEST_F(GpuExecutorHardening, TheShareIsSplitAmongTheGpusExecutors) {
+  const Paths one = check_both(file("eighth_of_the_gpu.cu"), "nvcc-O3");
+  EXPECT_EQ(expect_same(one, "one executor"), 1u);
+  pool_ = std::make_shared<runners::ExecutorPool>(
+      test::gpu_executor_setup(toolchain_, gpus_.gpus.front(), dir_.path() / "sixteen", 16));
+  pipeline::TestInput input = file("eighth_of_the_gpu.cu");
+  input.name = "eighth_of_the_gpu_16.cu";
+  const Paths sixteen = check_both(input, "nvcc-O3");
+  EXPECT_EQ(expect_same(sixteen, "sixteen executors"), 0u);
+  EXPECT_EQ(pool_->stats().fallback_reasons.count("device memory share"), 1u);
+  EXPECT_EQ(pool_->stats().starts, 1u);  // executors start when a run needs one
+}
+
+// A process, an executor and compute-sanitizer's run of one program see the same environment
+// (runners::program_environment): its GPU, the driver's JIT cache off.
+TEST_F(GpuExecutorHardening, EveryRunOfAProgramSeesTheSameEnvironment) {
+  const Paths paths = check_both(file("environment.cu"), "nvcc-O3");
+  EXPECT_EQ(expect_same(paths, "environment.cu"), 1u);
+  const pipeline::ConfigCheck& process = paths.process.configs.front();
+  ASSERT_TRUE(process.run_process);
+  const std::string expected = "kernel 1 CUDA_CACHE_DISABLE=1\nkernel 1 CUDA_VISIBLE_DEVICES=" +
+                               gpus_.gpus.front().visible_device + "\n";
+  EXPECT_EQ(process.run_process->out.text, expected);
+  const auto sanitizer = pipeline::find_compute_sanitizer(toolchain_);
+  ASSERT_TRUE(sanitizer) << "no compute-sanitizer beside " << toolchain_.cuda_home;
+  runners::Limits limits;
+  limits.wall_seconds = 300;
+  const pipeline::SanitizerRun run = pipeline::run_sanitizer(*sanitizer, pipeline::SanitizerTool::memcheck, "nvcc-O3",
+                                                             process.compile.artifact, gpus_.gpus.front(), limits);
+  EXPECT_TRUE(test::contains(run.process.out.text, expected)) << run.process.out.text;
 }
 
 } // namespace

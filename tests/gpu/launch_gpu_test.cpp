@@ -37,16 +37,9 @@ protected:
     CUDIFF_SKIP_WITHOUT_GPU();
     toolchain_ = runners::Toolchain::from(runners::discover_toolchain(test::toolchain_search()));
     gpus_ = runners::discover_gpus();
-    runners::ExecutorSetup setup;
-    setup.program = test::executor_binary();
     // With the runtime, as a campaign's executors run: the launches share its primary context.
-    const auto cudart = runners::find_cudart(toolchain_.cuda_home);
-    ASSERT_TRUE(cudart) << "no libcudart.so under " << toolchain_.cuda_home;
-    setup.cudart = *cudart;
-    setup.gpu = gpus_.gpus.front();
-    setup.workdir = dir_.path() / "executors";
-    setup.slots = 1;
-    pool_ = std::make_shared<runners::ExecutorPool>(setup);
+    pool_ = std::make_shared<runners::ExecutorPool>(
+        test::gpu_executor_setup(toolchain_, gpus_.gpus.front(), dir_.path() / "executors"));
   }
 
   /// The module retargeted to this GPU, as PTX.

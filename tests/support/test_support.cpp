@@ -1,6 +1,8 @@
 // Test support: locating the cudiff binary and test data; running cudiff as a black box.
 #include "support/test_support.h"
 
+#include <gtest/gtest.h>
+
 #include <chrono>
 
 #include <cstdlib>
@@ -26,6 +28,33 @@ std::filesystem::path cudiff_binary() {
 std::filesystem::path executor_binary() {
   if (auto path = from_env("CUDIFF_EXECUTOR"); !path.empty()) return path;
   return cudiff_binary().parent_path() / "cudiff-executor";
+}
+
+std::filesystem::path host_shared_object(const std::filesystem::path& dir, const std::string& name,
+                                         const std::string& source) {
+  const auto file = dir / (name + ".cpp");
+  write_file(file, source);
+  const auto output = dir / (name + ".so");
+  const std::string clang = clang_path().empty() ? "clang++-22" : clang_path();
+  const runners::SubprocessResult built = run_tool({clang, "-std=c++17", "-fPIC", "-shared", "-pthread", "-o",
+                                                    output.string(), file.string()},
+                                                   120);
+  EXPECT_TRUE(built.exited_zero()) << built.err.text;
+  return output;
+}
+
+runners::ExecutorSetup gpu_executor_setup(const runners::Toolchain& toolchain, const runners::GpuInfo& gpu,
+                                          const std::filesystem::path& workdir, std::size_t slots) {
+  runners::ExecutorSetup setup;
+  setup.program = executor_binary();
+  // With the runtime, as a campaign's executors run (module launches share its primary context).
+  const auto cudart = runners::find_cudart(toolchain.cuda_home);
+  if (!cudart) throw_environment("no libcudart.so under " + toolchain.cuda_home.string());
+  setup.cudart = *cudart;
+  setup.gpu = gpu;
+  setup.workdir = workdir;
+  setup.slots = slots;
+  return setup;
 }
 
 runners::ToolchainSearch toolchain_search() {

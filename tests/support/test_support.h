@@ -20,6 +20,15 @@ std::filesystem::path cudiff_binary();
 std::filesystem::path source_dir();
 /// cudiff-executor: $CUDIFF_EXECUTOR, else beside the cudiff binary.
 std::filesystem::path executor_binary();
+/// `source` (C++, host code only) built by clang-22 into DIR/NAME.so, as the executor path builds
+/// a program's host side: position-independent, main() kept. A failed build fails the caller.
+std::filesystem::path host_shared_object(const std::filesystem::path& dir, const std::string& name,
+                                         const std::string& source);
+/// What a gpu test's executor pool needs to run on `gpu` as a campaign's does: cudiff-executor,
+/// the toolkit's libcudart.so, `slots` executors working in `workdir`. Throws Error(environment)
+/// when the toolkit has no libcudart.so.
+runners::ExecutorSetup gpu_executor_setup(const runners::Toolchain& toolchain, const runners::GpuInfo& gpu,
+                                          const std::filesystem::path& workdir, std::size_t slots = 1);
 /// Where the compilers are, as cudiff's own flags would say: $CUDIFF_CLANG, $CUDIFF_NVCC and
 /// $CUDA_HOME (a GPU host's carried clang, tests/gpu/run_gpu_tests.sh).
 runners::ToolchainSearch toolchain_search();
