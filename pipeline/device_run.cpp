@@ -68,17 +68,18 @@ bool device_runs(const std::vector<ConfigCheck>& checks) { return std::ranges::a
 std::string run_device_path(std::vector<ConfigCheck>& checks, const CheckRequest& request,
                             const runners::GpuDiscovery& gpus, const std::filesystem::path& workdir) {
   const std::vector<runners::LaunchDescription> plans = launch_plans(*request.input.sidecar);
-  std::string why;
-  const std::shared_ptr<runners::ExecutorPool> executor = request.executor
-                                                              ? request.executor
-                                                              : own_executor(gpus.gpus.front(), workdir, why);
-  if (!executor) return why;
+  std::shared_ptr<runners::ExecutorPool> executor = request.executor;  // else the check's own, once needed
   for (ConfigCheck& check : checks) {
     if (!cubin_built(check) || check.observation.outcome != oracle::CompileOutcome::accepted) continue;
     if (!runners::runs_on(check.compile.config, gpus.gpus.front())) {
       check.note = "built for " + check.compile.config.arch + ", not run on " + gpus.gpus.front().describe() +
                    " (compile-only here)";
       continue;
+    }
+    if (!executor) {
+      std::string why;
+      executor = own_executor(gpus.gpus.front(), workdir, why);
+      if (!executor) return why;
     }
     // The kernels in the harness's order, one launch each, their lines in that order: what the
     // program's main prints.

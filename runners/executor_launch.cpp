@@ -367,18 +367,21 @@ LaunchReply launch_module(const std::string& module, const std::string& descript
   for (const Checksum& checksum : desc.checksums) {
     std::vector<std::uint64_t> words;
     for (const std::string& part : checksum.fold) {
-      CUdeviceptr device = 0;
-      std::uint64_t count = 0;
-      unsigned element_bytes = 0;
+      struct Part {
+        CUdeviceptr device = 0;
+        std::uint64_t count = 0;
+        unsigned element_bytes = 0;
+      } found;
       for (const Buffer& b : desc.buffers)
-        if (b.name == part) device = b.device, count = b.count, element_bytes = b.element_bytes;
+        if (b.name == part) found = {b.device, b.count, b.element_bytes};
       for (const Symbol& symbol : desc.symbols)
-        if (symbol.name == part) device = symbol.device, count = symbol.count, element_bytes = symbol.element_bytes;
-      if (device == 0) return failed("description", 0, "checksum " + checksum.label + " folds unknown " + part, false);
-      std::vector<unsigned char> host(count * element_bytes);
-      if (const CUresult status = d.to_host(host.data(), device, host.size()); status != 0)
+        if (symbol.name == part) found = {symbol.device, symbol.count, symbol.element_bytes};
+      if (found.device == 0)
+        return failed("description", 0, "checksum " + checksum.label + " folds unknown " + part, false);
+      std::vector<unsigned char> host(found.count * found.element_bytes);
+      if (const CUresult status = d.to_host(host.data(), found.device, host.size()); status != 0)
         return failed("copy to the host", status, part, true);
-      append_words(host, element_bytes, words);
+      append_words(host, found.element_bytes, words);
     }
     std::uint64_t hash = 1469598103934665603ull;  // cudiff_fold (runners/launch.h)
     for (std::uint64_t w : words) hash = (hash ^ w) * 1099511628211ull;

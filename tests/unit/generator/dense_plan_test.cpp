@@ -7,6 +7,7 @@
 #include "generator/generator.h"
 #include "generator/variants/variants.h"
 #include "runners/runners.h"
+#include "support/test_support.h"
 
 #include <gtest/gtest.h>
 
@@ -20,7 +21,7 @@ using namespace cudiff::generator;
 
 /// bench/policies/dense_only.json: programs of compute-dense kernels alone, harness only.
 Policy dense_only() {
-  std::ifstream in(std::string(CUDIFF_DEFAULT_SOURCE_DIR) + "/bench/policies/dense_only.json");
+  std::ifstream in(cudiff::test::source_dir() / "bench" / "policies" / "dense_only.json");
   std::stringstream text;
   text << in.rdbuf();
   return Policy::load(text.str());
