@@ -114,12 +114,12 @@ Sidecar sidecar_of(const Built& built, const Policy& policy, std::uint64_t seed,
     sidecar.kernels->push_back(Sidecar::Kernel{kernel_label + k.name, dims(k.launch.grid), dims(k.launch.block),
                                                k.launch.dynamic_shared_bytes, hex64(k.expected_checksum)});
   for (const dense::Kernel& k : built.program.dense) {
-    sidecar.kernels->push_back(
-        Sidecar::Kernel{kernel_label + k.name,
-                        {k.blocks, 1, 1},
-                        {k.threads, 1, 1},
-                        k.dynamic_shared && k.shared_words ? k.threads * dense::kSharedWordsPerThread * 4u : 0u,
-                        hex64(k.expected_checksum)});
+    sidecar.kernels->push_back(Sidecar::Kernel{kernel_label + k.name,
+                                               {k.blocks, 1, 1},
+                                               {k.threads, 1, 1},
+                                               dense::dynamic_shared_bytes(k),
+                                               hex64(k.expected_checksum),
+                                               dense::launch_plan(k, kernel_label, scope, built.options.stack_bytes)});
     for (const std::string& family : k.families)
       if (std::find(sidecar.constructs_enabled->begin(), sidecar.constructs_enabled->end(), family) ==
           sidecar.constructs_enabled->end())

@@ -145,6 +145,13 @@ struct Sidecar {
     std::uint64_t dynamic_shared_bytes = 0;
     /// 16 hex digits, as the checksum line prints them: compared with program output as text.
     std::string expected_checksum;
+    /// The kernel's launch plan ("launch"): runners/launch.h's launch description in its JSON
+    /// form, which makes the cubin's kernel print this kernel's checksum line with no host
+    /// program (its buffers, the __device__ symbols the harness sets and reads back, the device
+    /// stack and the fold). Only kernels whose host side is exactly that have one (compute-dense
+    /// kernels); a test whose kernels all have one may run as cubins (docs/pipeline.md, "Build
+    /// paths").
+    std::optional<boost::json::object> launch = {};
     bool operator==(const Kernel&) const = default;
   };
   /// One probed type (the probe protocol in generator/layout/layout.h): its device array holds the

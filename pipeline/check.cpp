@@ -5,6 +5,7 @@
 #include "pipeline/record.h"
 #include "pipeline/sanitizer.h"
 
+#include <algorithm>
 #include <cctype>
 #include <future>
 #include <map>
@@ -58,7 +59,9 @@ std::vector<ConfigCheck> build_all(const runners::Toolchain& toolchain, const Ch
   if (options.build_path == BuildPath::device) {
     const std::string reason = whole_build_reason(options.input, mode, runs);
     if (reason.empty()) {
-      notes.push_back("device path: each front end once to PTX, ptxas once per config on it; no host code compiled");
+      notes.push_back(
+          std::string("device path: each front end once to PTX, ptxas once per config on it; no host code compiled") +
+          (runs ? "; each cubin run in an executor, every kernel launched from the sidecar's launch plan" : ""));
       return build_device_path(toolchain, options, file, workdir, [&](const runners::Config& config) {
         return build_one(toolchain, config, mode, options, file, workdir, runners::Linkage::executable);
       });
@@ -110,6 +113,7 @@ void run_all(std::vector<ConfigCheck>& checks, const CheckRequest& options, cons
              const std::filesystem::path& workdir) {
   for (ConfigCheck& check : checks) {
     if (check.observation.outcome != oracle::CompileOutcome::accepted || check.compile.artifact.empty()) continue;
+    if (check.compile.mode == runners::Mode::cubin) continue;  // the device path's: run_device_path ran it
     // A config for another GPU (nvcc-O3-sm100 on an sm_90 GPU) is built, never run: its
     // embedded PTX might load through the driver's JIT, but that is not what it names.
     if (!runners::runs_on(check.compile.config, gpus.gpus.front())) {
@@ -168,6 +172,20 @@ void attribute_findings(TestCheck& run, const CheckRequest& request, const std::
 }
 
 bool identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+/// The test checked again as the whole program, every binary run as a process, with `why` first
+/// among its notes: a device-path run that did not end cleanly, or that found a difference
+/// (what is filed is what the whole program shows, as a person re-running it sees it).
+TestCheck whole_program_check(const CheckRequest& request, const runners::Toolchain& toolchain,
+                              const runners::GpuDiscovery& gpus, const std::filesystem::path& workdir,
+                              const std::string& why) {
+  CheckRequest whole = request;
+  whole.build_path = BuildPath::whole;
+  whole.executor = nullptr;
+  TestCheck again = check_test(whole, toolchain, gpus, workdir);
+  again.notes.insert(again.notes.begin(), why);
+  return again;
+}
 
 } // namespace
 
@@ -269,6 +287,11 @@ TestCheck check_test(const CheckRequest& request, const runners::Toolchain& tool
   run.run_seconds = request.run_limits.wall_seconds;
   const bool runs = run.mode == runners::Mode::run && !run.gpus.gpus.empty();
   run.configs = build_all(run.toolchain, request, run.mode, run.file, workdir, runs, run.notes);
+  const bool cubins_run = runs && device_runs(run.configs);
+  if (cubins_run)
+    if (const std::string why = run_device_path(run.configs, request, run.gpus, workdir); !why.empty())
+      return whole_program_check(request, toolchain, gpus, workdir,
+                                 "device path fell back to the whole program, run as a process: " + why);
   if (run.mode == runners::Mode::run && !run.gpus.gpus.empty())
     run_all(run.configs, request, run.gpus, run.toolchain, run.file, workdir);
 
@@ -287,6 +310,11 @@ TestCheck check_test(const CheckRequest& request, const runners::Toolchain& tool
   if (request.input.sidecar) observations.expected_checksums = expected_checksums_of(*request.input.sidecar);
   if (request.input.sidecar) observations.variant_kernels = variant_kernels_of(*request.input.sidecar);
   run.verdict = oracle::judge(observations, oracle::JudgeOptions{request.warnings});
+  if (cubins_run &&
+      std::ranges::any_of(run.verdict.findings, [](const oracle::Finding& f) { return oracle::is_run_kind(f.kind); }))
+    return whole_program_check(request, toolchain, gpus, workdir,
+                               "device path: the cubins' runs show a run finding; checked again as the whole "
+                               "program, run as a process, which is what is filed");
   // The gate before attribution: an invalid program's run findings are never attributed.
   if (request.gate && run.mode == runners::Mode::run) run.gate = gate_check(*request.gate, run, request.input);
   // Every mode: a compile finding is attributed from what spoke, with no rebuild, so a crash

@@ -144,7 +144,8 @@ struct CheckRequest {
   /// process of its own. Set: a program an executor can load faithfully (executor_can_load) is
   /// built as a shared object and run there; a build that fails, and a run that does not end
   /// cleanly, are redone as an executable and a process, so what is observed is what the
-  /// process path observes (docs/pipeline.md, "Executor").
+  /// process path observes (docs/pipeline.md, "Executor"). On the device path the cubins are
+  /// launched there (without it, in an executor of the check's own; "Build paths").
   std::shared_ptr<runners::ExecutorPool> executor;
   /// whole for every caller but `check` and `fuzz`, whose --build-path defaults to device.
   BuildPath build_path = BuildPath::whole;

@@ -29,6 +29,24 @@ std::vector<ConfigCheck> build_device_path(const runners::Toolchain& toolchain, 
                                            const std::filesystem::path& file, const std::filesystem::path& workdir,
                                            const WholeBuild& whole);
 
+/// Why a generated test cannot run as cubins from its sidecar's launch plans (a kernel without
+/// a plan, or a plan runners::parse_launch refuses); empty: every kernel it launches has one.
+std::string device_run_reason(const TestInput& input);
+/// The sidecar's launch plans, in the order the program's main runs the kernels, each with the
+/// largest plan's device stack (one limit per process, as main sets it). Throws Error(usage)
+/// for a plan that is not a launch description (device_run_reason says which).
+std::vector<runners::LaunchDescription> launch_plans(const generator::Sidecar& sidecar);
+/// Whether a check's builds include cubins of the device path (build_device_path).
+bool device_runs(const std::vector<ConfigCheck>& checks);
+/// The device path's runs: each accepted cubin-built config that runs on the first GPU loaded in
+/// `request.executor` (else an executor of its own, in `workdir`/executor) and every plan
+/// launched in turn; the printed lines, joined in that order, are the config's run, as a process
+/// of the whole program would print them. Returns why the test must instead run as the whole
+/// program ("nvcc-O3, kernel K: kernel: CUDA_ERROR_ILLEGAL_ADDRESS (700)": a module that does not
+/// load, a launch that fails or faults, a kernel past the run limit, no executor), or "".
+std::string run_device_path(std::vector<ConfigCheck>& checks, const CheckRequest& request,
+                            const runners::GpuDiscovery& gpus, const std::filesystem::path& workdir);
+
 /// For a test whose sidecar lists layout probes (else nothing): the device views, read from
 /// each accepted config's PTX (the artifact in ptx mode, else a PTX compile into `workdir`),
 /// and the host views, from each built binary run as `BINARY --layout` (which touches no CUDA

@@ -89,7 +89,6 @@ std::optional<BuildPath> parse_build_path(std::string_view text) {
 
 std::string whole_build_reason(const TestInput& input, runners::Mode mode, bool runs) {
   if (mode != runners::Mode::binary && mode != runners::Mode::run) return "mode " + runners::to_string(mode);
-  if (runs) return "its binaries run (no cubin is loaded alone yet)";
   if (!input.sidecar || !input.sidecar->kernels || input.sidecar->kernels->empty())
     return "not a generated program (no sidecar kernels)";
   if (!executor_can_load(input.source)) return "managed memory";
@@ -97,6 +96,8 @@ std::string whole_build_reason(const TestInput& input, runners::Mode mode, bool 
   if (input.sidecar->batch)
     for (const generator::Sidecar& test : input.sidecar->batch->tests)
       if (std::string why = host_side_of(test); !why.empty()) return why;
+  // Binaries that run: the cubins run instead, each kernel from its launch plan.
+  if (runs) return device_run_reason(input);
   return {};
 }
 

@@ -24,6 +24,7 @@ constexpr int kJitErrorLogBufferBytes = 6;      // CU_JIT_ERROR_LOG_BUFFER_SIZE_
 constexpr int kMaxDynamicSharedBytes = 8;       // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
 constexpr unsigned kDefaultSharedBytes = 48 << 10;  // above it a kernel must opt in
 constexpr std::size_t kPrintedElements = 8;
+constexpr int kLimitStackSize = 0;              // CU_LIMIT_STACK_SIZE
 
 struct Driver {
   CUresult (*init)(unsigned) = nullptr;
@@ -43,6 +44,9 @@ struct Driver {
                      void**) = nullptr;
   CUresult (*synchronize)() = nullptr;
   CUresult (*error_name)(CUresult, const char**) = nullptr;
+  CUresult (*get_global)(CUdeviceptr*, std::size_t*, void*, const char*) = nullptr;
+  CUresult (*set_limit)(int, std::size_t) = nullptr;
+  CUresult (*get_limit)(std::size_t*, int) = nullptr;
   std::string problem;  ///< why the driver cannot be used; empty once it is ready
   bool tried = false;
 };
@@ -69,7 +73,9 @@ Driver& driver() {
       !bind(library, "cuFuncSetAttribute", d.set_attribute) || !bind(library, "cuMemAlloc_v2", d.alloc) ||
       !bind(library, "cuMemFree_v2", d.free) || !bind(library, "cuMemcpyHtoD_v2", d.to_device) ||
       !bind(library, "cuMemcpyDtoH_v2", d.to_host) || !bind(library, "cuLaunchKernel", d.launch) ||
-      !bind(library, "cuCtxSynchronize", d.synchronize) || !bind(library, "cuGetErrorName", d.error_name)) {
+      !bind(library, "cuCtxSynchronize", d.synchronize) || !bind(library, "cuGetErrorName", d.error_name) ||
+      !bind(library, "cuModuleGetGlobal_v2", d.get_global) || !bind(library, "cuCtxSetLimit", d.set_limit) ||
+      !bind(library, "cuCtxGetLimit", d.get_limit)) {
     d.problem = "the CUDA driver lacks an expected entry point";
     return d;
   }
@@ -100,6 +106,20 @@ struct Buffer {
   CUdeviceptr device = 0;
 };
 
+/// A __device__ variable of the module (a symbol line), and a checksum line's fold.
+struct Symbol {
+  std::string name;
+  unsigned element_bytes = 4;
+  std::uint64_t count = 0;
+  std::vector<std::uint64_t> fill;
+  CUdeviceptr device = 0;
+};
+
+struct Checksum {
+  std::string label;
+  std::vector<std::string> fold;
+};
+
 struct Param {
   bool buffer = false;
   std::size_t index = 0;  ///< into buffers
@@ -112,7 +132,23 @@ struct Description {
   unsigned grid[3] = {1, 1, 1}, block[3] = {1, 1, 1}, shared = 0;
   std::vector<Buffer> buffers;
   std::vector<Param> params;
+  unsigned long stack = 0;
+  std::vector<Symbol> symbols;
+  std::vector<Checksum> checksums;
 };
+
+/// "N WORD..." of a buffer or symbol line, in hex after the count.
+bool read_fill(std::istringstream& words, std::uint64_t count, std::vector<std::uint64_t>& fill) {
+  std::size_t given = 0;
+  words >> given >> std::hex;
+  for (std::size_t i = 0; i < given; ++i) {
+    std::uint64_t w = 0;
+    words >> w;
+    fill.push_back(w);
+  }
+  words >> std::dec;
+  return !fill.empty() && (fill.size() == 1 || fill.size() == count);
+}
 
 /// Reads runners::executor_text's lines; false with `why` on anything else (cudiff wrote it).
 bool read_description(const std::string& path, Description& d, std::string& why) {
@@ -126,7 +162,23 @@ bool read_description(const std::string& path, Description& d, std::string& why)
     else if (what == "grid") words >> d.grid[0] >> d.grid[1] >> d.grid[2];
     else if (what == "block") words >> d.block[0] >> d.block[1] >> d.block[2];
     else if (what == "shared") words >> d.shared;
-    else if (what == "buffer") {
+    else if (what == "stack") words >> d.stack;
+    else if (what == "symbol") {
+      Symbol symbol;
+      words >> symbol.name >> symbol.element_bytes >> symbol.count;
+      if (!read_fill(words, symbol.count, symbol.fill)) return why = "bad fill of " + symbol.name, false;
+      d.symbols.push_back(std::move(symbol));
+    } else if (what == "checksum") {
+      Checksum checksum;
+      std::size_t parts = 0;
+      words >> checksum.label >> parts;
+      for (std::size_t i = 0; i < parts && words; ++i) {
+        std::string part;
+        words >> part;
+        checksum.fold.push_back(part);
+      }
+      d.checksums.push_back(std::move(checksum));
+    } else if (what == "buffer") {
       Buffer b;
       std::size_t words_given = 0;
       int print = 0;
@@ -172,6 +224,25 @@ void print_buffer(const Buffer& b, const std::vector<unsigned char>& host) {
   for (std::size_t i = 0; i < b.count && i < kPrintedElements; ++i)
     line += " " + element_hex(host.data() + i * b.element_bytes, b.element_bytes);
   std::printf("%s\n", line.c_str());
+}
+
+/// Every element of `bytes` (elements of `element_bytes`), zero-extended, appended to `words`.
+void append_words(const std::vector<unsigned char>& bytes, unsigned element_bytes, std::vector<std::uint64_t>& words) {
+  for (std::size_t at = 0; at + element_bytes <= bytes.size(); at += element_bytes) {
+    std::uint64_t value = 0;
+    std::memcpy(&value, bytes.data() + at, element_bytes);  // little-endian
+    words.push_back(value);
+  }
+}
+
+/// The fill of `count` elements of `element_bytes` as bytes.
+std::vector<unsigned char> filled(const std::vector<std::uint64_t>& fill, std::uint64_t count, unsigned element_bytes) {
+  std::vector<unsigned char> host(count * element_bytes);
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::uint64_t w = fill.size() == 1 ? fill.front() : fill[i];
+    std::memcpy(host.data() + i * element_bytes, &w, element_bytes);
+  }
+  return host;
 }
 
 /// A step that failed: its CUDA error on stderr (the output oracle reads it), and the reply.
@@ -233,6 +304,28 @@ LaunchReply launch_module(const std::string& module, const std::string& descript
   }
   if (desc.shared > kDefaultSharedBytes)
     d.set_attribute(function, kMaxDynamicSharedBytes, static_cast<int>(desc.shared));
+  // The device stack a generated program's main asks for before its first launch. The context is
+  // shared with the programs this executor runs, each of which sets its own.
+  if (desc.stack != 0) {
+    std::size_t current = 0;
+    if (d.get_limit(&current, kLimitStackSize) != 0 || current != desc.stack)
+      if (const CUresult status = d.set_limit(kLimitStackSize, desc.stack); status != 0)
+        return failed("stack limit", status, std::to_string(desc.stack) + " bytes", false);
+  }
+  // The module's __device__ variables, as a program's cudaMemcpyToSymbol sets them.
+  for (Symbol& symbol : desc.symbols) {
+    std::size_t bytes = 0;
+    if (const CUresult status = d.get_global(&symbol.device, &bytes, loaded, symbol.name.c_str()); status != 0)
+      return failed("symbol lookup", status, symbol.name, false);
+    if (bytes != symbol.count * symbol.element_bytes)
+      return failed("symbol lookup", 0,
+                    symbol.name + " is " + std::to_string(bytes) + " bytes, the description gives " +
+                        std::to_string(symbol.count * symbol.element_bytes),
+                    false);
+    const std::vector<unsigned char> host = filled(symbol.fill, symbol.count, symbol.element_bytes);
+    if (const CUresult status = d.to_device(symbol.device, host.data(), host.size()); status != 0)
+      return failed("copy to the device", status, symbol.name, true);
+  }
 
   struct Frees {
     Driver& d;
@@ -246,11 +339,7 @@ LaunchReply launch_module(const std::string& module, const std::string& descript
     const std::size_t bytes = b.count * b.element_bytes;
     if (const CUresult status = d.alloc(&b.device, bytes); status != 0)
       return failed("allocation", status, b.name, false);
-    std::vector<unsigned char> host(bytes);
-    for (std::size_t i = 0; i < b.count; ++i) {
-      const std::uint64_t w = b.fill.size() == 1 ? b.fill.front() : b.fill[i];
-      std::memcpy(host.data() + i * b.element_bytes, &w, b.element_bytes);
-    }
+    const std::vector<unsigned char> host = filled(b.fill, b.count, b.element_bytes);
     if (const CUresult status = d.to_device(b.device, host.data(), bytes); status != 0)
       return failed("copy to the device", status, b.name, true);
   }
@@ -273,6 +362,30 @@ LaunchReply launch_module(const std::string& module, const std::string& descript
     if (const CUresult status = d.to_host(host.data(), b.device, host.size()); status != 0)
       return failed("copy to the host", status, b.name, true);
     print_buffer(b, host);
+  }
+  // The harness's checksum lines: cudiff_fold over the named buffers' and symbols' elements.
+  for (const Checksum& checksum : desc.checksums) {
+    std::vector<std::uint64_t> words;
+    for (const std::string& part : checksum.fold) {
+      struct Part {
+        CUdeviceptr device = 0;
+        std::uint64_t count = 0;
+        unsigned element_bytes = 0;
+      } found;
+      for (const Buffer& b : desc.buffers)
+        if (b.name == part) found = {b.device, b.count, b.element_bytes};
+      for (const Symbol& symbol : desc.symbols)
+        if (symbol.name == part) found = {symbol.device, symbol.count, symbol.element_bytes};
+      if (found.device == 0)
+        return failed("description", 0, "checksum " + checksum.label + " folds unknown " + part, false);
+      std::vector<unsigned char> host(found.count * found.element_bytes);
+      if (const CUresult status = d.to_host(host.data(), found.device, host.size()); status != 0)
+        return failed("copy to the host", status, part, true);
+      append_words(host, found.element_bytes, words);
+    }
+    std::uint64_t hash = 1469598103934665603ull;  // cudiff_fold (runners/launch.h)
+    for (std::uint64_t w : words) hash = (hash ^ w) * 1099511628211ull;
+    std::printf("checksum %s %016llx\n", checksum.label.c_str(), static_cast<unsigned long long>(hash));
   }
   return {"launched", false};
 }

@@ -18,10 +18,10 @@
 //              entry point the loaded runtime lacks (it gets cudaErrorNotSupported)
 //   request:   "launch\t<cubin or PTX>\t<launch description file>\t<stdout file>\t<stderr file>"
 //              (the description in runners::executor_text's form; runners/launch.h)
-//   reply:     "launched" (the printed buffers are in the stdout file)
+//   reply:     "launched" (the printed buffers and checksum lines are in the stdout file)
 //              "launch-failed\t<step>\t<CUresult, 0: none>\t<error name or why>\t<exits: 0/1>" (the step: driver,
-//              description, module, module load, kernel lookup, parameters, allocation, launch,
-//              kernel, copy...; its line is in the stderr file). After a failed launch or kernel
+//              description, module, module load, kernel lookup, parameters, stack limit, symbol
+//              lookup, allocation, launch, kernel, copy...; its line is in the stderr file). After a failed launch or kernel
 //              (a fault) the context may hold a sticky error: the reply is sent and the process
 //              exits, as after a program's CUDA error. A kernel that never ends is the parent's
 //              time limit.
@@ -322,7 +322,7 @@ void watch_parent() {
   }).detach();
 }
 
-} // namespace
+}  // namespace
 
 // The programs' allocation entry points (see the top of the file). Without a runtime (the
 // executor's own tests) there is no device memory to give.

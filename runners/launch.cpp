@@ -111,6 +111,21 @@ std::uint64_t scalar_value(const boost::json::value& value, const std::string& t
   return word(value, bytes, where);
 }
 
+/// A buffer's or symbol's "fill": absent (0), one word, or a list of exactly `count` words.
+std::vector<std::uint64_t> fill_of(const boost::json::object& object, std::uint32_t element_bytes, std::uint64_t count,
+                                   const std::string& where) {
+  const auto* fill = object.if_contains("fill");
+  if (fill == nullptr) return {0};
+  if (!fill->is_array()) return {word(*fill, element_bytes, where + ": fill")};
+  const boost::json::array& words = fill->get_array();
+  if (words.size() != count)
+    refuse(where, "fill has " + std::to_string(words.size()) + " words, count is " + std::to_string(count));
+  std::vector<std::uint64_t> out;
+  for (std::size_t i = 0; i < words.size(); ++i)
+    out.push_back(word(words[i], element_bytes, where + ": fill[" + std::to_string(i) + "]"));
+  return out;
+}
+
 LaunchParam param_of(const boost::json::value& value, std::size_t index) {
   std::string where = "params[" + std::to_string(index) + "]";
   if (!value.is_object()) refuse(where, "expected an object");
@@ -147,17 +162,56 @@ LaunchParam param_of(const boost::json::value& value, std::size_t index) {
     if (!print->is_bool()) refuse(where, "print must be true or false");
     param.print = print->get_bool();
   }
-  const auto* fill = object.if_contains("fill");
-  if (fill == nullptr || !fill->is_array()) {
-    param.fill.push_back(fill == nullptr ? 0 : word(*fill, param.element_bytes, where + ": fill"));
-    return param;
-  }
-  const boost::json::array& words = fill->get_array();
-  if (words.size() != param.count)
-    refuse(where, "fill has " + std::to_string(words.size()) + " words, count is " + std::to_string(param.count));
-  for (std::size_t i = 0; i < words.size(); ++i)
-    param.fill.push_back(word(words[i], param.element_bytes, where + ": fill[" + std::to_string(i) + "]"));
+  param.fill = fill_of(object, param.element_bytes, param.count, where);
   return param;
+}
+
+/// A symbol: its name, element_bytes, count and fill as a buffer's.
+LaunchSymbol symbol_of(const boost::json::value& value, std::size_t index) {
+  std::string where = "symbols[" + std::to_string(index) + "]";
+  if (!value.is_object()) refuse(where, "expected an object");
+  const boost::json::object& object = value.get_object();
+  const auto* name = object.if_contains("symbol");
+  if (name == nullptr || !name->is_string() || name->get_string().empty())
+    refuse(where, "needs the symbol's name as a string");
+  LaunchSymbol symbol;
+  symbol.name = std::string(name->get_string());
+  if (symbol.name.find_first_of(" \t\n") != std::string::npos) refuse(where, "the name must have no blanks");
+  where += " (" + symbol.name + ")";
+  only_keys(object, {"symbol", "element_bytes", "count", "fill"}, where);
+  if (const auto* bytes = object.if_contains("element_bytes")) {
+    symbol.element_bytes = static_cast<std::uint32_t>(count_of(*bytes, where + ": element_bytes", 1, 8));
+    if (std::popcount(symbol.element_bytes) != 1) refuse(where, "element_bytes must be 1, 2, 4 or 8");
+  }
+  const auto* count = object.if_contains("count");
+  if (count == nullptr) refuse(where, "needs a count");
+  symbol.count = count_of(*count, where + ": count", 1, kMaxBufferBytes / symbol.element_bytes);
+  symbol.fill = fill_of(object, symbol.element_bytes, symbol.count, where);
+  return symbol;
+}
+
+LaunchChecksum checksum_of(const boost::json::value& value, std::size_t index,
+                           const std::map<std::string, std::size_t>& names) {
+  std::string where = "checksums[" + std::to_string(index) + "]";
+  if (!value.is_object()) refuse(where, "expected an object");
+  const boost::json::object& object = value.get_object();
+  only_keys(object, {"label", "fold"}, where);
+  const auto* label = object.if_contains("label");
+  if (label == nullptr || !label->is_string() || label->get_string().empty())
+    refuse(where, "needs a label as a string");
+  LaunchChecksum checksum;
+  checksum.label = std::string(label->get_string());
+  if (checksum.label.find_first_of(" \t\n") != std::string::npos) refuse(where, "the label must have no blanks");
+  const auto* fold = object.if_contains("fold");
+  if (fold == nullptr || !fold->is_array() || fold->get_array().empty())
+    refuse(where, "fold must be a list of buffer and symbol names");
+  for (const boost::json::value& part : fold->get_array()) {
+    if (!part.is_string() || !names.contains(std::string(part.get_string())))
+      refuse(where, "fold names " + (part.is_string() ? "\"" + std::string(part.get_string()) + "\"" : "a non-string") +
+                        ", which is no buffer or symbol");
+    checksum.fold.emplace_back(part.get_string());
+  }
+  return checksum;
 }
 
 boost::json::value hex_word(std::uint64_t value) {
@@ -166,7 +220,36 @@ boost::json::value hex_word(std::uint64_t value) {
   return boost::json::value(text);
 }
 
+boost::json::value fill_json(const std::vector<std::uint64_t>& fill) {
+  if (fill.size() == 1) return hex_word(fill.front());
+  boost::json::array words;
+  for (std::uint64_t w : fill) words.push_back(hex_word(w));
+  return words;
+}
+
+std::string fill_text(const std::vector<std::uint64_t>& fill) {
+  std::string text = std::to_string(fill.size());
+  char hex[24];
+  for (std::uint64_t w : fill) {
+    std::snprintf(hex, sizeof hex, " %llx", static_cast<unsigned long long>(w));
+    text += hex;
+  }
+  return text;
+}
+
 } // namespace
+
+std::uint64_t cudiff_fold(const std::vector<std::uint64_t>& words) {
+  std::uint64_t hash = 1469598103934665603ull;
+  for (std::uint64_t w : words) hash = (hash ^ w) * 1099511628211ull;
+  return hash;
+}
+
+std::string checksum_line(std::string_view label, std::uint64_t hash) {
+  char hex[24];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
+  return "checksum " + std::string(label) + " " + hex;
+}
 
 std::uint32_t LaunchParam::param_bytes() const { return kind == Kind::buffer ? 8 : scalar_bytes(type); }
 
@@ -176,7 +259,7 @@ LaunchDescription parse_launch(std::string_view json) {
   if (ec) refuse("", "not JSON (" + ec.message() + ")");
   if (!root.is_object()) refuse("", "expected an object");
   const boost::json::object& object = root.get_object();
-  only_keys(object, {"kernel", "grid", "block", "shared_bytes", "params"}, "");
+  only_keys(object, {"kernel", "grid", "block", "shared_bytes", "params", "stack_bytes", "symbols", "checksums"}, "");
   LaunchDescription launch;
   const auto* kernel = object.if_contains("kernel");
   if (kernel == nullptr || !kernel->is_string() || kernel->get_string().empty())
@@ -200,6 +283,26 @@ LaunchDescription parse_launch(std::string_view json) {
       if (param.kind == LaunchParam::Kind::buffer) total += param.count * param.element_bytes;
       if (total > kMaxBufferBytes) refuse("params", "buffers of more than 1 GiB in all");
     }
+  if (const auto* stack = object.if_contains("stack_bytes"))
+    launch.stack_bytes = static_cast<std::uint32_t>(count_of(*stack, "stack_bytes", 0, 1u << 20));
+  // Buffers and symbols by name: what a checksum folds.
+  std::map<std::string, std::size_t> names;
+  for (const LaunchParam& param : launch.params)
+    if (param.kind == LaunchParam::Kind::buffer && !names.emplace(param.name, names.size()).second)
+      refuse("params", "two buffers named " + param.name);
+  const auto* symbols = object.if_contains("symbols");
+  if (symbols != nullptr && !symbols->is_array()) refuse("symbols", "expected a list");
+  if (symbols != nullptr)
+    for (std::size_t i = 0; i < symbols->get_array().size(); ++i) {
+      launch.symbols.push_back(symbol_of(symbols->get_array()[i], i));
+      if (!names.emplace(launch.symbols.back().name, names.size()).second)
+        refuse("symbols", "the name " + launch.symbols.back().name + " is taken");
+    }
+  const auto* checksums = object.if_contains("checksums");
+  if (checksums != nullptr && !checksums->is_array()) refuse("checksums", "expected a list");
+  if (checksums != nullptr)
+    for (std::size_t i = 0; i < checksums->get_array().size(); ++i)
+      launch.checksums.push_back(checksum_of(checksums->get_array()[i], i, names));
   return launch;
 }
 
@@ -221,24 +324,39 @@ boost::json::value to_json(const LaunchDescription& launch) {
           boost::json::object{{"scalar", param.name}, {"type", param.type}, {"value", hex_word(param.bits)}});
       continue;
     }
-    boost::json::value fill;
-    if (param.fill.size() == 1) fill = hex_word(param.fill.front());
-    else {
-      boost::json::array words;
-      for (std::uint64_t w : param.fill) words.push_back(hex_word(w));
-      fill = std::move(words);
-    }
+    boost::json::value fill = fill_json(param.fill);
     params.push_back(boost::json::object{{"buffer", param.name},
                                          {"element_bytes", param.element_bytes},
                                          {"count", param.count},
                                          {"fill", std::move(fill)},
                                          {"print", param.print}});
   }
-  return boost::json::object{{"kernel", launch.kernel},
-                             {"grid", triple(launch.grid)},
-                             {"block", triple(launch.block)},
-                             {"shared_bytes", launch.shared_bytes},
-                             {"params", std::move(params)}};
+  boost::json::object json{{"kernel", launch.kernel},
+                           {"grid", triple(launch.grid)},
+                           {"block", triple(launch.block)},
+                           {"shared_bytes", launch.shared_bytes},
+                           {"params", std::move(params)}};
+  // The extensions only where used, so a plain description reads as it always did.
+  if (launch.stack_bytes != 0) json["stack_bytes"] = launch.stack_bytes;
+  if (!launch.symbols.empty()) {
+    boost::json::array symbols;
+    for (const LaunchSymbol& symbol : launch.symbols)
+      symbols.push_back(boost::json::object{{"symbol", symbol.name},
+                                            {"element_bytes", symbol.element_bytes},
+                                            {"count", symbol.count},
+                                            {"fill", fill_json(symbol.fill)}});
+    json["symbols"] = std::move(symbols);
+  }
+  if (!launch.checksums.empty()) {
+    boost::json::array checksums;
+    for (const LaunchChecksum& checksum : launch.checksums) {
+      boost::json::array fold;
+      for (const std::string& part : checksum.fold) fold.emplace_back(part);
+      checksums.push_back(boost::json::object{{"label", checksum.label}, {"fold", std::move(fold)}});
+    }
+    json["checksums"] = std::move(checksums);
+  }
+  return json;
 }
 
 std::string executor_text(const LaunchDescription& launch) {
@@ -255,13 +373,15 @@ std::string executor_text(const LaunchDescription& launch) {
       continue;
     }
     text += "buffer " + param.name + " " + std::to_string(param.element_bytes) + " " + std::to_string(param.count) +
-            " " + (param.print ? "1" : "0") + " " + std::to_string(param.fill.size());
-    for (std::uint64_t w : param.fill) {
-      std::snprintf(hex, sizeof hex, " %llx", static_cast<unsigned long long>(w));
-      text += hex;
-    }
-    text += "\n";
+            " " + (param.print ? "1" : "0") + " " + fill_text(param.fill) + "\n";
   }
+  if (launch.stack_bytes != 0) text += "stack " + std::to_string(launch.stack_bytes) + "\n";
+  for (const LaunchSymbol& symbol : launch.symbols)
+    text += "symbol " + symbol.name + " " + std::to_string(symbol.element_bytes) + " " + std::to_string(symbol.count) +
+            " " + fill_text(symbol.fill) + "\n";
+  for (const LaunchChecksum& checksum : launch.checksums)
+    text += "checksum " + checksum.label + " " + std::to_string(checksum.fold.size()) + " " + join(checksum.fold, " ") +
+            "\n";
   return text;
 }
 

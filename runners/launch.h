@@ -16,6 +16,13 @@
 //       {"buffer": "out_ptr", "element_bytes": 4, "count": 128, "fill": 0, "print": true},
 //       {"buffer": "in_ptr", "element_bytes": 4, "count": 4, "fill": [1, 2, "0xffffffff", 4]},
 //       {"scalar": "n", "type": "u32", "value": 32}
+//     ],
+//     "stack_bytes": 4096,               // optional: the device stack per thread (cuCtxSetLimit)
+//     "symbols": [                       // optional: __device__ variables set before the launch
+//       {"symbol": "dense_0_atom32", "element_bytes": 4, "count": 8, "fill": [...]}
+//     ],
+//     "checksums": [                     // optional: lines a generated program's harness prints
+//       {"label": "dense_0", "fold": ["out_ptr", "dense_0_atom32"]}
 //     ]
 //   }
 //
@@ -27,9 +34,18 @@
 // bits). Anything else (an unknown key, a value out of range, a block over 1024 threads, more
 // than 1 GiB of buffers) is refused with one line naming the place.
 //
+// A symbol is a `__device__` variable of the module (its name as in the module: mangled when it
+// is), found with cuModuleGetGlobal; it must be exactly `count` elements of `element_bytes`, and
+// gets `fill` as a buffer does before the kernel runs.
+//
 // What a run prints (the executor; the output oracle compares it between configs), one line per
 // printed buffer: `NAME[0..COUNT) fnv1a64 <16 hex digits>: <first 8 elements in hex>`, the hash
-// over the buffer's bytes as the device left them.
+// over the buffer's bytes as the device left them; then one line per checksum:
+// `checksum LABEL <16 hex digits>`, the generated programs' `cudiff_fold` (FNV-1a over 64-bit
+// words: hash ^= word, hash *= 0x100000001b3, from 0xcbf29ce484222325) over the elements of the
+// buffers and symbols `fold` names, in order, each zero-extended to 64 bits, as the device left
+// them: the line the program's harness prints for that kernel (a generated kernel's launch plan,
+// docs/pipeline.md, "Build paths").
 #pragma once
 
 #include "common/common.h"
@@ -61,14 +77,38 @@ struct LaunchParam {
   bool operator==(const LaunchParam&) const = default;
 };
 
+/// A `__device__` variable of the module, set before the launch.
+struct LaunchSymbol {
+  std::string name;
+  std::uint32_t element_bytes = 4;
+  std::uint64_t count = 0;
+  std::vector<std::uint64_t> fill;  ///< one word for every element, or `count` words
+  bool operator==(const LaunchSymbol&) const = default;
+};
+
+/// A `checksum LABEL HASH` line: cudiff_fold over the named buffers' and symbols' elements.
+struct LaunchChecksum {
+  std::string label;
+  std::vector<std::string> fold;  ///< names of buffers or symbols, in fold order
+  bool operator==(const LaunchChecksum&) const = default;
+};
+
 struct LaunchDescription {
   std::string kernel;
   std::array<std::uint32_t, 3> grid{1, 1, 1};
   std::array<std::uint32_t, 3> block{1, 1, 1};
   std::uint32_t shared_bytes = 0;
   std::vector<LaunchParam> params;
+  std::uint32_t stack_bytes = 0;  ///< 0: the context's limit as it is
+  std::vector<LaunchSymbol> symbols;
+  std::vector<LaunchChecksum> checksums;
   bool operator==(const LaunchDescription&) const = default;
 };
+
+/// cudiff_fold of the generated programs' harness: FNV-1a over 64-bit words.
+std::uint64_t cudiff_fold(const std::vector<std::uint64_t>& words);
+/// `checksum LABEL <16 lowercase hex digits>`, as the harness's printf("checksum ... %016llx") prints it.
+std::string checksum_line(std::string_view label, std::uint64_t hash);
 
 /// Parses the JSON form above. Throws Error(usage) with one line ("launch description: params[1]
 /// (in_ptr): fill has 3 words, count is 4") for anything that is not a valid description.
@@ -79,7 +119,8 @@ LaunchDescription read_launch(const std::filesystem::path& file);
 boost::json::value to_json(const LaunchDescription& launch);
 /// The form cudiff-executor reads (it links no JSON library): one line per item, numbers in
 /// decimal, words in hex ("kernel NAME", "grid X Y Z", "block X Y Z", "shared N", "buffer NAME
-/// ELEMENT_BYTES COUNT PRINT FILL_WORDS WORD...", "scalar NAME BYTES BITS").
+/// ELEMENT_BYTES COUNT PRINT FILL_WORDS WORD...", "scalar NAME BYTES BITS", "stack BYTES",
+/// "symbol NAME ELEMENT_BYTES COUNT FILL_WORDS WORD...", "checksum LABEL PARTS NAME...").
 std::string executor_text(const LaunchDescription& launch);
 
 } // namespace cudiff::runners

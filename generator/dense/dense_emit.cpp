@@ -321,12 +321,15 @@ void lines(Writer& w, const std::string& text) {
     w.line(text.substr(start, end - start));
 }
 
+} // namespace
+
 std::uint32_t output_words(const Kernel& kernel) { return kernel.blocks * kernel.threads * kOutputWordsPerThread; }
 
-/// The dynamic shared memory its launch asks for.
 std::uint32_t dynamic_shared_bytes(const Kernel& kernel) {
   return kernel.dynamic_shared && kernel.shared_words ? kernel.threads * kSharedWordsPerThread * 4u : 0u;
 }
+
+namespace {
 
 /// `name<<<blocks, threads, shared>>>(in, out);` (no `in` for a kernel that does not read it)
 std::string launch(const Kernel& kernel) {

@@ -72,6 +72,9 @@ TEST(ProgramReduction, AGreedyReductionEndsSmallAndKeepsWhatItWasAskedToKeep) {
   EXPECT_EQ(result.sidecar.kernels->front().name, "dense_0");
   EXPECT_EQ(result.sidecar.kernels->front().grid[0], 1u);
   EXPECT_EQ(result.sidecar.kernels->front().block[0], 32u);
+  // The compact host side is not the harness a launch plan describes: no plan, so the device
+  // path never runs it as cubins (docs/pipeline.md, "Build paths").
+  EXPECT_FALSE(result.sidecar.kernels->front().launch);
 }
 
 TEST(ProgramReduction, AKernelThatNoLongerReadsItsInputEndsWithoutOne) {

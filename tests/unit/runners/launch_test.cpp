@@ -105,6 +105,80 @@ TEST(LaunchDescription, BadInputIsOneLineNamingItsPlace) {
   }
 }
 
+// A generated kernel's launch plan: symbols set before the launch, the device stack, and a
+// checksum line folded over a buffer and the symbols.
+constexpr const char* kPlan = R"({
+  "kernel": "_ZN12cudiff_dense7dense_0EPy",
+  "grid": [2, 1, 1],
+  "block": [64, 1, 1],
+  "params": [{"buffer": "out", "element_bytes": 8, "count": 512}],
+  "stack_bytes": 4096,
+  "symbols": [{"symbol": "_ZN12cudiff_dense14dense_0_atom32E", "element_bytes": 4, "count": 2, "fill": [1, "0x2"]}],
+  "checksums": [{"label": "s7/dense_0", "fold": ["out", "_ZN12cudiff_dense14dense_0_atom32E"]}]
+})";
+
+TEST(LaunchDescription, APlanReadsItsSymbolsStackAndChecksums) {
+  const runners::LaunchDescription plan = runners::parse_launch(kPlan);
+  EXPECT_EQ(plan.stack_bytes, 4096u);
+  ASSERT_EQ(plan.symbols.size(), 1u);
+  EXPECT_EQ(plan.symbols[0].name, "_ZN12cudiff_dense14dense_0_atom32E");
+  EXPECT_EQ(plan.symbols[0].element_bytes, 4u);
+  EXPECT_EQ(plan.symbols[0].fill, (std::vector<std::uint64_t>{1, 2}));
+  ASSERT_EQ(plan.checksums.size(), 1u);
+  EXPECT_EQ(plan.checksums[0].label, "s7/dense_0");
+  EXPECT_EQ(plan.checksums[0].fold, (std::vector<std::string>{"out", "_ZN12cudiff_dense14dense_0_atom32E"}));
+  EXPECT_EQ(runners::parse_launch(boost::json::serialize(runners::to_json(plan))), plan);
+  EXPECT_EQ(runners::executor_text(plan), "kernel _ZN12cudiff_dense7dense_0EPy\n"
+                                          "grid 2 1 1\n"
+                                          "block 64 1 1\n"
+                                          "shared 0\n"
+                                          "buffer out 8 512 0 1 0\n"
+                                          "stack 4096\n"
+                                          "symbol _ZN12cudiff_dense14dense_0_atom32E 4 2 2 1 2\n"
+                                          "checksum s7/dense_0 2 out _ZN12cudiff_dense14dense_0_atom32E\n");
+  // A description without the extensions is written as it always was.
+  const runners::LaunchDescription plain = runners::parse_launch(kDescription);
+  EXPECT_FALSE(test::contains(boost::json::serialize(runners::to_json(plain)), "stack_bytes"));
+  EXPECT_FALSE(test::contains(boost::json::serialize(runners::to_json(plain)), "checksums"));
+}
+
+TEST(LaunchDescription, TheFoldIsTheHarnessesCudiffFoldAndItsLine) {
+  // cudiff_fold of the generated programs' preamble (generator/core/emit_helpers.cpp), by hand.
+  std::uint64_t hash = 1469598103934665603ull;
+  const std::vector<std::uint64_t> words = {0, 1, 0xffffffffffffffffull, 0x5bd1e995u};
+  for (std::uint64_t w : words) {
+    hash ^= w;
+    hash *= 1099511628211ull;
+  }
+  EXPECT_EQ(runners::cudiff_fold(words), hash);
+  EXPECT_EQ(runners::cudiff_fold({}), 1469598103934665603ull);
+  // printf("checksum dense_0 %016llx\n", ...): 16 lowercase digits, zero-padded.
+  EXPECT_EQ(runners::checksum_line("dense_0", 0xabcull), "checksum dense_0 0000000000000abc");
+  EXPECT_EQ(runners::checksum_line("s9/dense_1", 0xFEDCBA9876543210ull), "checksum s9/dense_1 fedcba9876543210");
+}
+
+TEST(LaunchDescription, BadPlansAreOneLineNamingTheirPlace) {
+  const std::pair<const char*, const char*> cases[] = {
+      {R"({"kernel": "k", "symbols": {}})", "symbols: expected a list"},
+      {R"({"kernel": "k", "symbols": [{"count": 1}]})", "symbols[0]: needs the symbol's name"},
+      {R"({"kernel": "k", "symbols": [{"symbol": "s"}]})", "symbols[0] (s): needs a count"},
+      {R"({"kernel": "k", "symbols": [{"symbol": "s", "count": 2, "fill": [1]}]})", "fill has 1 words, count is 2"},
+      {R"({"kernel": "k", "symbols": [{"symbol": "s", "count": 1, "print": true}]})", "unknown key \"print\""},
+      {R"({"kernel": "k", "params": [{"buffer": "s", "count": 1}], "symbols": [{"symbol": "s", "count": 1}]})",
+       "the name s is taken"},
+      {R"({"kernel": "k", "checksums": [{"label": "x", "fold": ["nothing"]}]})",
+       "fold names \"nothing\", which is no buffer or symbol"},
+      {R"({"kernel": "k", "checksums": [{"label": "a b", "fold": []}]})", "the label must have no blanks"},
+      {R"({"kernel": "k", "checksums": [{"fold": []}]})", "needs a label"},
+      {R"({"kernel": "k", "stack_bytes": -1})", "stack_bytes: expected a whole number"},
+  };
+  for (const auto& [json, expected] : cases) {
+    const std::string message = test::error_message_of([&] { runners::parse_launch(json); });
+    EXPECT_TRUE(test::contains(message, expected)) << json << " -> " << message;
+    EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+  }
+}
+
 TEST(LaunchDescription, AFileThatCannotBeReadIsAnEnvironmentError) {
   EXPECT_EQ(test::error_kind_of([] { runners::read_launch("/nonexistent/launch.json"); }), ErrorKind::environment);
   TempDir dir("cudiff-launch");
