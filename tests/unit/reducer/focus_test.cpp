@@ -196,7 +196,7 @@ int main() { a::inner::run(); b::inner::run(); return 0; }
       << focused;
   EXPECT_TRUE(has(focused, "__constant__ int table[4];")) << focused;
   EXPECT_TRUE(has(focused, "__device__ int shared_helper")) << focused;
-  for (std::string_view gone : {"other", "b_helper", "namespace b", "main", "run()", "check", "layout_b"})
+  for (std::string_view gone : {"other", "b_helper", "namespace b {", "main", "run()", "check", "layout_b"})
     EXPECT_FALSE(has(focused, gone)) << gone << " in\n" << focused;
   // A plain name keeps every kernel of that name; a name of no kernel changes nothing.
   const std::string both = focus_on(text, {"k"});
