@@ -206,7 +206,7 @@ std::string focus_on(std::string_view text, const std::vector<std::string>& kern
 boost::json::object size_json(const std::string& text);
 /// The same in words: "1.2 KiB, 40 lines, 311 tokens".
 std::string size_text(const std::string& text);
-/// The pass log as a table: pass, runs, tests, cached, accepted, saved, time.
+/// The pass log as a table: pass, runs, tests, cached, skipped, accepted, saved, time.
 std::string log_table(const Result& result);
 /// The pass log as JSON: one object per pass, with every field of PassStats.
 boost::json::array log_json(const Result& result);
