@@ -19,6 +19,13 @@ bool compile_time(oracle::FindingKind kind) {
          kind == oracle::FindingKind::missed_by_all;
 }
 
+/// Kinds whose finding is a compiler's error: a candidate's new error may be the target.
+bool rejection_kind(oracle::FindingKind kind) {
+  return kind == oracle::FindingKind::compile_status_mismatch || kind == oracle::FindingKind::missed_diagnostic ||
+         kind == oracle::FindingKind::false_rejection || kind == oracle::FindingKind::dialect_difference ||
+         kind == oracle::FindingKind::missed_by_all || kind == oracle::FindingKind::late_rejection;
+}
+
 std::string size_text(std::size_t bytes) { return format_bytes(bytes); }
 
 /// One progress line: the size now, the pass, tests done and their rate. On a terminal it is
@@ -80,6 +87,7 @@ void add(reducer::Result& total, const reducer::Result& more) {
     line->runs += stats.runs;
     line->tests += stats.tests;
     line->cache_hits += stats.cache_hits;
+    line->skipped += stats.skipped;
     line->accepted += stats.accepted;
     line->bytes_saved += stats.bytes_saved;
     line->seconds += stats.seconds;
@@ -280,6 +288,11 @@ ReduceOutcome reduce_source(const ReduceRequest& request, const runners::Toolcha
   test.use_prefilter(cheap_run);
   reducer::Options options = reducer_options(request, err);
   options.check_original = false;  // just checked in this very mode
+  // A failure of ptxas: the `focus` pass names the kernels it needs from the PTX (pipeline/focus.cpp).
+  options.culprits = test.ptxas_culprits(request.jobs, err);
+  // A name used after its last declaration went is an error no crash, hang, warning or run
+  // finding is kept with; a rejection's target may be that very error.
+  options.skip_undeclared = !rejection_kind(target.kind);
   // Run-time findings (oracle::is_run_kind) keep the sanitizer gate on every candidate.
   if (oracle::is_run_kind(target.kind)) {
     test.use_sanitizer_gate();

@@ -9,6 +9,7 @@
 #include "runners/runners.h"
 
 #include <filesystem>
+#include <iosfwd>
 #include <optional>
 #include <set>
 #include <string>
@@ -45,6 +46,11 @@ public:
   /// The run-mismatch gate: compute-sanitizer (memcheck, initcheck, racecheck, synccheck) must
   /// be clean on both compilers' binaries. Throws Error(environment) when it is missing.
   void use_sanitizer_gate();
+  /// The `focus` pass's oracle (pipeline/focus.cpp) when the target is a failure of one
+  /// config's device build (its prefilter's compile crashed, rejected or hung, and its device
+  /// code builds in two steps): the kernels of a text whose `.entry` blocks alone still make
+  /// that config's ptxas fail the same way. Unset otherwise. Its progress goes to `err`.
+  reducer::Culprits ptxas_culprits(std::size_t jobs, std::ostream& err) const;
   /// undefined_behaviour_warning() for a candidate, with this test's clang arch and limits.
   std::optional<std::string> ub_warning(const std::string& candidate) const;
   bool operator()(const std::string& candidate) const;
@@ -56,6 +62,7 @@ private:
     runners::Config config;
     oracle::CompileOutcome outcome = oracle::CompileOutcome::accepted;
     std::set<std::string> allowed_error_ids;
+    std::optional<oracle::Crash> crash;  ///< the original's, when it crashed
   };
   /// The prefilter config's compile, when it passes; none when the candidate fails it.
   std::optional<ConfigCheck> prefilter(const std::filesystem::path& file, const std::filesystem::path& dir,
@@ -70,6 +77,7 @@ private:
   std::string file_name_;
   std::optional<generator::Sidecar> sidecar_;
   std::optional<Prefilter> prefilter_;
+  std::optional<Prefilter> guilty_;  ///< the target's config and what it did, with one config too
   std::optional<std::filesystem::path> sanitizer_;
 };
 

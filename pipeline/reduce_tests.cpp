@@ -129,11 +129,12 @@ SignatureTest::SignatureTest(ReduceTarget target, CheckRequest check, const runn
       file_name_(request.file.filename().string()), sidecar_(request.sidecar) {}
 
 void SignatureTest::use_prefilter(const TestCheck& original) {
+  // Keyed as the target was (signatures_of): with the stage the bucket's attribution assumed,
+  // as `triage reduce` checks (a crash nvcc names no tool for is keyed by the stage found).
   const oracle::Finding* finding = nullptr;
-  for (const oracle::Finding& candidate : original.verdict.findings) {
-    const std::string key = triage::signature_of(candidate, crash_output(original, candidate)).key;
-    if (key == target_.key) finding = &candidate;
-  }
+  const std::vector<triage::Signature> signatures = signatures_of(original);
+  for (std::size_t i = 0; i < signatures.size() && i < original.verdict.findings.size(); ++i)
+    if (signatures[i].key == target_.key) finding = &original.verdict.findings[i];
   if (finding == nullptr ||
       (finding->kind != oracle::FindingKind::compile_status_mismatch &&
        finding->kind != oracle::FindingKind::false_rejection &&
@@ -151,8 +152,12 @@ void SignatureTest::use_prefilter(const TestCheck& original) {
     if (std::ranges::find(finding->configs, check.compile.config.name) == finding->configs.end()) continue;
     if (fastest == nullptr || check.observation.seconds < fastest->observation.seconds) fastest = &check;
   }
-  if (fastest == nullptr || original.configs.size() < 2) return;
-  prefilter_ = Prefilter{fastest->compile.config, fastest->observation.outcome, std::move(allowed)};
+  if (fastest == nullptr) return;
+  // What the guilty config's compile did: the focus pass's oracle keeps it, even with one config.
+  guilty_ = Prefilter{fastest->compile.config, fastest->observation.outcome, std::move(allowed),
+                      fastest->observation.crash};
+  if (original.configs.size() < 2) return;
+  prefilter_ = guilty_;
   // A crash finding, and its key, are made from its one config's compile alone (the judge's
   // crash_finding, triage::signature_of): the other configs cannot change whether a candidate
   // shows it, so candidates are built with that config alone, the prefilter's build being the

@@ -156,8 +156,7 @@ std::vector<Edit> comma_edits(std::string_view text) {
   return edits;
 }
 
-std::vector<Edit> unused_declaration_edits(std::string_view text) {
-  const std::vector<Token> tokens = tokenize(text);
+std::vector<UnusedDeclaration> unused_declarations(std::string_view text, const std::vector<Token>& tokens) {
   // Every use of every name, by token: identifiers, and the words inside directives (macros).
   std::map<std::string, std::size_t, std::less<>> total;
   std::vector<std::vector<std::string>> names_in(tokens.size());
@@ -175,23 +174,31 @@ std::vector<Edit> unused_declaration_edits(std::string_view text) {
     for (std::size_t i = statement.first; i <= statement.last; ++i) inside += std::ranges::count(names_in[i], name);
     return total[name] > inside;
   };
-  std::vector<Edit> edits;
-  // First every unused declaration but the kernels at once (a kernel is an entry point, as
-  // main is: nothing names it once the host side is gone, yet it is what a device bug needs),
-  // then each one alone.
-  std::vector<Range> all;
+  std::vector<UnusedDeclaration> unused;
   const std::size_t depths = max_depth(text, tokens);
   for (std::size_t depth = 0; depth <= depths; ++depth)
     for (const Statement& statement : statements_at(text, tokens, depth)) {
       const auto name = declared_name(text, tokens, statement);
       if (!name || used_elsewhere(*name, statement)) continue;
-      const Range range = range_of(tokens, statement.first, statement.last);
-      edits.push_back(removal({range}));
       bool kernel = false;
       for (std::size_t i = statement.first; i <= statement.last && !kernel; ++i)
         kernel = spelling(text, tokens[i]) == "__global__";
-      if (!kernel) all.push_back(range);
+      unused.push_back({statement, range_of(tokens, statement.first, statement.last), kernel});
     }
+  return unused;
+}
+
+std::vector<Edit> unused_declaration_edits(std::string_view text) {
+  const std::vector<Token> tokens = tokenize(text);
+  std::vector<Edit> edits;
+  // First every unused declaration but the kernels at once (a kernel is an entry point, as
+  // main is: nothing names it once the host side is gone, yet it is what a device bug needs),
+  // then each one alone.
+  std::vector<Range> all;
+  for (const UnusedDeclaration& unused : unused_declarations(text, tokens)) {
+    edits.push_back(removal({unused.range}));
+    if (!unused.kernel) all.push_back(unused.range);
+  }
   if (all.size() > 1) edits.insert(edits.begin(), removal(all));
   return edits;
 }

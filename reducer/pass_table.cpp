@@ -50,6 +50,8 @@ struct Entry {
 
 // The table, in the order docs/reducer.md describes the passes.
 constexpr Entry table[] = {
+    // Without the caller's oracle (Options::culprits, which the driver gives it) it offers nothing.
+    {"focus", []() -> std::unique_ptr<Pass> { return make_focus_pass(nullptr); }},
     {"comments", []() -> std::unique_ptr<Pass> { return std::make_unique<EditListPass>("comments", comment_edits); }},
     {"whitespace",
      []() -> std::unique_ptr<Pass> { return std::make_unique<EditListPass>("whitespace", whitespace_edits); }},

@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <memory>
+#include <set>
 
 namespace cudiff::reducer {
 
@@ -69,6 +70,27 @@ private:
   std::string name_;
   Edits edits_;
 };
+
+/// A declaration whose name appears nowhere outside it (the units of `unused`), at any depth.
+struct UnusedDeclaration {
+  Statement statement;
+  Range range;
+  bool kernel = false;  ///< it holds `__global__`: an entry point, which nothing names
+};
+std::vector<UnusedDeclaration> unused_declarations(std::string_view text, const std::vector<Token>& tokens);
+
+/// Every name `text` declares (declared_name of every statement at every depth) and, loosely,
+/// every name that looks like a parameter: more names than there are, never fewer.
+std::set<std::string, std::less<>> declared_names(std::string_view text);
+/// Whether `candidate` names something that `declared` (declared_names of the text it came
+/// from) holds and it no longer declares: a compile error under any compiler.
+bool uses_a_lost_declaration(const std::set<std::string, std::less<>>& declared, std::string_view candidate);
+
+/// The `focus` pass: asks `culprits` which kernels the text's failure needs and offers
+/// focus_on(text, them); then the other kernels alone removed. A text's answer is asked once.
+std::unique_ptr<Pass> make_focus_pass(Culprits culprits);
+/// ddmin over a PTX text's defined `.entry` blocks (reduce_entries).
+std::unique_ptr<Pass> make_entries_pass();
 
 // The edit lists of the single-edit passes (edit_passes.cpp, rename_pass.cpp,
 // simplify_pass.cpp, arguments_pass.cpp, device_passes.cpp).

@@ -1,5 +1,6 @@
 // reducer: the driver — the phases of the schedule, one pass at a time with a window of
 // candidates tested in parallel, the pass log, progress, and the final formatting.
+#include "reducer/passes.h"
 #include "reducer/tester.h"
 
 #include "common/common.h"
@@ -15,6 +16,8 @@ double seconds_since(Clock::time_point start) { return std::chrono::duration<dou
 
 class Reduction {
 public:
+  using Passes = std::vector<std::unique_ptr<Pass>>;
+
   Reduction(const std::string& original, const Interesting& interesting, const Options& options)
       : options_(options), tester_(interesting, options.jobs), text_(original) {
     result_.accepted.push_back(original);
@@ -22,9 +25,13 @@ public:
 
   Result run() {
     // Every name is checked before the first test: a typo in a schedule costs nothing.
-    const auto first = passes(options_.schedule.first);
-    const auto main = passes(options_.schedule.main);
-    const auto last = passes(options_.schedule.last);
+    Passes first = passes(options_.schedule.first);
+    Passes main = passes(options_.schedule.main);
+    Passes last = passes(options_.schedule.last);
+    return run(first, main, last);
+  }
+
+  Result run(const Passes& first, const Passes& main, const Passes& last) {
     if (options_.check_original && !tester_.wait(tester_.submit(text_)))
       throw_usage("the original is not interesting: the test rejects the unchanged file");
     for (const auto& pass : first) run_pass(*pass);
@@ -51,9 +58,10 @@ private:
     Tester::Handle handle;
   };
 
-  static std::vector<std::unique_ptr<Pass>> passes(const std::vector<std::string>& names) {
-    std::vector<std::unique_ptr<Pass>> list;
-    for (const auto& name : names) list.push_back(make_pass(name));
+  Passes passes(const std::vector<std::string>& names) const {
+    Passes list;
+    for (const auto& name : names)
+      list.push_back(name == "focus" && options_.culprits ? make_focus_pass(options_.culprits) : make_pass(name));
     return list;
   }
 
@@ -75,6 +83,15 @@ private:
     last_progress_ = Clock::now();
     options_.on_progress(Progress{result_.accepted.front().size(), text_.size(), std::string(pass), tester_.tests(),
                                   tester_.cache_hits(), seconds_since(start_)});
+  }
+
+  /// declared_names of the text now, computed once per accepted text.
+  const std::set<std::string, std::less<>>& declared() {
+    if (declared_for_ != result_.accepted.size()) {
+      declared_ = declared_names(text_);
+      declared_for_ = result_.accepted.size();
+    }
+    return declared_;
   }
 
   void accept(std::string candidate, PassStats& stats) {
@@ -103,6 +120,10 @@ private:
         std::optional<std::string> candidate = pass.apply(text_, cursor);
         next = pass.advance(text_, cursor);
         if (!candidate || candidate->size() >= text_.size()) continue;  // only smaller texts: always ends
+        if (options_.skip_undeclared && uses_a_lost_declaration(declared(), *candidate)) {
+          ++result_.log[line].skipped;
+          continue;
+        }
         Tester::Handle handle = tester_.submit(*candidate);
         window.push_back({cursor, std::move(*candidate), std::move(handle)});
       }
@@ -159,6 +180,8 @@ private:
   Tester tester_;
   std::string text_;
   Result result_;
+  std::set<std::string, std::less<>> declared_;
+  std::size_t declared_for_ = 0;  ///< how many texts were accepted when declared_ was computed
   const Clock::time_point start_ = Clock::now();
   Clock::time_point last_progress_ = Clock::now();
 };
@@ -167,6 +190,14 @@ private:
 
 Result reduce(const std::string& original, const Interesting& interesting, const Options& options) {
   return Reduction(original, interesting, options).run();
+}
+
+Result reduce_entries(const std::string& ptx, const Interesting& interesting, std::size_t jobs) {
+  Options options;
+  options.jobs = std::max<std::size_t>(1, jobs);
+  Reduction::Passes first, none;
+  first.push_back(make_entries_pass());
+  return Reduction(ptx, interesting, options).run(first, none, none);
 }
 
 std::string run_pass(const Pass& pass, const std::string& text, const Interesting& interesting) {

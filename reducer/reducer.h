@@ -118,13 +118,27 @@ struct PassStats {
   std::size_t tests = 0;       ///< test calls started while it ran (stale look-ahead included)
   std::size_t cache_hits = 0;  ///< candidates answered from the cache
   std::size_t accepted = 0;    ///< interesting candidates taken
+  std::size_t skipped = 0;     ///< candidates never tested: they use a name whose last declaration they cut
   std::size_t bytes_saved = 0;
   double seconds = 0;
 };
 
+/// The `focus` pass's oracle: the kernels that alone still show what is being reduced, found
+/// below the source by the caller (pipeline/: the text compiled once to PTX, then ptxas on
+/// fewer and fewer of its `.entry` blocks). Qualified as the source spells them
+/// (`ns::inner::kernel`; a name without `::` matches a kernel of that name in any namespace).
+/// Empty when it cannot say: the pass then offers nothing. Called from the driver's thread.
+using Culprits = std::function<std::vector<std::string>(const std::string& text)>;
+
 struct Options {
   std::size_t jobs = 1;  ///< candidates tested at once
   Schedule schedule = default_schedule();
+  /// What the `focus` pass asks; unset, the pass offers nothing (a script's test, a run finding).
+  Culprits culprits;
+  /// Skip, untested, a candidate that still names something whose last declaration it cut (a
+  /// compile error). Only for a test that no such error can satisfy: not a script, not a
+  /// rejection's (whose target may be that very error).
+  bool skip_undeclared = false;
   /// Test the original first and throw Error(usage) when it is not interesting. Off only
   /// when the caller has just tested it with the same test.
   bool check_original = true;
@@ -160,12 +174,39 @@ struct Result {
 /// Error(usage) when the original is not interesting (with check_original).
 Result reduce(const std::string& original, const Interesting& interesting, const Options& options);
 
+// ---- focus: the kernels a failure below the source needs --------------------------------
+
+/// One `.entry` of a PTX module: the kernel's (mangled) name and its bytes [begin, end): the
+/// directive's line (`.visible`, `.weak` before it), nvcc's `// .globl NAME` line above it, the
+/// parameters, the performance directives and the body to its matching brace (scoping blocks
+/// nest inside it; braces in comments and strings do not count), with the newline after it.
+struct PtxEntry {
+  std::string name;
+  std::size_t begin = 0;
+  std::size_t end = 0;
+  bool defined = false;  ///< it has a body (a declaration ends at its `;`)
+};
+/// Every `.entry` of `ptx`, in order. Never throws; text that is not PTX gives none.
+std::vector<PtxEntry> ptx_entries(std::string_view ptx);
+
+/// Delta debugging over the defined `.entry` blocks of `ptx` (every `.func`, `.global` and
+/// declaration stays): the text with as few entries as `interesting` still accepts, tested
+/// `jobs` at a time. Throws Error(usage) when it does not accept the whole text.
+Result reduce_entries(const std::string& ptx, const Interesting& interesting, std::size_t jobs);
+
+/// The focus candidate of a CUDA text: every kernel (a `__global__` declaration at namespace
+/// scope) that `kernels` does not name removed, every host-only function (as the `host` pass
+/// removes them), then every namespace-scope declaration nothing names any more, to a fixpoint
+/// (the other tests' namespaces, their constants and types). The text unchanged when no kernel
+/// of it is named.
+std::string focus_on(std::string_view text, const std::vector<std::string>& kernels);
+
 /// A text's size as `cudiff reduce` reports it: {"bytes", "lines" (a last line without a
 /// newline counts), "tokens" (count_tokens)}.
 boost::json::object size_json(const std::string& text);
 /// The same in words: "1.2 KiB, 40 lines, 311 tokens".
 std::string size_text(const std::string& text);
-/// The pass log as a table: pass, runs, tests, cached, accepted, saved, time.
+/// The pass log as a table: pass, runs, tests, cached, skipped, accepted, saved, time.
 std::string log_table(const Result& result);
 /// The pass log as JSON: one object per pass, with every field of PassStats.
 boost::json::array log_json(const Result& result);

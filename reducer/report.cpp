@@ -24,10 +24,11 @@ std::string size_text(const std::string& text) {
 }
 
 std::string log_table(const Result& result) {
-  TextTable table({"pass", "runs", "tests", "cached", "accepted", "saved", "time"});
+  TextTable table({"pass", "runs", "tests", "cached", "skipped", "accepted", "saved", "time"});
   for (const PassStats& s : result.log)
     table.add_row({s.pass, std::to_string(s.runs), std::to_string(s.tests), std::to_string(s.cache_hits),
-                   std::to_string(s.accepted), format_bytes(s.bytes_saved), format_seconds(s.seconds)});
+                   std::to_string(s.skipped), std::to_string(s.accepted), format_bytes(s.bytes_saved),
+                   format_seconds(s.seconds)});
   return table.render();
 }
 
@@ -38,6 +39,7 @@ boost::json::array log_json(const Result& result) {
                       {"runs", s.runs},
                       {"tests", s.tests},
                       {"cache_hits", s.cache_hits},
+                      {"skipped", s.skipped},
                       {"accepted", s.accepted},
                       {"bytes_saved", s.bytes_saved},
                       {"seconds", s.seconds}});

@@ -7,7 +7,9 @@
 namespace cudiff::reducer {
 namespace {
 
-// Cheap, near-certain wins first (the host side at once: a device-side bug never needs it);
+// The focus first (the kernels a failure below the source needs, named by the caller's oracle:
+// one test that can take most of a batch); cheap, near-certain wins next (the host side at
+// once: a device-side bug never needs it);
 // then whole declarations with their uses (a generated
 // program's tests, each a namespace and a call in main: the coarsest cut there is); then structure from the outside in (statements by depth,
 // unused declarations, blocks, list elements, parameters with their arguments,
@@ -15,7 +17,7 @@ namespace {
 // cost a test per unit and pay off only on what the coarse passes left; renaming last, since
 // it shrinks bytes but never tokens.
 constexpr std::string_view default_schedule_json = R"({
-  "first": ["comments", "whitespace", "host", "includes"],
+  "first": ["focus", "comments", "whitespace", "host", "includes"],
   "main": ["uses", "hdd", "unused", "asm", "blocks", "commas", "arguments", "simplify", "lines", "constants", "tokens"],
   "last": ["rename", "whitespace"]
 })";

@@ -32,9 +32,10 @@ TEST(ReducerSchedule, TheDefaultRoundTripsThroughJson) {
 }
 
 TEST(ReducerSchedule, BadSchedulesAreRefusedWithOneLine) {
-  EXPECT_EQ(cudiff::test::error_message_of([] { parse_schedule("{\"main\": [\"lines\", \"tokenz\"]}", "my.json"); }),
-            "unknown reducer pass 'tokenz' (known: comments, whitespace, includes, host, uses, hdd, unused, blocks, "
-            "commas, arguments, simplify, asm, lines, tokens, constants, rename)");
+  EXPECT_EQ(
+      cudiff::test::error_message_of([] { parse_schedule("{\"main\": [\"lines\", \"tokenz\"]}", "my.json"); }),
+      "unknown reducer pass 'tokenz' (known: focus, comments, whitespace, includes, host, uses, hdd, unused, blocks, "
+      "commas, arguments, simplify, asm, lines, tokens, constants, rename)");
   EXPECT_EQ(cudiff::test::error_message_of([] { parse_schedule("{\"middle\": []}", "my.json"); }),
             "my.json: unknown phase \"middle\" (first, main, last)");
   EXPECT_EQ(cudiff::test::error_message_of([] { parse_schedule("{\"main\": \"lines\"}", "my.json"); }),
