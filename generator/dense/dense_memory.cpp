@@ -13,11 +13,12 @@
 namespace cudiff::generator::dense {
 namespace {
 
-const BitMember kBits[kBitMembers] = {
-    {"u1", 1, false, nullptr},  {"s3", 3, true, nullptr},   {"u7", 7, false, nullptr},
-    {"s13", 13, true, nullptr}, {"u31", 31, false, nullptr}, {"s7", 7, true, nullptr},
-    {"u13", 13, false, nullptr}, {"s31", 31, true, nullptr}, {"pc", 8, false, "unsigned char"},
-    {"ph", 16, false, "unsigned short"}, {"pw", 32, false, "unsigned"}, {"u3", 3, false, nullptr}};
+const BitMember kBits[kBitMembers] = {{"u1", 1, false, nullptr},         {"s3", 3, true, nullptr},
+                                      {"u7", 7, false, nullptr},         {"s13", 13, true, nullptr},
+                                      {"u31", 31, false, nullptr},       {"s7", 7, true, nullptr},
+                                      {"u13", 13, false, nullptr},       {"s31", 31, true, nullptr},
+                                      {"pc", 8, false, "unsigned char"}, {"ph", 16, false, "unsigned short"},
+                                      {"pw", 32, false, "unsigned"},     {"u3", 3, false, nullptr}};
 
 std::uint32_t mask_of(const BitMember& m) { return m.bits >= 32 ? 0xffffffffu : (1u << m.bits) - 1u; }
 
@@ -41,16 +42,18 @@ std::string bit_place(const Kernel& kernel, int place) {
   throw Error(ErrorKind::internal, "dense: a bit-field struct in no place");
 }
 
-const char* const kPaddedText[kPaddedMembers] = {"char3 a;", "short3 b;", "uchar3 c;", "float3 f;", "int i;",
-                                                 "unsigned char k;"};
+const char* const kPaddedText[kPaddedMembers] = {"char3 a;",  "short3 b;", "uchar3 c;",
+                                                 "float3 f;", "int i;",    "unsigned char k;"};
 
 /// The text that sets member `member` of `p` from cudiff_v (padded_set).
 std::string padded_set_text(const std::string& p, std::uint32_t member) {
   switch (member) {
-  case 0: return p + ".a = make_char3((signed char)cudiff_v, (signed char)(cudiff_v >> 8), (signed char)(cudiff_v >> 16));";
+  case 0:
+    return p + ".a = make_char3((signed char)cudiff_v, (signed char)(cudiff_v >> 8), (signed char)(cudiff_v >> 16));";
   case 1: return p + ".b = make_short3((short)cudiff_v, (short)(cudiff_v >> 16), (short)(cudiff_v >> 5));";
   case 2:
-    return p + ".c = make_uchar3((unsigned char)cudiff_v, (unsigned char)(cudiff_v >> 8), (unsigned char)(cudiff_v >> 24));";
+    return p +
+           ".c = make_uchar3((unsigned char)cudiff_v, (unsigned char)(cudiff_v >> 8), (unsigned char)(cudiff_v >> 24));";
   case 3:
     return p + ".f = make_float3((float)(cudiff_v & 0xffffu), (float)((cudiff_v >> 16) & 0xffu), (float)(cudiff_v & "
                "0x3ffu));";
@@ -203,8 +206,8 @@ std::string memory_globals(const Kernel& kernel) {
             "  return p;\n}\n";
     text += "__device__ __forceinline__ unsigned " + k + "_tpfold(const " + k + "_tp& p) {\n";
     text += "  unsigned h = 2166136261u;\n";
-    for (const char* member : {"a.x", "a.y", "a.z", "b.x", "b.y", "b.z", "c.x", "c.y", "c.z", "f.x", "f.y", "f.z", "i",
-                               "k"})
+    for (const char* member :
+         {"a.x", "a.y", "a.z", "b.x", "b.y", "b.z", "c.x", "c.y", "c.z", "f.x", "f.y", "f.z", "i", "k"})
       text += std::string("  h = (h ^ (unsigned)p.") + member + ") * 16777619u;\n";
     text += "  return h;\n}\n";
   }
@@ -269,7 +272,7 @@ std::string fence_publish(const Kernel& kernel, const std::string& hash) {
   const std::string& k = kernel.name;
   const std::string fence = fence_call(kernel.fence);
   const bool block = kernel.fence == FenceKind::Block;
-  const std::string count = block ? "atomicAdd(&cudiff_fence_count, 1u)"
+  const std::string count = block                               ? "atomicAdd(&cudiff_fence_count, 1u)"
                             : kernel.fence == FenceKind::System ? "atomicAdd_system(&" + k + "_count, 1u)"
                                                                 : "atomicAdd(&" + k + "_count, 1u)";
   const std::string threads = std::to_string(block ? kernel.threads : kernel.blocks * kernel.threads) + "u";

@@ -161,6 +161,8 @@ const char* statement_name(StmtKind kind) {
   case StmtKind::StoreBytes: return "byte store";
   case StmtKind::Atomic: return "atomic";
   case StmtKind::Generic: return "generic pointer";
+  case StmtKind::BitField: return "bit-field struct";
+  case StmtKind::Padded: return "padded struct";
   }
   return "statement";
 }

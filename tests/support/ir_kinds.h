@@ -68,7 +68,8 @@ inline generator::Policy ir_sample_policy() {
   policy.set("small.kernels.min", 2);
   for (const char* family :
        {"dense_inline_ptx", "dense_switch", "dense_goto", "dense_collectives", "dense_dynamic_shared",
-        "dense_shared_words", "dense_functions", "dense_loops", "dense_byte_store"})
+        "dense_shared_words", "dense_functions", "dense_loops", "dense_byte_store", "dense_bitfield_structs",
+        "dense_padded_structs", "dense_fences", "dense_cache_hints"})
     policy.set(std::string("dense.family.") + family, 1);
   policy.set("dense.family.dense_early_return", 0);  // collectives come only before a return
   for (const char* construct : {"switch_statement", "device_functions", "for_loop", "if_else", "shared_exchange",
