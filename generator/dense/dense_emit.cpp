@@ -386,6 +386,23 @@ bool reads_input(const Body& body) {
   return false;
 }
 
+/// Whether an expression loads through a hint helper (cudiff_ldlu, cudiff_ldca).
+bool helper_loads(const Expr& e) {
+  if (e.kind == Expr::Kind::Input && !e.ldg && (e.hint == 3 || e.hint == 4)) return true;
+  return std::any_of(e.args.begin(), e.args.end(), [](const Expr& arg) { return helper_loads(arg); });
+}
+
+bool helper_loads(const Body& body) {
+  for (const Stmt& s : body) {
+    for (const Expr& e : s.exprs)
+      if (helper_loads(e)) return true;
+    if (helper_loads(s.body) || helper_loads(s.else_body)) return true;
+    for (const SwitchCase& c : s.cases)
+      if (helper_loads(c.body)) return true;
+  }
+  return false;
+}
+
 } // namespace
 
 bool reads_input(const Kernel& kernel) {
@@ -402,7 +419,13 @@ std::string includes(const std::vector<Kernel>& kernels) {
       return std::find(k.families.begin(), k.families.end(), family) != k.families.end();
     });
   };
-  return (any("dense_half") ? half_precision_includes() : "") + (any("dense_cache_hints") ? cache_hint_helpers() : "");
+  // The hint helpers by use, not by family: a reduced kernel may have lost its hinted loads.
+  const bool helpers = std::any_of(kernels.begin(), kernels.end(), [](const Kernel& k) {
+    return k.store_hint == 1 || k.store_hint == 3 || k.store_hint == 4 || helper_loads(k.body) ||
+           std::any_of(k.functions.begin(), k.functions.end(),
+                       [](const Function& fn) { return helper_loads(fn.body) || helper_loads(fn.result); });
+  });
+  return (any("dense_half") ? half_precision_includes() : "") + (helpers ? cache_hint_helpers() : "");
 }
 
 std::string cache_hint_helpers() {

@@ -44,7 +44,8 @@ inline const std::set<std::string>& ir_edit_kinds() {
       "dense: a plain assignment for a statement", "dense: an operation as its operand", "dense: an expression as 0",
       "dense: delete a variable", "dense: a variable starts at 0", "dense: delete the base words",
       "dense: delete the local words", "dense: delete the shared words", "dense: static shared words",
-      "dense: delete the global bytes", "dense: delete the atomic slots",
+      "dense: delete the global bytes", "dense: delete the atomic slots", "dense: delete the bit-field structs",
+      "dense: delete the padded structs", "dense: delete the fence", "dense: plain loads and stores",
       // inline PTX
       "ptx: delete dead instructions", "ptx: an output as 0", "ptx: delete instructions", "ptx: delete an instruction",
       "ptx: an instruction's result as 0", "ptx: drop a guard"};
