@@ -176,8 +176,13 @@ std::uint32_t padded_fold(const Padded& p);
 /// fences, and counts itself in with an atomicAdd; the thread that counts last fences and folds
 /// every partial, in index order, into a result word. Device and system scope: all the grid's
 /// threads, result word 3; block scope: the block's threads (a __shared__ counter), result word
-/// blockIdx.x. The 4 result words follow the atomic words in run_kernel's words.
-enum class FenceKind : std::uint8_t { None, Device, System, Block };
+/// blockIdx.x. The 4 result words follow the atomic words in run_kernel's words. The fence is
+/// __threadfence(), __threadfence_system(), __threadfence_block(), or (Cuda*)
+/// cuda::atomic_thread_fence at the same scope.
+enum class FenceKind : std::uint8_t { None, Device, System, Block, CudaDevice, CudaSystem, CudaBlock };
+constexpr int kFenceKinds = 6;
+/// Whether the fence's threads are one block's (a __shared__ counter), not the grid's.
+inline bool block_fence(FenceKind kind) { return kind == FenceKind::Block || kind == FenceKind::CudaBlock; }
 constexpr std::uint32_t kFenceWords = 4;
 enum class ShuffleKind : std::uint8_t { Idx, Up, Down, Xor };
 enum class WarpReduceKind : std::uint8_t { Add, Min, Max, And, Or, Xor, Ballot };

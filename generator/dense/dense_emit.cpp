@@ -425,7 +425,12 @@ std::string includes(const std::vector<Kernel>& kernels) {
            std::any_of(k.functions.begin(), k.functions.end(),
                        [](const Function& fn) { return helper_loads(fn.body) || helper_loads(fn.result); });
   });
-  return (any("dense_half") ? half_precision_includes() : "") + (helpers ? cache_hint_helpers() : "");
+  // cuda::atomic_thread_fence (dense_fences) is libcu++'s.
+  const bool libcu = std::any_of(kernels.begin(), kernels.end(), [](const Kernel& k) {
+    return k.fence == FenceKind::CudaDevice || k.fence == FenceKind::CudaSystem || k.fence == FenceKind::CudaBlock;
+  });
+  return (any("dense_half") ? half_precision_includes() : "") + (helpers ? cache_hint_helpers() : "") +
+         (libcu ? "#include <cuda/atomic>\n" : "");
 }
 
 std::string cache_hint_helpers() {

@@ -634,7 +634,7 @@ std::vector<Kernel> make_kernels(const Policy& policy, const Swarm& swarm, Size 
     };
     if (families.count("dense_bitfield_structs")) kernel.bit_members = order(kBitMembers);
     if (families.count("dense_padded_structs")) kernel.padded_members = order(kPaddedMembers);
-    if (families.count("dense_fences")) kernel.fence = static_cast<FenceKind>(1 + rng.below(3));
+    if (families.count("dense_fences")) kernel.fence = static_cast<FenceKind>(1 + rng.below(kFenceKinds));
     if (families.count("dense_cache_hints")) kernel.store_hint = static_cast<std::uint8_t>(1 + rng.below(4));
     kernel.vars = kernel_variables(rng, families);
     if (families.count("dense_functions")) {

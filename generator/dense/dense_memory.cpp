@@ -70,6 +70,12 @@ const char* fence_call(FenceKind kind) {
   case FenceKind::Device: return "__threadfence();";
   case FenceKind::System: return "__threadfence_system();";
   case FenceKind::Block: return "__threadfence_block();";
+  case FenceKind::CudaDevice:
+    return "cuda::atomic_thread_fence(cuda::std::memory_order_seq_cst, cuda::thread_scope_device);";
+  case FenceKind::CudaSystem:
+    return "cuda::atomic_thread_fence(cuda::std::memory_order_seq_cst, cuda::thread_scope_system);";
+  case FenceKind::CudaBlock:
+    return "cuda::atomic_thread_fence(cuda::std::memory_order_seq_cst, cuda::thread_scope_block);";
   case FenceKind::None: break;
   }
   return "";
@@ -227,7 +233,7 @@ std::string memory_prologue(const Kernel& kernel) {
     text += kernel.name + "_bfg[t] = cudiff_bfl;\n";
   }
   if (!kernel.padded_members.empty()) text += kernel.name + "_tpg[t] = " + kernel.name + "_tp{};\n";
-  if (kernel.fence == FenceKind::Block)
+  if (block_fence(kernel.fence))
     text += "__shared__ unsigned cudiff_fence_count;\nif (threadIdx.x == 0u) cudiff_fence_count = 0u;\n"
             "__syncthreads();\n";
   return text;
@@ -271,10 +277,11 @@ std::string fence_publish(const Kernel& kernel, const std::string& hash) {
   if (kernel.fence == FenceKind::None) return "";
   const std::string& k = kernel.name;
   const std::string fence = fence_call(kernel.fence);
-  const bool block = kernel.fence == FenceKind::Block;
-  const std::string count = block                               ? "atomicAdd(&cudiff_fence_count, 1u)"
-                            : kernel.fence == FenceKind::System ? "atomicAdd_system(&" + k + "_count, 1u)"
-                                                                : "atomicAdd(&" + k + "_count, 1u)";
+  const bool block = block_fence(kernel.fence);
+  const bool system = kernel.fence == FenceKind::System || kernel.fence == FenceKind::CudaSystem;
+  const std::string count = block    ? "atomicAdd(&cudiff_fence_count, 1u)"
+                            : system ? "atomicAdd_system(&" + k + "_count, 1u)"
+                                     : "atomicAdd(&" + k + "_count, 1u)";
   const std::string threads = std::to_string(block ? kernel.threads : kernel.blocks * kernel.threads) + "u";
   const std::string first = block ? "blockIdx.x * " + std::to_string(kernel.threads) + "u + " : "";
   // The partials are read volatile: after the fence, from memory, never from an earlier read.
@@ -288,7 +295,7 @@ std::uint32_t fence_words(const Kernel& kernel) { return kernel.fence == FenceKi
 
 std::vector<std::uint64_t> fence_results(const Kernel& kernel, const std::vector<std::uint64_t>& partials) {
   if (kernel.fence == FenceKind::None) return {};
-  if (kernel.fence == FenceKind::Block && kernel.blocks >= kFenceWords)
+  if (block_fence(kernel.fence) && kernel.blocks >= kFenceWords)
     throw Error(ErrorKind::internal, "dense: more blocks than fence result words");
   std::vector<std::uint64_t> words(kFenceWords, 0);
   const auto fold = [&](std::size_t from, std::size_t count) {
@@ -296,7 +303,7 @@ std::vector<std::uint64_t> fence_results(const Kernel& kernel, const std::vector
     for (std::size_t i = 0; i < count; ++i) r = (r ^ partials[from + i]) * 1099511628211ull;
     return r;
   };
-  if (kernel.fence == FenceKind::Block)
+  if (block_fence(kernel.fence))
     for (std::uint32_t b = 0; b < kernel.blocks; ++b) words[b] = fold(std::size_t(b) * kernel.threads, kernel.threads);
   else words[3] = fold(0, partials.size());
   return words;

@@ -571,7 +571,8 @@ TEST(DenseGenerator, EachStructFenceAndHintFamilyShowsInEveryKernelAndTheText) {
         const std::string text = dense::emit_kernel(kernel, "");
         for (const std::string& part : texts) EXPECT_NE(text.find(part), std::string::npos) << family << ": " << part;
       }
-    if (family == "dense_fences") EXPECT_EQ(fences.size(), 3u);  // device, system and block
+    // __threadfence, _system, _block and cuda::atomic_thread_fence at the three scopes
+    if (family == "dense_fences") EXPECT_EQ(fences.size(), 6u);
   }
 }
 
@@ -579,7 +580,8 @@ TEST(DenseGenerator, TheFenceFoldsEveryPartialWhicheverThreadIsLast) {
   dense::Kernel kernel = kernel_of({});
   kernel.blocks = 2;
   kernel.threads = 64;
-  for (const dense::FenceKind fence : {dense::FenceKind::Device, dense::FenceKind::Block}) {
+  for (const dense::FenceKind fence :
+       {dense::FenceKind::Device, dense::FenceKind::Block, dense::FenceKind::CudaBlock}) {
     kernel.fence = fence;
     const auto words = dense::run_kernel(kernel);
     const std::size_t threads = 128;
@@ -590,7 +592,7 @@ TEST(DenseGenerator, TheFenceFoldsEveryPartialWhicheverThreadIsLast) {
       return r;
     };
     const std::uint64_t* result = &words[threads * 4];
-    if (fence == dense::FenceKind::Device) {
+    if (!dense::block_fence(fence)) {
       EXPECT_EQ(result[3], fold(0, threads));
       EXPECT_EQ(result[0], 0u);
     } else {
@@ -599,8 +601,10 @@ TEST(DenseGenerator, TheFenceFoldsEveryPartialWhicheverThreadIsLast) {
       EXPECT_EQ(result[3], 0u);
     }
     const std::string text = dense::emit_kernel(kernel, "");
-    EXPECT_NE(text.find(fence == dense::FenceKind::Device ? "__threadfence();" : "__threadfence_block();"),
-              std::string::npos);
+    const char* const spelled = fence == dense::FenceKind::Device  ? "__threadfence();"
+                                : fence == dense::FenceKind::Block ? "__threadfence_block();"
+                                                                   : "cuda::thread_scope_block);";
+    EXPECT_NE(text.find(spelled), std::string::npos);
   }
 }
 
