@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Which PTX instruction families generated programs reach in clang's NVPTX backend (issue 38's
 bar: at least 28 of the first 30 families below in clang++-22 -O3's device PTX of 50 default
-programs; the last 3 are generator 0.8.0's; bench/RESULTS.md, "PTX instruction families").
+programs; the next 3 are generator 0.8.0's, the last 3 0.9.0's; bench/RESULTS.md, "PTX instruction
+families").
 
 Generates COUNT programs (`cudiff generate --seed FIRST --count COUNT`, default policy unless
 --policy), compiles each with clang++-22 -O3 --cuda-device-only -S for sm_90 (and, with --nvcc,
@@ -59,6 +60,10 @@ FAMILIES = [
     ("jump tables (brx.idx)", r"^brx\.idx$"),
     ("scoped atomics (atom.cta/atom.sys)", r"^atom(\.[a-z0-9]+)*?\.(cta|sys)\..*$"),
     ("generic loads/stores", rf"^(ld|st)(\.v[24])?\.({INT}|{FLOAT})$"),
+    # -- generator 0.9.0's (dense_fences, dense_cache_hints, dense_padded_structs)
+    ("fences (membar/fence)", r"^(membar|fence)\..*$"),
+    ("cache-hinted global loads/stores", r"^(ld|st)\.global\.(cs|cg|lu|ca|cv|wt|wb)\..*$"),
+    ("sub-word .param (aggregates by value)", r"^(ld|st)\.param(\.v[24])?\.[bsu](8|16)$"),
 ]
 
 

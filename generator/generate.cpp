@@ -211,7 +211,7 @@ TestCase emit_batch(const Policy& policy, Size size, const std::vector<BatchTest
   std::vector<Sidecar::AbiFunction> abi;
   std::uint64_t stack_bytes = 0;  // one limit for the whole process: the largest test's
   bool cooperative_groups = false, atomic_ref = false;  // headers any test needs, included once
-  std::string dense_headers;  // the half-precision headers and helpers (dense::includes), once
+  std::vector<dense::Kernel> dense_kernels;  // every test's: their headers and helpers (dense::includes) go once
   for (const BatchTest& test : tests) {
     const Built& built = test.built;
     const std::string label = test.index == 0 ? batch_test_label(test.seed) : variant_test_label(test.seed, test.index);
@@ -224,7 +224,7 @@ TestCase emit_batch(const Policy& policy, Size size, const std::vector<BatchTest
     namespaces.push_back(ns);
     cooperative_groups = cooperative_groups || uses_cooperative_groups(built.program);
     atomic_ref = atomic_ref || uses_atomic_ref(built.program);
-    if (dense_headers.empty()) dense_headers = dense::includes(built.program.dense);
+    dense_kernels.insert(dense_kernels.end(), built.program.dense.begin(), built.program.dense.end());
     all_probes.insert(all_probes.end(), built.program.probes.begin(), built.program.probes.end());
     Sidecar sidecar = sidecar_of(built, policy, test.seed, size, label + "/", ns + "::");
     sidecar.variant_of = test.variant_of;
@@ -252,7 +252,7 @@ TestCase emit_batch(const Policy& policy, Size size, const std::vector<BatchTest
                 "\n"
                 "// size: " +
                 to_string(size) + "\n" + emit_preamble() + probe_includes(all_probes) +
-                collective_includes(cooperative_groups, atomic_ref) + dense_headers + body +
+                collective_includes(cooperative_groups, atomic_ref) + dense::includes(dense_kernels) + body +
                 emit_main(namespaces, stack_bytes);
   test.sidecar.generator_version = std::string(kGeneratorVersion);
   test.sidecar.batch = std::move(batch);

@@ -24,7 +24,7 @@
 namespace cudiff::generator {
 
 /// Bumped whenever the same seed and policy would give a different program.
-inline constexpr std::string_view kGeneratorVersion = "0.8.0";
+inline constexpr std::string_view kGeneratorVersion = "0.9.0";
 
 enum class Size { small, medium, large };
 std::string to_string(Size size);

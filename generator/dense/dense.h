@@ -64,6 +64,9 @@ struct Expr {
   int var = -1;            ///< Var: the variable; Call: the function
   Op op = Op::Add;
   bool ldg = false;        ///< Input: read through __ldg
+  /// Input without ldg (dense_cache_hints): 0 a plain load, 1 __ldcs, 2 __ldcg, 3 __ldlu, 4
+  /// __ldca, 5 __ldcv (3 and 4 through cache_hint_helpers())
+  std::uint8_t hint = 0;
   std::vector<Expr> args;  ///< Operation/Call operands; Input/Local/Shared: the index
 };
 
@@ -93,6 +96,12 @@ enum class StmtKind : std::uint8_t {
   Generic,     ///< a generic pointer chosen at run time (dense_generic_pointers): vector_kind 0,
                ///< var ^= *p, p into the input (global), the thread's shared or local words as
                ///< (a) % 3 says, index b; 1, *p = c, p into its shared or local words as (a) & 1 says
+  BitField,    ///< the thread's bit-field struct in place `label` (BitPlace), member `width`: vector_kind
+               ///< 0 store a, 1 compound update by a, 2 var ^= member, 3 copy from place `lo`, 4 var
+               ///< ^= the fold of every member (dense_bitfields)
+  Padded,      ///< the thread's tail-padded struct in global memory (dense_padded_structs): member
+               ///< `width` set from a, passed by value with b to the kernel's __noinline__ function,
+               ///< the returned struct stored back; var ^= the fold of its members
 };
 
 /// The family dense_atomics: a kernel's atomic slots, 4 32-bit and 4 64-bit words per region
@@ -117,6 +126,64 @@ std::uint64_t initial_atom(bool wide, std::uint32_t index);
 std::uint64_t apply_atomic(const AtomicSlot& slot, std::uint64_t old, std::uint64_t value);
 
 enum class CompoundOp : std::uint8_t { None, Add, Sub, Xor, Or, And, Mul };
+
+/// The family dense_bitfields: one struct type per kernel (`<name>_bf`) of kBitMembers members,
+/// signed and unsigned bit-fields of odd widths and plain unsigned char/short/int members, in
+/// the order Kernel::bit_members says; each thread has one in a local variable, one in shared
+/// memory and one in global memory (BitPlace), all zero at the start. Unsigned members take any
+/// value (stores truncate, unsigned arithmetic wraps); signed ones only values that fit, and
+/// their compound updates are &, |, ^ of values that fit. The interpreter keeps each member as
+/// `(unsigned)s.member` reads it.
+struct BitMember {
+  const char* name;
+  int bits;
+  bool is_signed;
+  const char* plain;  ///< a plain member's type, else nullptr
+};
+constexpr std::uint32_t kBitMembers = 12;
+enum class BitPlace : std::uint8_t { Local, Shared, Global };
+const BitMember& bit_member(std::uint32_t index);
+/// A signed member's stored value for an expression's value v: (int)(v & mask) - 2^(bits-1).
+/// An unsigned member's: v truncated. Both as (unsigned)s.member then reads it.
+std::uint32_t bit_store(std::uint32_t member, std::uint32_t value);
+/// The member's value after `s.member op= operand`; `value` is the expression's value (for a
+/// signed member first made the operand bit_store makes of it).
+std::uint32_t bit_compound(std::uint32_t member, CompoundOp op, std::uint32_t old, std::uint32_t value);
+/// The fold of one struct's members in the table's order (StmtKind::BitField, vector_kind 4).
+std::uint32_t bit_fold(const std::uint32_t* members);
+
+/// The family dense_padded_structs: one struct type per kernel (`<name>_tp`) of char3, short3,
+/// uchar3, float3 (holding whole numbers), int and unsigned char members in the order
+/// Kernel::padded_members says, so with padding inside and at its tail; each thread's in a
+/// __device__ array, zero at the start. The host mirror of its members:
+struct Padded {
+  std::int8_t a[3] = {};
+  std::int16_t b[3] = {};
+  std::uint8_t c[3] = {};
+  float f[3] = {};
+  std::int32_t i = 0;
+  std::uint8_t k = 0;
+};
+constexpr std::uint32_t kPaddedMembers = 6;
+/// Member `member` set from the value v, as the statement's text sets it.
+void padded_set(Padded& p, std::uint32_t member, std::uint32_t value);
+/// The kernel's __noinline__ function on a copy of p.
+Padded padded_call(Padded p, std::uint32_t k);
+/// The fold of the members (never the padding).
+std::uint32_t padded_fold(const Padded& p);
+
+/// The family dense_fences: each thread publishes its 4th output word (the hash) as a partial,
+/// fences, and counts itself in with an atomicAdd; the thread that counts last fences and folds
+/// every partial, in index order, into a result word. Device and system scope: all the grid's
+/// threads, result word 3; block scope: the block's threads (a __shared__ counter), result word
+/// blockIdx.x. The 4 result words follow the atomic words in run_kernel's words. The fence is
+/// __threadfence(), __threadfence_system(), __threadfence_block(), or (Cuda*)
+/// cuda::atomic_thread_fence at the same scope.
+enum class FenceKind : std::uint8_t { None, Device, System, Block, CudaDevice, CudaSystem, CudaBlock };
+constexpr int kFenceKinds = 6;
+/// Whether the fence's threads are one block's (a __shared__ counter), not the grid's.
+inline bool block_fence(FenceKind kind) { return kind == FenceKind::Block || kind == FenceKind::CudaBlock; }
+constexpr std::uint32_t kFenceWords = 4;
 enum class ShuffleKind : std::uint8_t { Idx, Up, Down, Xor };
 enum class WarpReduceKind : std::uint8_t { Add, Min, Max, And, Or, Xor, Ballot };
 
@@ -199,7 +266,37 @@ struct Kernel {
   /// thread's first 3 output words. Off (the IR reduction, once nothing uses them), those
   /// words are 0.
   bool base_words = true;
+  /// The family dense_bitfields: the order of the bit-field struct's members (empty: no struct).
+  std::vector<std::uint8_t> bit_members;
+  /// The family dense_padded_structs: the order of the padded struct's members (empty: none).
+  std::vector<std::uint8_t> padded_members;
+  /// The family dense_fences: how the threads publish their partials (None: they do not).
+  FenceKind fence = FenceKind::None;
+  /// The family dense_cache_hints: the output words stored plainly (0) or by __stcs, __stwt,
+  /// __stcg, __stwb (1..4; all but __stwt through cache_hint_helpers()).
+  std::uint8_t store_hint = 0;
 };
+
+/// The kernel's struct types, __device__ arrays and functions of the families dense_bitfields,
+/// dense_padded_structs and dense_fences (dense_memory.cpp); "" without them.
+std::string memory_globals(const Kernel& kernel);
+/// The lines at the kernel's start that set the thread's structs (and the fence's counter).
+std::string memory_prologue(const Kernel& kernel);
+/// The text of a BitField or Padded statement; `exprs` its expressions' text, `var` its
+/// variable's name; `constant`: its first expression is a constant (a truncating store of it
+/// would draw a warning, so the text masks it first).
+std::string memory_text(const Kernel& kernel, const Stmt& s, const std::vector<std::string>& exprs,
+                        const std::string& var, bool constant);
+/// A thread's partial `hash` published and, by the last thread, folded (dense_fences); "" without.
+std::string fence_publish(const Kernel& kernel, const std::string& hash);
+/// kFenceWords with the family dense_fences, else 0.
+std::uint32_t fence_words(const Kernel& kernel);
+/// The fence's result words from the threads' partials (run_kernel's order of threads).
+std::vector<std::uint64_t> fence_results(const Kernel& kernel, const std::vector<std::uint64_t>& partials);
+/// Host lines as atomic_host_before/after say, for the fence's counters and result words, which
+/// follow the atomic words (`words` counts the threads' and the atomic words).
+std::string fence_host_before(const Kernel& kernel, bool checked);
+std::string fence_host_after(const Kernel& kernel, std::uint32_t words, bool checked, bool compact);
 
 /// The text of one Atomic statement, `value` its operand's text (dense_atomics.cpp).
 std::string atomic_text(const Kernel& kernel, const Stmt& s, const std::string& value);
@@ -269,10 +366,15 @@ std::vector<std::uint64_t> compact_words(const std::vector<std::uint64_t>& words
 /// per thread; prints "checksum <name> <hex>" per kernel, in order, the fold of compact_words.
 std::string emit_compact_program(const std::vector<Kernel>& kernels);
 /// The headers and helpers the kernels' text needs beyond the preamble's: cuda_fp16.h,
-/// cuda_bf16.h and the 2-vector bit helpers when one of them uses the family dense_half; else "".
+/// cuda_bf16.h and the 2-vector bit helpers when one of them uses the family dense_half, the
+/// hinted loads' and stores' helpers when one uses dense_cache_hints; else "".
 /// Goes once per translation unit, before any namespace.
 std::string includes(const std::vector<Kernel>& kernels);
 /// That text alone: the half-precision headers and the 2-vector bit helpers.
 std::string half_precision_includes();
+/// The hinted loads and stores clang-22's headers lack (__ldlu, __ldca, __stcs, __stcg, __stwb)
+/// as cudiff_ldlu... : inline PTX under clang, as nvcc's headers spell them; nvcc's own
+/// functions under nvcc. Part of includes() when a kernel uses dense_cache_hints.
+std::string cache_hint_helpers();
 
 }  // namespace cudiff::generator::dense

@@ -38,7 +38,10 @@ public:
     case Expr::Kind::ThreadId: return widen_text("t", e.wide);
     case Expr::Kind::Input: {
       const std::string at = "(" + expr(e.args[0]) + ") & 255u";
-      return widen_text(e.ldg ? "__ldg(&in[" + at + "])" : "in[" + at + "]", e.wide);
+      static const char* const hints[] = {"", "__ldcs", "__ldcg", "cudiff_ldlu", "cudiff_ldca", "__ldcv"};
+      if (e.ldg) return widen_text("__ldg(&in[" + at + "])", e.wide);
+      if (e.hint != 0) return widen_text(std::string(hints[e.hint]) + "(&in[" + at + "])", e.wide);
+      return widen_text("in[" + at + "]", e.wide);
     }
     case Expr::Kind::Local: return widen_text("loc[(" + expr(e.args[0]) + ") & 7u]", e.wide);
     case Expr::Kind::Shared: return widen_text("sh[sb + ((" + expr(e.args[0]) + ") & 7u)]", e.wide);
@@ -95,16 +98,38 @@ private:
   void write_words(Writer& w, const std::string& hash) const {
     const bool base = kernel_.base_words;
     if (one_word_) {
-      w.line(
-          "out[t] = " +
-          std::string(base ? "(((unsigned long long)a << 32) | b) ^ (((unsigned long long)c << 32) | d) ^ w ^ " : "") +
-          hash + ";");
-      return;
+      store(w, "t",
+            std::string(base ? "(((unsigned long long)a << 32) | b) ^ (((unsigned long long)c << 32) | d) ^ w ^ "
+                             : "") +
+                hash);
+    } else {
+      store(w, "t * 4u + 0u", base ? "((unsigned long long)a << 32) | b" : "0ull");
+      store(w, "t * 4u + 1u", base ? "((unsigned long long)c << 32) | d" : "0ull");
+      store(w, "t * 4u + 2u", base ? "w" : "0ull");
+      store(w, "t * 4u + 3u", hash);
     }
-    w.line(std::string("out[t * 4u + 0u] = ") + (base ? "((unsigned long long)a << 32) | b;" : "0ull;"));
-    w.line(std::string("out[t * 4u + 1u] = ") + (base ? "((unsigned long long)c << 32) | d;" : "0ull;"));
-    w.line(std::string("out[t * 4u + 2u] = ") + (base ? "w;" : "0ull;"));
-    w.line("out[t * 4u + 3u] = " + hash + ";");
+    lines(w, fence_publish(kernel_, hash));
+  }
+
+  /// out[at] = value, plainly or through the kernel's store hint (dense_cache_hints).
+  void store(Writer& w, const std::string& at, const std::string& value) const {
+    static const char* const hints[] = {"", "cudiff_stcs", "__stwt", "cudiff_stcg", "cudiff_stwb"};
+    if (kernel_.store_hint == 0) w.line("out[" + at + "] = " + value + ";");
+    else w.line(std::string(hints[kernel_.store_hint]) + "(&out[" + at + "], " + value + ");");
+  }
+
+  static void lines(Writer& w, const std::string& text) {
+    std::size_t start = 0;
+    for (std::size_t end = text.find('\n'); end != std::string::npos; start = end + 1, end = text.find('\n', start))
+      w.line(text.substr(start, end - start));
+  }
+
+  static bool is_constant(const Expr& e) {
+    if (e.kind == Expr::Kind::Const) return true;
+    if (e.kind != Expr::Kind::Operation) return false;
+    for (const Expr& arg : e.args)
+      if (!is_constant(arg)) return false;
+    return true;
   }
 
   static std::string widen_text(const std::string& text, bool wide) {
@@ -172,6 +197,14 @@ private:
       return;
     }
     case StmtKind::Atomic: w.line(atomic_text(kernel_, s, expr(s.exprs[0]))); return;
+    case StmtKind::BitField:
+    case StmtKind::Padded: {
+      std::vector<std::string> texts;
+      for (const Expr& e : s.exprs) texts.push_back(expr(e));
+      w.line(memory_text(kernel_, s, texts, s.var >= 0 ? vars_[s.var].name : "",
+                         !s.exprs.empty() && is_constant(s.exprs[0])));
+      return;
+    }
     case StmtKind::Generic: {
       // One pointer for three (or two) state spaces: the compilers must keep it generic
       // (cvta to it, ld/st through it) unless they prove which one it is.
@@ -356,6 +389,23 @@ bool reads_input(const Body& body) {
   return false;
 }
 
+/// Whether an expression loads through a hint helper (cudiff_ldlu, cudiff_ldca).
+bool helper_loads(const Expr& e) {
+  if (e.kind == Expr::Kind::Input && !e.ldg && (e.hint == 3 || e.hint == 4)) return true;
+  return std::any_of(e.args.begin(), e.args.end(), [](const Expr& arg) { return helper_loads(arg); });
+}
+
+bool helper_loads(const Body& body) {
+  for (const Stmt& s : body) {
+    for (const Expr& e : s.exprs)
+      if (helper_loads(e)) return true;
+    if (helper_loads(s.body) || helper_loads(s.else_body)) return true;
+    for (const SwitchCase& c : s.cases)
+      if (helper_loads(c.body)) return true;
+  }
+  return false;
+}
+
 } // namespace
 
 bool reads_input(const Kernel& kernel) {
@@ -367,10 +417,46 @@ bool reads_input(const Kernel& kernel) {
 }
 
 std::string includes(const std::vector<Kernel>& kernels) {
-  const bool half = std::any_of(kernels.begin(), kernels.end(), [](const Kernel& k) {
-    return std::find(k.families.begin(), k.families.end(), "dense_half") != k.families.end();
+  const auto any = [&](const char* family) {
+    return std::any_of(kernels.begin(), kernels.end(), [&](const Kernel& k) {
+      return std::find(k.families.begin(), k.families.end(), family) != k.families.end();
+    });
+  };
+  // The hint helpers by use, not by family: a reduced kernel may have lost its hinted loads.
+  const bool helpers = std::any_of(kernels.begin(), kernels.end(), [](const Kernel& k) {
+    return k.store_hint == 1 || k.store_hint == 3 || k.store_hint == 4 || helper_loads(k.body) ||
+           std::any_of(k.functions.begin(), k.functions.end(),
+                       [](const Function& fn) { return helper_loads(fn.body) || helper_loads(fn.result); });
   });
-  return half ? half_precision_includes() : "";
+  // cuda::atomic_thread_fence (dense_fences) is libcu++'s.
+  const bool libcu = std::any_of(kernels.begin(), kernels.end(), [](const Kernel& k) {
+    return k.fence == FenceKind::CudaDevice || k.fence == FenceKind::CudaSystem || k.fence == FenceKind::CudaBlock;
+  });
+  return (any("dense_half") ? half_precision_includes() : "") + (helpers ? cache_hint_helpers() : "") +
+         (libcu ? "#include <cuda/atomic>\n" : "");
+}
+
+std::string cache_hint_helpers() {
+  // nvcc's headers declare every hinted load and store (sm_32_intrinsics.h); clang-22's declare
+  // __ldcg, __ldcs, __ldcv and __stwt only. The other five are spelled under clang as nvcc's
+  // headers spell them (inline PTX), and as nvcc's own functions under nvcc.
+  std::string text = "#if defined(__clang__)\n";
+  for (const char* hint : {"lu", "ca"})
+    text += std::string("__device__ __forceinline__ unsigned cudiff_ld") + hint +
+            "(const unsigned* p) { unsigned r; asm(\"ld.global." + hint +
+            ".u32 %0, [%1];\" : \"=r\"(r) : \"l\"(p) : \"memory\"); return r; }\n";
+  for (const char* hint : {"cs", "cg", "wb"})
+    text += std::string("__device__ __forceinline__ void cudiff_st") + hint +
+            "(unsigned long long* p, unsigned long long v) { asm(\"st.global." + hint +
+            ".u64 [%0], %1;\" : : \"l\"(p), \"l\"(v) : \"memory\"); }\n";
+  text += "#else\n";
+  for (const char* hint : {"lu", "ca"})
+    text += std::string("__device__ __forceinline__ unsigned cudiff_ld") + hint + "(const unsigned* p) { return __ld" +
+            hint + "(p); }\n";
+  for (const char* hint : {"cs", "cg", "wb"})
+    text += std::string("__device__ __forceinline__ void cudiff_st") + hint +
+            "(unsigned long long* p, unsigned long long v) { __st" + hint + "(p, v); }\n";
+  return text + "#endif\n";
 }
 
 std::string half_precision_includes() {
@@ -405,6 +491,7 @@ std::string emit_device_code(const Kernel& kernel, bool one_word) {
   if (kernel.byte_words)
     w.line("__device__ uchar4 " + kernel.name + "_bytes[" + std::to_string(kernel.blocks * threads * 2) + "];");
   lines(w, atomic_globals(kernel));
+  lines(w, memory_globals(kernel));
   w.line("__global__ void __launch_bounds__(" + std::to_string(threads) + ") " + kernel.name + "(" +
          (reads_input(kernel) ? "const unsigned* __restrict__ in, " : "") + "unsigned long long* __restrict__ out) {");
   w.indent++;
@@ -443,6 +530,7 @@ std::string emit_device_code(const Kernel& kernel, bool one_word) {
   if (kernel.byte_words)
     w.line("for (unsigned k = 0; k < 8u; ++k) reinterpret_cast<unsigned char*>(" + kernel.name +
            "_bytes + t * 2u)[k] = (unsigned char)(t * 8u + k * 29u);");
+  lines(w, memory_prologue(kernel));
   Emitter emitter(kernel, kernel.vars, one_word);
   emitter.block(kernel.body, w);
   emitter.write_output(w);
@@ -468,15 +556,18 @@ std::string emit_kernel(const Kernel& kernel, const std::string& checksum_label)
   w.line("cudiff_check(cudaMalloc(&out, words * sizeof(unsigned long long)), \"cudaMalloc\");");
   w.line("cudiff_check(cudaMemset(out, 0, words * sizeof(unsigned long long)), \"cudaMemset\");");
   lines(w, atomic_host_before(kernel, true));
+  lines(w, fence_host_before(kernel, true));
   w.line(launch(kernel));
   w.line("cudiff_check(cudaGetLastError(), \"cudaLaunchKernel\");");
   w.line("cudiff_check(cudaDeviceSynchronize(), \"cudaDeviceSynchronize\");");
   // The threads' words, then the atomic slots' (dense_atomics), folded as run_kernel lists them.
-  const std::uint32_t folded = words + atomic_words(kernel);
+  // Then the fence's result words (dense_fences).
+  const std::uint32_t folded = words + atomic_words(kernel) + fence_words(kernel);
   w.line("static unsigned long long host_out[" + std::to_string(folded) + "];");
   w.line("cudiff_check(cudaMemcpy(host_out, out, words * sizeof(unsigned long long), cudaMemcpyDeviceToHost), "
          "\"cudaMemcpy\");");
   lines(w, atomic_host_after(kernel, words, true, false));
+  lines(w, fence_host_after(kernel, words + atomic_words(kernel), true, false));
   w.line("cudiff_check(cudaFree(out), \"cudaFree\");");
   w.line("cudiff_check(cudaFree(in), \"cudaFree\");");
   w.line("std::printf(\"checksum " + checksum_label + kernel.name + " %016llx\\n\", cudiff_fold(host_out, " +
@@ -529,6 +620,7 @@ std::string emit_compact_program(const std::vector<Kernel>& kernels) {
       w.line("cudaMemcpy(in, host_in, sizeof(host_in), cudaMemcpyHostToDevice);");
     }
     lines(w, atomic_host_before(kernel, false));
+    lines(w, fence_host_before(kernel, false));
     w.line(launch(kernel));
     // A launch or run error prints as the generated programs print it: never a checksum.
     w.line("cudaError_t status = cudaGetLastError();");
@@ -540,6 +632,7 @@ std::string emit_compact_program(const std::vector<Kernel>& kernels) {
     w.line("unsigned long long h = 1469598103934665603ull;");
     w.line("for (unsigned i = 0; i < " + words + "u; ++i) h = (h ^ host_out[i]) * 1099511628211ull;");
     lines(w, atomic_host_after(kernel, 0, false, true));
+    lines(w, fence_host_after(kernel, 0, false, true));
     w.line("std::printf(\"checksum " + kernel.name + " %016llx\\n\", h);");
     if (kernels.size() > 1) {
       w.indent--;

@@ -15,13 +15,40 @@ namespace {
 
 constexpr std::uint64_t kStreamSalt = 0xD3E5C0DE5EEDull;
 
-const char* const kFamilies[] = {
-    "dense_arith",          "dense_select",        "dense_mixed_sign", "dense_narrow",      "dense_bitfield",
-    "dense_intrinsics",     "dense_simd",          "dense_wide",       "dense_int128",      "dense_fp_exact",
-    "dense_loops",          "dense_switch",        "dense_goto",       "dense_local_array", "dense_shared_words",
-    "dense_dynamic_shared", "dense_vector_memory", "dense_ldg",        "dense_functions",   "dense_volatile",
-    "dense_collectives",    "dense_early_return",  "dense_inline_ptx", "dense_fp_float",    "dense_half",
-    "dense_byte_store",     "dense_wide_mixed",    "dense_jump_table", "dense_atomics",     "dense_generic_pointers"};
+const char* const kFamilies[] = {"dense_arith",
+                                 "dense_select",
+                                 "dense_mixed_sign",
+                                 "dense_narrow",
+                                 "dense_bitfield",
+                                 "dense_intrinsics",
+                                 "dense_simd",
+                                 "dense_wide",
+                                 "dense_int128",
+                                 "dense_fp_exact",
+                                 "dense_loops",
+                                 "dense_switch",
+                                 "dense_goto",
+                                 "dense_local_array",
+                                 "dense_shared_words",
+                                 "dense_dynamic_shared",
+                                 "dense_vector_memory",
+                                 "dense_ldg",
+                                 "dense_functions",
+                                 "dense_volatile",
+                                 "dense_collectives",
+                                 "dense_early_return",
+                                 "dense_inline_ptx",
+                                 "dense_fp_float",
+                                 "dense_half",
+                                 "dense_byte_store",
+                                 "dense_wide_mixed",
+                                 "dense_jump_table",
+                                 "dense_atomics",
+                                 "dense_generic_pointers",
+                                 "dense_bitfield_structs",
+                                 "dense_padded_structs",
+                                 "dense_fences",
+                                 "dense_cache_hints"};
 
 std::string size_prefix(Size size) { return to_string(size) + "."; }
 
@@ -122,6 +149,10 @@ private:
       e.kind = Expr::Kind::Input;
       e.ldg = on("dense_ldg") && rng_.chance(0.5);
       if (e.ldg) use("dense_ldg");
+      else if (on("dense_cache_hints") && rng_.chance(0.5)) {
+        e.hint = static_cast<std::uint8_t>(1 + rng_.below(5));
+        use("dense_cache_hints");
+      }
       break;
     case 5:
       e.kind = Expr::Kind::Local;
@@ -187,6 +218,8 @@ private:
         nest && on("dense_jump_table") ? policy_.get("dense.stmt.jump_table") : 0,
         on("dense_atomics") && !in_function_ ? policy_.get("dense.stmt.atomic") : 0,
         on("dense_generic_pointers") && !in_function_ ? policy_.get("dense.stmt.generic_pointer") : 0,
+        on("dense_bitfield_structs") && !in_function_ ? policy_.get("dense.stmt.bitfield_struct") : 0,
+        on("dense_padded_structs") && !in_function_ ? policy_.get("dense.stmt.padded_struct") : 0,
     };
     Stmt s;
     const std::size_t choice = rng_.weighted(weights);
@@ -273,6 +306,8 @@ private:
     case 16: return jump_table();
     case 17: return atomic();
     case 18: return generic_pointer();
+    case 19: return bitfield_struct();
+    case 20: return padded_struct();
     default: return assignment();
     }
   }
@@ -425,6 +460,46 @@ private:
     return s;
   }
 
+  /// One access to a bit-field struct of the thread (Kernel::bit_members): a store, a compound
+  /// update (a signed member only by &, |, ^ of a value that fits), a load, a copy of the whole
+  /// struct from another place, or the fold of every member.
+  Stmt bitfield_struct(int action = -1) {
+    Stmt s;
+    s.kind = StmtKind::BitField;
+    s.label = static_cast<int>(rng_.below(3));
+    s.width = static_cast<std::uint32_t>(rng_.below(kBitMembers));
+    s.vector_kind = action >= 0 ? action : static_cast<int>(rng_.weighted({3, 2, 2, 1, 0.5}));
+    const BitMember& m = bit_member(s.width);
+    switch (s.vector_kind) {
+    case 1: {
+      static const CompoundOp any[] = {CompoundOp::Add, CompoundOp::Sub, CompoundOp::Xor,
+                                       CompoundOp::Or,  CompoundOp::And, CompoundOp::Mul};
+      static const CompoundOp fitting[] = {CompoundOp::Xor, CompoundOp::Or, CompoundOp::And};
+      s.compound = m.is_signed ? fitting[rng_.below(3)] : any[rng_.below(6)];
+      s.exprs = {expression(false, depth())};
+      break;
+    }
+    case 0: s.exprs = {expression(false, depth())}; break;
+    case 3: s.lo = static_cast<std::uint32_t>((s.label + 1 + static_cast<int>(rng_.below(2))) % 3); break;
+    default: s.var = pick_var(VarType::u32); break;
+    }
+    use("dense_bitfield_structs");
+    return s;
+  }
+
+  /// The thread's padded struct: a member set, the struct through the __noinline__ function by
+  /// value and back into global memory, its members folded into a variable.
+  Stmt padded_struct() {
+    Stmt s;
+    s.kind = StmtKind::Padded;
+    s.width = static_cast<std::uint32_t>(rng_.below(kPaddedMembers));
+    s.vector_kind = static_cast<int>(rng_.below(2));
+    s.exprs = {expression(false, depth()), expression(false, 2)};
+    s.var = pick_var(VarType::u32);
+    use("dense_padded_structs");
+    return s;
+  }
+
   Stmt switch_statement() {
     Stmt s;
     s.kind = StmtKind::Switch;
@@ -473,6 +548,13 @@ public:
   Stmt jump_table_statement() { return jump_table(); }
   Stmt atomic_statement() { return atomic(); }
   Stmt generic_pointer_statement() { return generic_pointer(); }
+  /// The fold of the bit-field struct in `place`.
+  Stmt bitfield_fold(int place) {
+    Stmt s = bitfield_struct(4);
+    s.label = place;
+    return s;
+  }
+  Stmt padded_struct_statement() { return padded_struct(); }
 };
 
 /// a, b, c, d, w, then 2 to 6 more (8- and 16-bit ones only with the narrow family), then the
@@ -543,6 +625,17 @@ std::vector<Kernel> make_kernels(const Policy& policy, const Swarm& swarm, Size 
         slot.per_block = rng.chance(0.5);
         kernel.atomic_slots.push_back(slot);
       }
+    // A random order of the struct's members: where the padding falls differs.
+    const auto order = [&](std::uint32_t count) {
+      std::vector<std::uint8_t> members(count);
+      for (std::uint32_t i = 0; i < count; ++i) members[i] = static_cast<std::uint8_t>(i);
+      for (std::uint32_t i = count; i-- > 1;) std::swap(members[i], members[rng.below(i + 1)]);
+      return members;
+    };
+    if (families.count("dense_bitfield_structs")) kernel.bit_members = order(kBitMembers);
+    if (families.count("dense_padded_structs")) kernel.padded_members = order(kPaddedMembers);
+    if (families.count("dense_fences")) kernel.fence = static_cast<FenceKind>(1 + rng.below(kFenceKinds));
+    if (families.count("dense_cache_hints")) kernel.store_hint = static_cast<std::uint8_t>(1 + rng.below(4));
     kernel.vars = kernel_variables(rng, families);
     if (families.count("dense_functions")) {
       const int functions = static_cast<int>(
@@ -565,6 +658,14 @@ std::vector<Kernel> make_kernels(const Policy& policy, const Swarm& swarm, Size 
     if (families.count("dense_generic_pointers") &&
         std::ranges::find(kernel.families, "dense_generic_pointers") == kernel.families.end())
       kernel.body.push_back(maker.generic_pointer_statement());
+    // The bit-field structs' every member reaches the output: each place folded at the end.
+    if (!kernel.bit_members.empty())
+      for (int place = 0; place < 3; ++place) kernel.body.push_back(maker.bitfield_fold(place));
+    if (!kernel.padded_members.empty() &&
+        std::ranges::find(kernel.families, "dense_padded_structs") == kernel.families.end())
+      kernel.body.push_back(maker.padded_struct_statement());
+    if (kernel.fence != FenceKind::None) maker.use("dense_fences");
+    if (kernel.store_hint != 0) maker.use("dense_cache_hints");
     if (kernel.dynamic_shared) maker.use("dense_dynamic_shared");
     if (kernel.byte_words) maker.use("dense_byte_store");
     std::sort(kernel.families.begin(), kernel.families.end());

@@ -55,12 +55,15 @@ struct Thread {
   std::uint8_t bytes[kBytesPerThread] = {};  ///< its own global bytes (Kernel::byte_words)
   Frame frame;
   bool returned = false;
+  std::uint32_t bits[3][kBitMembers] = {};  ///< its bit-field structs, by BitPlace (dense_bitfields)
+  Padded padded;                            ///< its padded struct (dense_padded_structs)
 };
 
 class Runner {
 public:
   Runner(const Kernel& kernel)
-      : kernel_(kernel), output_(std::size_t(kernel.blocks) * kernel.threads * kOutputWordsPerThread) {
+      : kernel_(kernel), output_(std::size_t(kernel.blocks) * kernel.threads * kOutputWordsPerThread),
+        partials_(std::size_t(kernel.blocks) * kernel.threads, 0) {
     for (std::uint32_t i = 0; i < kInputWords; ++i) input_[i] = input_word(kernel.input_salt, i);
     shared_.assign(std::size_t(kernel.blocks) * kernel.threads * kSharedWordsPerThread, 0);
     if (!kernel.atomic_slots.empty())
@@ -91,6 +94,9 @@ public:
     // The atomic slots' final words: the same in any order, so one thread after another will do.
     output_.insert(output_.end(), atom32_.begin(), atom32_.end());
     output_.insert(output_.end(), atom64_.begin(), atom64_.end());
+    // The fence's results: every partial is there when the last thread folds them.
+    const std::vector<std::uint64_t> fences = fence_results(kernel_, partials_);
+    output_.insert(output_.end(), fences.begin(), fences.end());
     return std::move(output_);
   }
 
@@ -260,6 +266,28 @@ private:
       ((selector & 1u) ? thread.shared[i & 7u] : thread.loc[i & 7u]) = value;
       return Flow::normal;
     }
+    case StmtKind::BitField: {
+      std::uint32_t* place = thread.bits[s.label];
+      const auto m = static_cast<std::uint32_t>(s.width);
+      switch (s.vector_kind) {
+      case 0: place[m] = bit_store(m, static_cast<std::uint32_t>(eval(s.exprs[0], thread, frame))); break;
+      case 1:
+        place[m] = bit_compound(m, s.compound, place[m], static_cast<std::uint32_t>(eval(s.exprs[0], thread, frame)));
+        break;
+      case 2: frame.values[s.var] = narrow((*frame.vars)[s.var].type, frame.values[s.var] ^ place[m]); break;
+      case 3: std::copy(thread.bits[s.lo], thread.bits[s.lo] + kBitMembers, place); break;
+      case 4: frame.values[s.var] = narrow((*frame.vars)[s.var].type, frame.values[s.var] ^ bit_fold(place)); break;
+      default: throw Error(ErrorKind::internal, "dense: a bit-field statement of no kind");
+      }
+      return Flow::normal;
+    }
+    case StmtKind::Padded: {
+      const auto value = static_cast<std::uint32_t>(eval(s.exprs[0], thread, frame));
+      padded_set(thread.padded, static_cast<std::uint32_t>(s.width), value);
+      thread.padded = padded_call(thread.padded, static_cast<std::uint32_t>(eval(s.exprs[1], thread, frame)));
+      frame.values[s.var] = narrow((*frame.vars)[s.var].type, frame.values[s.var] ^ padded_fold(thread.padded));
+      return Flow::normal;
+    }
     case StmtKind::If:
       return eval(s.exprs[0], thread, frame) != 0 ? block(s.body, thread, frame) : block(s.else_body, thread, frame);
     case StmtKind::For: {
@@ -366,6 +394,7 @@ private:
     out[1] = (v[2] << 32) | v[3];
     out[2] = v[4];
     out[3] = h;
+    partials_[thread.t] = h;
   }
 
   const Kernel& kernel_;
@@ -373,6 +402,7 @@ private:
   std::vector<std::uint32_t> shared_;
   std::vector<std::uint64_t> atom32_, atom64_;  ///< Kernel::atomic_slots' words, region by region
   std::vector<std::uint64_t> output_;
+  std::vector<std::uint64_t> partials_;  ///< each thread's 4th word, published to the fence (dense_fences)
 };
 
 } // namespace

@@ -161,6 +161,8 @@ const char* statement_name(StmtKind kind) {
   case StmtKind::StoreBytes: return "byte store";
   case StmtKind::Atomic: return "atomic";
   case StmtKind::Generic: return "generic pointer";
+  case StmtKind::BitField: return "bit-field struct";
+  case StmtKind::Padded: return "padded struct";
   }
   return "statement";
 }
@@ -365,7 +367,7 @@ void expression_edits(const Kernel& kernel, std::vector<KernelEdit>& edits) {
 /// What the kernel's own statements use: its variables, its local words, its shared words.
 struct Uses {
   std::set<int> vars;
-  bool local = false, shared = false, bytes = false, atomics = false;
+  bool local = false, shared = false, bytes = false, atomics = false, bit_structs = false, padded = false;
 };
 
 Uses uses_of(const Kernel& kernel) {
@@ -379,6 +381,8 @@ Uses uses_of(const Kernel& kernel) {
                   s.kind == StmtKind::Generic;
     uses.bytes = uses.bytes || s.kind == StmtKind::StoreBytes;
     uses.atomics = uses.atomics || s.kind == StmtKind::Atomic;
+    uses.bit_structs = uses.bit_structs || s.kind == StmtKind::BitField;
+    uses.padded = uses.padded || s.kind == StmtKind::Padded;
     for (const Expr& root : s.exprs)
       walk_expr(root, [&](const Expr& e) {
         if (e.kind == Expr::Kind::Var) uses.vars.insert(e.var);
@@ -389,6 +393,11 @@ Uses uses_of(const Kernel& kernel) {
     return false;
   });
   return uses;
+}
+
+/// Whether the kernel stores its output words or loads an input word with a cache hint.
+bool uses_cache_hints(const Kernel& kernel) {
+  return kernel.store_hint != 0 || walk_kernel_exprs(kernel, [](const Expr& e) { return e.hint != 0; });
 }
 
 /// A variable nothing reads or writes goes (its declaration and its word of the hash); the
@@ -450,6 +459,33 @@ void storage_edits(const Kernel& kernel, std::vector<KernelEdit>& edits) {
     edits.push_back({"delete the atomic slots", "dense: delete the atomic slots", [](Kernel& k) {
                        if (uses_of(k).atomics || k.atomic_slots.empty()) return false;
                        k.atomic_slots.clear();
+                       return true;
+                     }});
+  // The same for 0.9.0's kernel-wide parts: the structs' types, arrays and functions once no
+  // statement uses them; the fence's partials and result words; the hints.
+  if (!kernel.bit_members.empty() && !uses.bit_structs)
+    edits.push_back({"delete the bit-field structs", "dense: delete the bit-field structs", [](Kernel& k) {
+                       if (uses_of(k).bit_structs || k.bit_members.empty()) return false;
+                       k.bit_members.clear();
+                       return true;
+                     }});
+  if (!kernel.padded_members.empty() && !uses.padded)
+    edits.push_back({"delete the padded structs", "dense: delete the padded structs", [](Kernel& k) {
+                       if (uses_of(k).padded || k.padded_members.empty()) return false;
+                       k.padded_members.clear();
+                       return true;
+                     }});
+  if (kernel.fence != FenceKind::None)
+    edits.push_back({"delete the fence", "dense: delete the fence",
+                     [](Kernel& k) { return std::exchange(k.fence, FenceKind::None) != FenceKind::None; }});
+  if (uses_cache_hints(kernel))
+    edits.push_back({"plain loads and stores", "dense: plain loads and stores", [](Kernel& k) {
+                       if (!uses_cache_hints(k)) return false;
+                       k.store_hint = 0;
+                       walk_kernel_exprs(k, [](Expr& e) {
+                         e.hint = 0;
+                         return false;
+                       });
                        return true;
                      }});
   if (kernel.shared_words && kernel.dynamic_shared)

@@ -19,18 +19,6 @@ namespace {
 using namespace cudiff;
 using generator::dense::Op;
 
-/// The defaults with the compute-dense family in every program and only `family` of its
-/// families on (dense_arith always is).
-generator::Policy only_family(const std::string& family) {
-  generator::Policy policy = test::accepted_by_both(generator::Policy::defaults());
-  policy.set("dense.share", 1);
-  const std::vector<generator::Knob> knobs = policy.knobs();
-  for (const generator::Knob& knob : knobs)
-    if (knob.name.starts_with("dense.family.")) policy.set(knob.name, 0);
-  policy.set("dense.family." + family, 1);
-  return policy;
-}
-
 std::vector<Op> operations_of(const std::vector<std::string>& families) {
   std::vector<Op> ops;
   for (const generator::dense::OpInfo& info : generator::dense::op_table())
@@ -53,7 +41,7 @@ TEST(DenseFloatCompile, EachNewFamilyAloneBuildsAndReachesItsInstructions) {
   };
   TempDir dir("cudiff-dense-float");
   for (const auto& [family, instructions] : families) {
-    const generator::Policy policy = only_family(family);
+    const generator::Policy policy = test::only_family(family);
     for (std::uint64_t seed = 1; seed <= 2; ++seed) {
       const generator::TestCase test = generator::generate_program(policy, seed, generator::Size::small);
       const std::string label = family + " seed " + std::to_string(seed);

@@ -44,7 +44,8 @@ inline const std::set<std::string>& ir_edit_kinds() {
       "dense: a plain assignment for a statement", "dense: an operation as its operand", "dense: an expression as 0",
       "dense: delete a variable", "dense: a variable starts at 0", "dense: delete the base words",
       "dense: delete the local words", "dense: delete the shared words", "dense: static shared words",
-      "dense: delete the global bytes", "dense: delete the atomic slots",
+      "dense: delete the global bytes", "dense: delete the atomic slots", "dense: delete the bit-field structs",
+      "dense: delete the padded structs", "dense: delete the fence", "dense: plain loads and stores",
       // inline PTX
       "ptx: delete dead instructions", "ptx: an output as 0", "ptx: delete instructions", "ptx: delete an instruction",
       "ptx: an instruction's result as 0", "ptx: drop a guard"};
@@ -68,7 +69,8 @@ inline generator::Policy ir_sample_policy() {
   policy.set("small.kernels.min", 2);
   for (const char* family :
        {"dense_inline_ptx", "dense_switch", "dense_goto", "dense_collectives", "dense_dynamic_shared",
-        "dense_shared_words", "dense_functions", "dense_loops", "dense_byte_store"})
+        "dense_shared_words", "dense_functions", "dense_loops", "dense_byte_store", "dense_bitfield_structs",
+        "dense_padded_structs", "dense_fences", "dense_cache_hints"})
     policy.set(std::string("dense.family.") + family, 1);
   policy.set("dense.family.dense_early_return", 0);  // collectives come only before a return
   for (const char* construct : {"switch_statement", "device_functions", "for_loop", "if_else", "shared_exchange",

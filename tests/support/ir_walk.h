@@ -62,12 +62,14 @@ inline int reduce_greedily(generator::ProgramReduction& reduction,
 /// that program); from 0.7.0 on it is a program like any other.
 constexpr std::uint64_t kReductionSeed = 1026020699234ull;
 
-/// The defaults without generator 0.8.0's families (jump tables, atomics, generic pointers): the
-/// policy under which kReductionSeed's program is the one the reduction tests describe (a
-/// family on draws other statements, and "__ffs((int)0x0u)" then sits inside an input index).
+/// The defaults without generator 0.8.0's families (jump tables, atomics, generic pointers) and
+/// 0.9.0's (bit-field and padded structs, fences, cache hints): the policy under which
+/// kReductionSeed's program is the one the reduction tests describe (a family on draws other
+/// statements, and "__ffs((int)0x0u)" then sits inside an input index).
 inline generator::Policy reduction_policy() {
   generator::Policy policy = generator::Policy::defaults();
-  for (const char* family : {"dense_jump_table", "dense_atomics", "dense_generic_pointers"})
+  for (const char* family : {"dense_jump_table", "dense_atomics", "dense_generic_pointers", "dense_bitfield_structs",
+                             "dense_padded_structs", "dense_fences", "dense_cache_hints"})
     policy.set(std::string("dense.family.") + family, 0);
   return policy;
 }

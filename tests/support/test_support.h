@@ -67,6 +67,18 @@ inline generator::Policy accepted_by_both(generator::Policy policy) {
   return policy;
 }
 
+/// The defaults, accepted by both compilers, with the compute-dense family in every program and
+/// only `family` of its families on (dense_arith always is).
+inline generator::Policy only_family(const std::string& family) {
+  generator::Policy policy = accepted_by_both(generator::Policy::defaults());
+  policy.set("dense.share", 1);
+  const std::vector<generator::Knob> knobs = policy.knobs();
+  for (const generator::Knob& knob : knobs)
+    if (knob.name.starts_with("dense.family.")) policy.set(knob.name, 0);
+  policy.set("dense.family." + family, 1);
+  return policy;
+}
+
 inline bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 /// Newline characters in `text`: its lines, when it ends with a newline.
 inline std::size_t count_lines(const std::string& text) {

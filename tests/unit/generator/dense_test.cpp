@@ -146,7 +146,7 @@ TEST(DenseGenerator, ManySeedsGenerateRunAndRepeatExactly) {
     for (const dense::Kernel& kernel : kernels) {
       const auto words = dense::run_kernel(kernel);
       ASSERT_EQ(words.size(), std::size_t(kernel.blocks) * kernel.threads * dense::kOutputWordsPerThread +
-                                  dense::atomic_words(kernel));
+                                  dense::atomic_words(kernel) + dense::fence_words(kernel));
       families.insert(kernel.families.begin(), kernel.families.end());
       EXPECT_FALSE(dense::emit_kernel(kernel, "").empty());
     }
@@ -159,16 +159,40 @@ TEST(DenseGenerator, ManySeedsGenerateRunAndRepeatExactly) {
   std::cout << "300 seeds: " << programs_with_dense << " with compute-dense kernels, " << families.size()
             << " families, " << seconds << " s\n";
   EXPECT_GT(programs_with_dense, 200);  // dense.share 0.85
-  for (const char* family : {"dense_arith",          "dense_select",        "dense_mixed_sign",
-                             "dense_narrow",         "dense_bitfield",      "dense_intrinsics",
-                             "dense_simd",           "dense_wide",          "dense_int128",
-                             "dense_fp_exact",       "dense_loops",         "dense_switch",
-                             "dense_goto",           "dense_local_array",   "dense_shared_words",
-                             "dense_dynamic_shared", "dense_vector_memory", "dense_ldg",
-                             "dense_functions",      "dense_volatile",      "dense_collectives",
-                             "dense_early_return",   "dense_inline_ptx",    "dense_fp_float",
-                             "dense_half",           "dense_byte_store",    "dense_wide_mixed",
-                             "dense_jump_table",     "dense_atomics",       "dense_generic_pointers"})
+  for (const char* family : {"dense_arith",
+                             "dense_select",
+                             "dense_mixed_sign",
+                             "dense_narrow",
+                             "dense_bitfield",
+                             "dense_intrinsics",
+                             "dense_simd",
+                             "dense_wide",
+                             "dense_int128",
+                             "dense_fp_exact",
+                             "dense_loops",
+                             "dense_switch",
+                             "dense_goto",
+                             "dense_local_array",
+                             "dense_shared_words",
+                             "dense_dynamic_shared",
+                             "dense_vector_memory",
+                             "dense_ldg",
+                             "dense_functions",
+                             "dense_volatile",
+                             "dense_collectives",
+                             "dense_early_return",
+                             "dense_inline_ptx",
+                             "dense_fp_float",
+                             "dense_half",
+                             "dense_byte_store",
+                             "dense_wide_mixed",
+                             "dense_jump_table",
+                             "dense_atomics",
+                             "dense_generic_pointers",
+                             "dense_bitfield_structs",
+                             "dense_padded_structs",
+                             "dense_fences",
+                             "dense_cache_hints"})
     EXPECT_TRUE(families.count(family)) << family;
 }
 
@@ -198,6 +222,9 @@ TEST(DenseGenerator, FamiliesSwitchOffWithTheirKnobs) {
       const std::string text = dense::emit_kernel(kernel, "");
       EXPECT_EQ(text.find("asm volatile"), std::string::npos);
       EXPECT_EQ(text.find("for (unsigned i0"), std::string::npos);
+      // 0.9.0's families: no bit-field or padded struct, no fence, no cache hint.
+      for (const char* absent : {"_bffold(", "_tpf(", "__threadfence", "__ldcs(", "__ldlu(", "__stcs(", "__stwb("})
+        EXPECT_EQ(text.find(absent), std::string::npos) << absent;
     }
 }
 
@@ -475,6 +502,110 @@ TEST(DenseGenerator, ProgramsCarryTheKernelsWithPredictedChecksums) {
   for (const Sidecar::Kernel& kernel : without.sidecar.kernels.value())
     core_without.push_back(kernel.name + " " + kernel.expected_checksum);
   EXPECT_EQ(core, core_without);
+}
+
+// Generator 0.9.0's families: bit-field structs, padded structs, fences, cache hints.
+
+TEST(DenseGenerator, BitFieldStoresTruncateUnsignedMembersAndFitSignedOnes) {
+  // The table: u1 s3 u7 s13 u31 s7 u13 s31 pc ph pw u3.
+  EXPECT_EQ(dense::bit_store(2, 0x1234u), 0x34u);              // u7 truncates
+  EXPECT_EQ(dense::bit_store(0, 3u), 1u);                      // u1
+  EXPECT_EQ(dense::bit_store(1, 0u), 0xfffffffcu);             // s3: 0 - 4 = -4
+  EXPECT_EQ(dense::bit_store(1, 7u), 3u);                      // s3: 7 - 4
+  EXPECT_EQ(dense::bit_store(3, 0xffffu), 4095u);              // s13: 0x1fff - 4096
+  EXPECT_EQ(dense::bit_store(7, 0u), 0xc0000000u);             // s31: -2^30
+  EXPECT_EQ(dense::bit_store(8, 0x1ffu), 0xffu);               // unsigned char
+  EXPECT_EQ(dense::bit_store(10, 0xdeadbeefu), 0xdeadbeefu);  // unsigned
+  // Unsigned updates wrap in unsigned arithmetic, then truncate.
+  EXPECT_EQ(dense::bit_compound(4, dense::CompoundOp::Mul, 0x7fffffffu, 3u), (0x7fffffffu * 3u) & 0x7fffffffu);
+  EXPECT_EQ(dense::bit_compound(11, dense::CompoundOp::Sub, 1u, 2u), 7u);  // u3: 1 - 2
+  // Signed ones by &, |, ^ of values that fit: the result is sign-extended and fits.
+  const std::uint32_t x = dense::bit_compound(5, dense::CompoundOp::Xor, dense::bit_store(5, 0u), 0x7fu);
+  EXPECT_EQ(x, static_cast<std::uint32_t>(-64 ^ 63));
+  EXPECT_THROW(dense::bit_compound(5, dense::CompoundOp::Add, 0u, 1u), cudiff::Error);
+}
+
+TEST(DenseGenerator, PaddedStructCallsAndFoldsFollowTheText) {
+  dense::Padded p;
+  dense::padded_set(p, 0, 0x00ff8081u);
+  EXPECT_EQ(p.a[0], -127);
+  EXPECT_EQ(p.a[1], -128);
+  EXPECT_EQ(p.a[2], -1);
+  dense::padded_set(p, 3, 0xffffffffu);
+  EXPECT_EQ(p.f[0], 65535.0f);
+  const dense::Padded q = dense::padded_call(p, 0x12345u);
+  EXPECT_EQ(q.a[0], static_cast<std::int8_t>(-127 + 5));
+  EXPECT_EQ(q.f[0], 65536.0f);
+  EXPECT_EQ(q.f[1], static_cast<float>(0x2345u));
+  EXPECT_EQ(q.f[2], 65536.0f + 0x2345u);
+  EXPECT_EQ(dense::padded_call(q, 0).f[0], 0.0f);  // past 65535: back to 0, so always exact
+  EXPECT_NE(dense::padded_fold(p), dense::padded_fold(q));
+}
+
+TEST(DenseGenerator, EachStructFenceAndHintFamilyShowsInEveryKernelAndTheText) {
+  const std::vector<std::pair<std::string, std::vector<std::string>>> families = {
+      {"dense_bitfield_structs",
+       {"int s13 : 13;", "unsigned u31 : 31;", "__shared__ dense_0_bf cudiff_bfs[", "dense_0_bfg[t]",
+        "_bffold(cudiff_bfl)"}},
+      {"dense_padded_structs",
+       {"char3 a;", "float3 f;", "__device__ __noinline__ dense_0_tp dense_0_tpf(", "_tpfold(dense_0_tpg[t])"}},
+      {"dense_fences", {"_part[t] = ", "_fence["}},
+      {"dense_cache_hints", {"(&out[t * 4u + 3u], "}},
+  };
+  for (const auto& [family, texts] : families) {
+    Policy policy = Policy::defaults();
+    policy.set("dense.share", 1);
+    const std::vector<Knob> knobs = policy.knobs();
+    for (const Knob& knob : knobs)
+      if (knob.name.starts_with("dense.family.")) policy.set(knob.name, 0);
+    policy.set("dense.family." + family, 1);
+    std::set<int> fences;
+    for (std::uint64_t seed = 1; seed <= 30; ++seed)
+      for (const dense::Kernel& kernel : dense::make_kernels(policy, Swarm{}, Size::small, seed)) {
+        EXPECT_TRUE(std::ranges::find(kernel.families, family) != kernel.families.end()) << family << " " << seed;
+        const auto words = dense::run_kernel(kernel);
+        ASSERT_EQ(words.size(), std::size_t(kernel.blocks) * kernel.threads * dense::kOutputWordsPerThread +
+                                    dense::fence_words(kernel));
+        fences.insert(static_cast<int>(kernel.fence));
+        if (kernel.name != "dense_0") continue;
+        const std::string text = dense::emit_kernel(kernel, "");
+        for (const std::string& part : texts) EXPECT_NE(text.find(part), std::string::npos) << family << ": " << part;
+      }
+    // __threadfence, _system, _block and cuda::atomic_thread_fence at the three scopes
+    if (family == "dense_fences") EXPECT_EQ(fences.size(), 6u);
+  }
+}
+
+TEST(DenseGenerator, TheFenceFoldsEveryPartialWhicheverThreadIsLast) {
+  dense::Kernel kernel = kernel_of({});
+  kernel.blocks = 2;
+  kernel.threads = 64;
+  for (const dense::FenceKind fence :
+       {dense::FenceKind::Device, dense::FenceKind::Block, dense::FenceKind::CudaBlock}) {
+    kernel.fence = fence;
+    const auto words = dense::run_kernel(kernel);
+    const std::size_t threads = 128;
+    ASSERT_EQ(words.size(), threads * 4 + dense::kFenceWords);
+    const auto fold = [&](std::size_t from, std::size_t count) {
+      std::uint64_t r = 1469598103934665603ull;
+      for (std::size_t t = from; t < from + count; ++t) r = (r ^ words[t * 4 + 3]) * 1099511628211ull;
+      return r;
+    };
+    const std::uint64_t* result = &words[threads * 4];
+    if (!dense::block_fence(fence)) {
+      EXPECT_EQ(result[3], fold(0, threads));
+      EXPECT_EQ(result[0], 0u);
+    } else {
+      EXPECT_EQ(result[0], fold(0, 64));
+      EXPECT_EQ(result[1], fold(64, 64));
+      EXPECT_EQ(result[3], 0u);
+    }
+    const std::string text = dense::emit_kernel(kernel, "");
+    const char* const spelled = fence == dense::FenceKind::Device  ? "__threadfence();"
+                                : fence == dense::FenceKind::Block ? "__threadfence_block();"
+                                                                   : "cuda::thread_scope_block);";
+    EXPECT_NE(text.find(spelled), std::string::npos);
+  }
 }
 
 } // namespace
