@@ -172,9 +172,9 @@ void redirect(int target, const std::string& path, int flags) {
 /// Loads the runtime and makes the context (cudaFree(0) is the usual way to force it).
 /// What the share is made of (main's arguments): see runners/device_share.h.
 struct ShareSetup {
-  std::uint64_t executors = 1;      ///< the executors of this GPU, this one among them
+  std::uint64_t executors = 1;  ///< the executors of this GPU, this one among them
   std::uint64_t context_bytes = 0;  ///< what each one's context is allowed
-  double share = 0.5;               ///< what their programs may hold together, after the contexts
+  double share = 0.5;  ///< what their programs may hold together, after the contexts
 };
 
 std::string start_cuda(State& s, const char* cudart, const ShareSetup& share) {

@@ -77,6 +77,19 @@ boost::json::object launch_plan(const Kernel& kernel, const std::string& checksu
     }
     plan["symbols"] = std::move(symbols);
   }
+  if (fence_words(kernel) != 0) {
+    // fence_host_before: the count and the result words zeroed; fence_host_after: the result
+    // words appended to host_out after the atomic words. The partials need no set-up: every
+    // thread writes its own before the fence.
+    boost::json::array& symbols = plan["symbols"].is_array() ? plan["symbols"].as_array()
+                                                             : plan["symbols"].emplace_array();
+    const std::string count = mangled_name(where, kernel.name + "_count", "");
+    const std::string results = mangled_name(where, kernel.name + "_fence", "");
+    symbols.push_back(boost::json::object{{"symbol", count}, {"element_bytes", 4}, {"count", 1}, {"fill", 0}});
+    symbols.push_back(
+        boost::json::object{{"symbol", results}, {"element_bytes", 8}, {"count", fence_words(kernel)}, {"fill", 0}});
+    fold.push_back(results);
+  }
   boost::json::array parts;
   for (const std::string& part : fold) parts.emplace_back(part);
   plan["checksums"] = boost::json::array{

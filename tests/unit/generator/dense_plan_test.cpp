@@ -69,8 +69,18 @@ void expect_plans_print_the_predictions(const TestCase& test, const std::vector<
       ASSERT_EQ(in->count, 256u);
       for (std::uint32_t i = 0; i < 256; ++i) ASSERT_EQ(in->fill[i], dense::input_word(kernel.input_salt, i));
     }
-    // The slots as atomic_host_before's loop sets them (its text, computed here).
+    // The slots as atomic_host_before's loop sets them (its text, computed here); a fence's
+    // count and result words zeroed as fence_host_before does.
+    const std::string fence_count = dense::mangled_name(scope + "cudiff_dense::", kernel.name + "_count", "");
+    const std::string fence_results = dense::mangled_name(scope + "cudiff_dense::", kernel.name + "_fence", "");
+    std::size_t fence_symbols = 0;
     for (const runners::LaunchSymbol& symbol : plan.symbols) {
+      if (symbol.name == fence_count || symbol.name == fence_results) {
+        ++fence_symbols;
+        EXPECT_EQ(symbol.count, symbol.name == fence_count ? 1u : dense::fence_words(kernel));
+        for (std::uint64_t word : symbol.fill) EXPECT_EQ(word, 0u) << symbol.name;
+        continue;
+      }
       const bool wide = symbol.element_bytes == 8;
       EXPECT_EQ(symbol.name,
                 dense::mangled_name(scope + "cudiff_dense::", kernel.name + (wide ? "_atom64" : "_atom32"), ""));
@@ -78,7 +88,8 @@ void expect_plans_print_the_predictions(const TestCase& test, const std::vector<
         ASSERT_EQ(symbol.fill[i], wide ? ((i + 1ull) * 0x9E3779B97F4A7C15ull ^ 0xC2B2AE3D27D4EB4Full)
                                        : std::uint64_t{(i + 1u) * 2654435761u ^ 0x5bd1e995u});
     }
-    EXPECT_EQ(plan.symbols.empty(), kernel.atomic_slots.empty());
+    EXPECT_EQ(fence_symbols, dense::fence_words(kernel) == 0 ? 0u : 2u);
+    EXPECT_EQ(plan.symbols.empty(), kernel.atomic_slots.empty() && dense::fence_words(kernel) == 0);
     // The fold over the interpreter's words is the harness's line with the prediction.
     const std::vector<std::uint64_t> words = dense::run_kernel(kernel);
     EXPECT_EQ(folded_words(plan), words.size());
