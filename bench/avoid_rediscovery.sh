@@ -17,7 +17,8 @@
 # first campaign applies (`cudiff triage avoid --db BASE` lists them before you start); without
 # one, only the known-bug suite's rules apply. CUDIFF= the binary (default build/cudiff);
 # MINUTES= each campaign's length (default 30); SEED= the first seed of both (default 36006);
-# STEP_SECONDS= how long one step may run a campaign (default 540). On a host with two GPUs,
+# STEP_MINUTES= how long one step runs a campaign (default 7; a step adds that to it with
+# --resume --time, so its reductions get their share of each step). On a host with two GPUs,
 # PARALLEL=1 runs both campaigns at once in each step, avoid on GPU 0 and the first half of the
 # cores, rediscover on GPU 1 and the second half: the same work per campaign as two one-GPU
 # hosts, in half the wall time.
@@ -29,24 +30,48 @@ action="${1:-}" out="${2:-}"
 [ -n "$action" ] && [ -n "$out" ] || { sed -n '2,20p' "$0" >&2; exit 2; }
 [ -x "$cudiff" ] || { echo "avoid_rediscovery.sh: no cudiff at $cudiff (set CUDIFF=)" >&2; exit 2; }
 
-step_seconds="${STEP_SECONDS:-540}"
+step_minutes="${STEP_MINUTES:-7}"
 
-run_campaign() {  # label, cpu list (or ""), extra flags...
-  local label="$1" cpus="$2"
-  shift 2
-  local pin=()
-  [ -n "$cpus" ] && pin=(taskset -c "$cpus")
-  local db="$out/$label.db"
+elapsed_of() {  # label: the seconds its campaign has run (0 before it starts)
+  python3 - "$out/$1.db" "bench-$1" <<'PY'
+import json, os, sqlite3, sys
+row = None
+if os.path.exists(sys.argv[1]):
+    db = sqlite3.connect(sys.argv[1])
+    row = db.execute("SELECT params FROM campaign_params WHERE params LIKE ?", (f'%"{sys.argv[2]}"%',)).fetchone()
+print(int(json.loads(row[0]).get("elapsed", 0)) if row else 0)
+PY
+}
+
+# Each step is a window of its own: the first starts the named campaign with --time STEP, the
+# next ones add STEP with --resume --time, so every step keeps its share for the reductions and
+# stores what a reduction cut at the step's end had reached (a campaign killed from outside
+# loses the reduction under way, and one longer than a step never finishes).
+run_campaign() {  # label, cpu list (or ""), gpu (or ""), flags for its start...
+  local label="$1" cpus="$2" gpu="$3"
+  shift 3
+  local db="$out/$label.db" pin=() where=()
   [ -f "$out/$label.finished" ] && return 0
-  local status=0
-  timeout --signal=INT --kill-after=60 "$step_seconds" "${pin[@]}" "$cudiff" fuzz --campaign "bench-$label" --seed "$seed" \
-    --time "${minutes}m" --db "$db" --json "$@" > "$out/$label.$(date +%s).json" 2>> "$out/$label.err" || status=$?
-  if [ "$status" -eq 0 ]; then
+  [ -n "$cpus" ] && pin=(taskset -c "$cpus")
+  [ -n "$gpu" ] && where=(--gpus "$gpu")
+  local done_s left step args
+  done_s=$(elapsed_of "$label")
+  left=$((minutes * 60 - done_s))
+  if [ "$left" -gt 30 ]; then
+    step=$((step_minutes * 60))
+    [ "$left" -lt "$step" ] && step="$left"
+    if [ "$done_s" -eq 0 ]; then args=(--campaign "bench-$label" --seed "$seed" --time "${step}s" "$@")
+    else args=(--resume --time "${step}s"); fi
+    timeout --signal=INT --kill-after=60 $((step + 150)) "${pin[@]}" "$cudiff" fuzz "${args[@]}" "${where[@]}" \
+      --db "$db" --json > "$out/$label.$(date +%s).json" 2>> "$out/$label.err" || true
+    done_s=$(elapsed_of "$label")
+  fi
+  if [ "$done_s" -ge $((minutes * 60 - 30)) ]; then
     touch "$out/$label.finished"
-    echo "$label: finished"
+    echo "$label: finished ($done_s s)"
     return 0
   fi
-  echo "$label: stopped (exit $status): run step again to continue it"
+  echo "$label: $done_s of $((minutes * 60)) s: run step again to continue it"
   return 1
 }
 
@@ -70,17 +95,17 @@ step)
   if [ "${PARALLEL:-0}" = 1 ]; then
     cores=$(nproc)
     half=$((cores / 2))
-    run_campaign avoid "0-$((half - 1))" --gpus 0 &
+    run_campaign avoid "0-$((half - 1))" 0 &
     avoid_pid=$!
-    run_campaign rediscover "$half-$((cores - 1))" --gpus 1 --rediscover &
+    run_campaign rediscover "$half-$((cores - 1))" 1 --rediscover &
     rediscover_pid=$!
     status=0
     wait "$avoid_pid" || status=1
     wait "$rediscover_pid" || status=1
     [ "$status" -eq 0 ] || exit 0
   else
-    run_campaign avoid "" || exit 0
-    run_campaign rediscover "" --rediscover || exit 0
+    run_campaign avoid "" "" || exit 0
+    run_campaign rediscover "" "" --rediscover || exit 0
   fi
   echo "both campaigns finished: bench/avoid_rediscovery.sh report $out"
   ;;
