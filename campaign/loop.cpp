@@ -736,6 +736,7 @@ CampaignSummary run_campaign(const CampaignSetup& setup, std::ostream& err) {
       std::optional<ReductionItem> item;
       try {
         const triage::Bucket bucket = db.bucket(key);
+        if (!samples_causes(bucket)) continue;  // no query for the other kinds, every second
         item = cause_sample(bucket, db.cause_sampling(bucket.key), sampled);
       } catch (const Error&) {
         continue;  // split away by its causes: its parts are reduced

@@ -34,13 +34,18 @@ std::optional<ReductionItem> reduction_item(const triage::Bucket& bucket) {
   return ReductionItem{bucket.key, *rank, bucket.best_size, triage::class_name(triage::class_of_kind(bucket.kind)), {}};
 }
 
+bool samples_causes(const triage::Bucket& bucket) {
+  const std::optional<int> rank = reduction_rank(bucket);
+  return rank && *rank <= 1;
+}
+
 std::optional<ReductionItem> cause_sample(const triage::Bucket& bucket, const triage::CauseSampling& sampling,
                                           const std::set<std::string>& queued) {
-  const std::optional<int> rank = reduction_rank(bucket);
-  if (!rank || *rank > 1 || sampling.reduced == 0 || sampling.reduced >= kCauseSamples) return std::nullopt;
+  if (!samples_causes(bucket) || sampling.reduced == 0 || sampling.reduced >= kCauseSamples) return std::nullopt;
+  const int rank = *reduction_rank(bucket);
   for (const std::string& finding : sampling.open)
     if (!queued.contains(finding))
-      return ReductionItem{sampling.base, *rank + kCauseSampleRank, bucket.best_size,
+      return ReductionItem{sampling.base, rank + kCauseSampleRank, bucket.best_size,
                            triage::class_name(triage::class_of_kind(bucket.kind)) + ", another sighting", finding};
   return std::nullopt;
 }

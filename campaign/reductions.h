@@ -59,6 +59,9 @@ struct ReductionItem {
 inline constexpr std::int64_t kCauseSamples = 3;
 /// Added to a sighting's rank: every bucket's first reduction comes before any further sighting.
 inline constexpr int kCauseSampleRank = 10;
+/// Whether `bucket`'s sightings are reduced for their causes at all: a new wrong-code or crash
+/// bucket (the campaign asks the database about no other).
+bool samples_causes(const triage::Bucket& bucket);
 /// The next sighting of `bucket` to reduce for its cause, given how its signature's sightings
 /// stand (Database::cause_sampling) and the findings already queued (`queued`); none when the
 /// bucket is not a new wrong-code or crash bucket, its first reduction has given no cause yet,

@@ -168,6 +168,10 @@ TEST(Reductions, FurtherSightingsOfWrongCodeAndCrashesAreReducedForTheirCausesAf
   EXPECT_FALSE(cause_sample(bucket("base", "wrong_code"), {"base", 0, {"f2"}}, {}));
   EXPECT_FALSE(cause_sample(bucket("base", "wrong_code"), {"base", kCauseSamples, {"f2"}}, {}));
   // Only new wrong-code and crash buckets: a rejection's sightings are one diagnostic.
+  EXPECT_TRUE(samples_causes(bucket("base", "metamorphic")));
+  EXPECT_TRUE(samples_causes(bucket("base", "hang")));
+  EXPECT_FALSE(samples_causes(bucket("base", "false_rejection")));
+  EXPECT_FALSE(samples_causes(bucket("base", "crash", triage::Status::reported)));
   EXPECT_FALSE(cause_sample(bucket("base", "false_rejection"), sampling, {}));
   EXPECT_FALSE(cause_sample(bucket("base", "missed_diagnostic"), sampling, {}));
   EXPECT_FALSE(cause_sample(bucket("base", "wrong_code", triage::Status::known), sampling, {}));
