@@ -18,10 +18,12 @@
 # one, only the known-bug suite's rules apply. CUDIFF= the binary (default build/cudiff);
 # MINUTES= each campaign's length (default 30); SEED= the first seed of both (default 36006);
 # STEP_MINUTES= how long one step runs a campaign (default 7; a step adds that to it with
-# --resume --time, so its reductions get their share of each step). On a host with two GPUs,
-# PARALLEL=1 runs both campaigns at once in each step, avoid on GPU 0 and the first half of the
-# cores, rediscover on GPU 1 and the second half: the same work per campaign as two one-GPU
-# hosts, in half the wall time.
+# --resume --time, so its reductions get their share of each step; STEP_GRACE= the seconds a
+# step's campaign may run past that before it is stopped, default 150). PARALLEL=1 runs both
+# campaigns at once in each step, avoid on the first half of the cores, rediscover on the
+# second: on a host with two GPUs, avoid on GPU 0 and rediscover on GPU 1 (the same work per
+# campaign as two one-GPU hosts, in half the wall time); on a host with one, both share it
+# (each campaign then has half the host's cores: say so beside its figures).
 set -euo pipefail
 cudiff="${CUDIFF:-build/cudiff}"
 minutes="${MINUTES:-30}"
@@ -62,7 +64,7 @@ run_campaign() {  # label, cpu list (or ""), gpu (or ""), flags for its start...
     [ "$left" -lt "$step" ] && step="$left"
     if [ "$done_s" -eq 0 ]; then args=(--campaign "bench-$label" --seed "$seed" --time "${step}s" "$@")
     else args=(--resume --time "${step}s"); fi
-    timeout --signal=INT --kill-after=60 $((step + 150)) "${pin[@]}" "$cudiff" fuzz "${args[@]}" "${where[@]}" \
+    timeout --signal=INT --kill-after=30 $((step + ${STEP_GRACE:-150})) "${pin[@]}" "$cudiff" fuzz "${args[@]}" "${where[@]}" \
       --db "$db" --json > "$out/$label.$(date +%s).json" 2>> "$out/$label.err" || true
     done_s=$(elapsed_of "$label")
   fi
@@ -97,7 +99,9 @@ step)
     half=$((cores / 2))
     run_campaign avoid "0-$((half - 1))" 0 &
     avoid_pid=$!
-    run_campaign rediscover "$half-$((cores - 1))" 1 --rediscover &
+    second_gpu=1
+    [ "$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')" -ge 2 ] || second_gpu=0
+    run_campaign rediscover "$half-$((cores - 1))" "$second_gpu" --rediscover &
     rediscover_pid=$!
     status=0
     wait "$avoid_pid" || status=1

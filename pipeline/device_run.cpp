@@ -81,25 +81,17 @@ std::string run_device_path(std::vector<ConfigCheck>& checks, const CheckRequest
       executor = own_executor(gpus.gpus.front(), workdir, why);
       if (!executor) return why;
     }
-    // The kernels in the harness's order, one launch each, their lines in that order: what the
-    // program's main prints.
-    runners::SubprocessResult whole;
-    whole.started = true;
-    whole.exit_code = 0;
-    for (const runners::LaunchDescription& plan : plans) {
-      runners::ExecutorPool::RunAttempt attempt = executor->launch(check.compile.artifact, plan, request.run_limits);
-      const std::string where = check.compile.config.name + ", kernel " + plan.kernel + ": ";
-      if (!attempt.result) return where + attempt.fallback;
-      if (attempt.result->timed_out) return where + "did not end within the run limit";
-      if (!attempt.failure.empty()) return where + attempt.failure;
-      if (!attempt.result->exited_zero()) return where + attempt.result->status_text();
-      if (whole.wall_seconds == 0) whole.start_time = attempt.result->start_time;
-      whole.wall_seconds += attempt.result->wall_seconds;
-      whole.out.text += attempt.result->out.text;
-      whole.out.total_bytes += attempt.result->out.total_bytes;
-      whole.err.text += attempt.result->err.text;
-      whole.err.total_bytes += attempt.result->err.total_bytes;
-    }
+    // The kernels in the harness's order, on one load of the cubin, their lines in that order:
+    // what the program's main prints (a request per kernel loaded the cubin again each time).
+    runners::ExecutorPool::RunAttempt attempt = executor->launch(check.compile.artifact, plans, request.run_limits);
+    // The executor names the failing kernel when it ran several; one alone is named here.
+    const std::string where = check.compile.config.name + ": " +
+                              (plans.size() == 1 ? "kernel " + plans.front().kernel + ": " : "");
+    if (!attempt.result) return where + attempt.fallback;
+    if (attempt.result->timed_out) return where + "did not end within the run limit";
+    if (!attempt.failure.empty()) return where + attempt.failure;
+    if (!attempt.result->exited_zero()) return where + attempt.result->status_text();
+    runners::SubprocessResult whole = std::move(*attempt.result);
     check.run = oracle::observe_run(check.compile.config.name, whole);
     check.run_process = std::move(whole);
     check.ran_in_executor = true;

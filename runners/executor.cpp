@@ -256,9 +256,9 @@ public:
     return outcome;
   }
 
-  /// One kernel of a module (ExecutorPool::launch): a result for everything the kernel did,
-  /// none only when the executor could not take it.
-  ExecutorPool::RunAttempt launch(const std::filesystem::path& module, const LaunchDescription& launch,
+  /// Kernels of a module, in order on one load of it (ExecutorPool::launch): a result for
+  /// everything the kernels did, none only when the executor could not take it.
+  ExecutorPool::RunAttempt launch(const std::filesystem::path& module, const std::vector<LaunchDescription>& launch,
                                   const Limits& limits) {
     ExecutorPool::RunAttempt outcome;
     const std::string index = std::to_string(index_);
@@ -462,7 +462,12 @@ ExecutorPool::RunAttempt ExecutorPool::run(const std::filesystem::path& program,
 
 ExecutorPool::RunAttempt ExecutorPool::launch(const std::filesystem::path& module, const LaunchDescription& launch,
                                               const Limits& limits) {
-  return dispatch(limits, [&](Slot& slot) { return slot.launch(module, launch, limits); });
+  return this->launch(module, std::vector<LaunchDescription>{launch}, limits);
+}
+
+ExecutorPool::RunAttempt ExecutorPool::launch(const std::filesystem::path& module,
+                                              const std::vector<LaunchDescription>& launches, const Limits& limits) {
+  return dispatch(limits, [&](Slot& slot) { return slot.launch(module, launches, limits); });
 }
 
 template <typename Work>

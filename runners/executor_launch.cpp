@@ -150,14 +150,19 @@ bool read_fill(std::istringstream& words, std::uint64_t count, std::vector<std::
   return !fill.empty() && (fill.size() == 1 || fill.size() == count);
 }
 
-/// Reads runners::executor_text's lines; false with `why` on anything else (cudiff wrote it).
-bool read_description(const std::string& path, Description& d, std::string& why) {
+/// Reads runners::executor_text's lines, one description from each `kernel` line; false with
+/// `why` on anything else (cudiff wrote it).
+bool read_descriptions(const std::string& path, std::vector<Description>& all, std::string& why) {
   std::ifstream in(path);
   if (!in) return why = "cannot read " + path, false;
   for (std::string line; std::getline(in, line);) {
     std::istringstream words(line);
     std::string what;
     words >> what;
+    if (what == "kernel") all.emplace_back();
+    else if (!what.empty() && all.empty()) return why = "no kernel named before: " + line, false;
+    if (what.empty()) continue;
+    Description& d = all.back();
     if (what == "kernel") words >> d.kernel;
     else if (what == "grid") words >> d.grid[0] >> d.grid[1] >> d.grid[2];
     else if (what == "block") words >> d.block[0] >> d.block[1] >> d.block[2];
@@ -201,7 +206,10 @@ bool read_description(const std::string& path, Description& d, std::string& why)
     } else if (!what.empty()) return why = "unknown line: " + line, false;
     if (words.fail()) return why = "bad line: " + line, false;
   }
-  return d.kernel.empty() ? (why = "no kernel named", false) : true;
+  if (all.empty()) return why = "no kernel named", false;
+  for (const Description& d : all)
+    if (d.kernel.empty()) return why = "no kernel named", false;
+  return true;
 }
 
 std::string element_hex(const unsigned char* bytes, unsigned element_bytes) {
@@ -255,34 +263,8 @@ LaunchReply failed(const std::string& step, CUresult status, const std::string& 
           poisoned};
 }
 
-} // namespace
-
-LaunchReply launch_module(const std::string& module, const std::string& description) {
-  Driver& d = driver();
-  if (!d.problem.empty()) return failed("driver", 0, d.problem, false);
-  Description desc;
-  std::string why;
-  if (!read_description(description, desc, why)) return failed("description", 0, why, false);
-  std::ifstream in(module, std::ios::binary);
-  std::string image((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (!in.good() && !in.eof()) return failed("module", 0, "cannot read " + module, false);
-  image.push_back('\0');  // PTX text must end with one; a cubin ignores it
-
-  // The JIT's error log says why PTX does not load; ptxas's stderr says it for a cubin's build.
-  std::vector<char> log(16 << 10, '\0');
-  int options[] = {kJitErrorLogBuffer, kJitErrorLogBufferBytes};
-  void* values[] = {log.data(), reinterpret_cast<void*>(static_cast<std::uintptr_t>(log.size()))};
-  void* loaded = nullptr;
-  if (const CUresult status = d.load(&loaded, image.data(), 2, options, values); status != 0) {
-    if (log[0] != '\0') std::fprintf(stderr, "%s\n", log.data());
-    return failed("module load", status, "", false);
-  }
-  struct Unload {
-    Driver& d;
-    void* module;
-    ~Unload() { d.unload(module); }
-  } unload{d, loaded};
-
+/// One kernel of the loaded module, run as `desc` says: its lines printed, or the failing step.
+LaunchReply launch_kernel(Driver& d, void* loaded, Description& desc) {
   void* function = nullptr;
   if (const CUresult status = d.get_function(&function, loaded, desc.kernel.c_str()); status != 0)
     return failed("kernel lookup", status, desc.kernel, false);
@@ -386,6 +368,48 @@ LaunchReply launch_module(const std::string& module, const std::string& descript
     std::uint64_t hash = 1469598103934665603ull;  // cudiff_fold (runners/launch.h)
     for (std::uint64_t w : words) hash = (hash ^ w) * 1099511628211ull;
     std::printf("checksum %s %016llx\n", checksum.label.c_str(), static_cast<unsigned long long>(hash));
+  }
+  return {"launched", false};
+}
+
+} // namespace
+
+LaunchReply launch_module(const std::string& module, const std::string& description) {
+  Driver& d = driver();
+  if (!d.problem.empty()) return failed("driver", 0, d.problem, false);
+  std::vector<Description> descriptions;
+  std::string why;
+  if (!read_descriptions(description, descriptions, why)) return failed("description", 0, why, false);
+  std::ifstream in(module, std::ios::binary);
+  std::string image((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (!in.good() && !in.eof()) return failed("module", 0, "cannot read " + module, false);
+  image.push_back('\0');  // PTX text must end with one; a cubin ignores it
+
+  // The JIT's error log says why PTX does not load; ptxas's stderr says it for a cubin's build.
+  std::vector<char> log(16 << 10, '\0');
+  int options[] = {kJitErrorLogBuffer, kJitErrorLogBufferBytes};
+  void* values[] = {log.data(), reinterpret_cast<void*>(static_cast<std::uintptr_t>(log.size()))};
+  void* loaded = nullptr;
+  if (const CUresult status = d.load(&loaded, image.data(), 2, options, values); status != 0) {
+    if (log[0] != '\0') std::fprintf(stderr, "%s\n", log.data());
+    return failed("module load", status, "", false);
+  }
+  struct Unload {
+    Driver& d;
+    void* module;
+    ~Unload() { d.unload(module); }
+  } unload{d, loaded};
+
+  // The kernels in order on the one load, as a program's main launches them; the first that
+  // fails ends the request, named in the step when there are several.
+  for (Description& desc : descriptions) {
+    LaunchReply reply = launch_kernel(d, loaded, desc);
+    if (reply.line == "launched") continue;
+    if (descriptions.size() > 1) {
+      const std::string tag = "launch-failed\t";
+      reply.line.insert(tag.size(), "kernel " + desc.kernel + ": ");
+    }
+    return reply;
   }
   return {"launched", false};
 }

@@ -17,7 +17,8 @@
 //              "unsupported\t<entry point>" first, as soon as the program calls an allocation
 //              entry point the loaded runtime lacks (it gets cudaErrorNotSupported)
 //   request:   "launch\t<cubin or PTX>\t<launch description file>\t<stdout file>\t<stderr file>"
-//              (the description in runners::executor_text's form; runners/launch.h)
+//              (the description in runners::executor_text's form, one or several kernels run in
+//              order on one load of the module; runners/launch.h)
 //   reply:     "launched" (the printed buffers and checksum lines are in the stdout file)
 //              "launch-failed\t<step>\t<CUresult, 0: none>\t<error name or why>\t<exits: 0/1>" (the step: driver,
 //              description, module, module load, kernel lookup, parameters, stack limit, symbol

@@ -385,4 +385,10 @@ std::string executor_text(const LaunchDescription& launch) {
   return text;
 }
 
+std::string executor_text(const std::vector<LaunchDescription>& launches) {
+  std::string text;
+  for (const LaunchDescription& launch : launches) text += executor_text(launch);
+  return text;
+}
+
 } // namespace cudiff::runners

@@ -122,5 +122,8 @@ boost::json::value to_json(const LaunchDescription& launch);
 /// ELEMENT_BYTES COUNT PRINT FILL_WORDS WORD...", "scalar NAME BYTES BITS", "stack BYTES",
 /// "symbol NAME ELEMENT_BYTES COUNT FILL_WORDS WORD...", "checksum LABEL PARTS NAME...").
 std::string executor_text(const LaunchDescription& launch);
+/// Several descriptions in one file, each from its `kernel` line: the executor loads the module
+/// once and launches them in order.
+std::string executor_text(const std::vector<LaunchDescription>& launches);
 
 } // namespace cudiff::runners

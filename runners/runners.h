@@ -390,6 +390,12 @@ public:
   /// executor is replaced); timed_out for a kernel that does not end in `limits`. No result,
   /// and `fallback` says why, only when no executor could take it.
   RunAttempt launch(const std::filesystem::path& module, const LaunchDescription& launch, const Limits& limits);
+  /// Several kernels of one `module` on one load of it, in order, as a program's main launches
+  /// them (a test's kernels on the device path): their lines in that order; the first that
+  /// fails ends the request, and `failure` names its kernel. One module load and one round trip
+  /// for the lot, where a request per kernel loads the module again each time.
+  RunAttempt launch(const std::filesystem::path& module, const std::vector<LaunchDescription>& launches,
+                    const Limits& limits);
   ExecutorStats stats() const;
   const GpuInfo& gpu() const;
 

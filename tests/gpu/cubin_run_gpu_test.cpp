@@ -140,7 +140,7 @@ TEST_F(GpuCubinRun, AFaultingPlanFallsBackToTheWholeProgramWithTheFault) {
   const pipeline::TestCheck run = check(test, pipeline::BuildPath::device, "fault", true);
   ASSERT_FALSE(run.notes.empty());
   EXPECT_TRUE(contains(run.notes.front(), "device path fell back to the whole program, run as a process: " +
-                                              configs_.front().name + ", kernel "))
+                                              configs_.front().name + ": kernel "))
       << join(run.notes, "\n");
   EXPECT_TRUE(contains(run.notes.front(), "CUDA_ERROR_ILLEGAL_ADDRESS")) << run.notes.front();
   // The whole program, run as a process, prints the predictions: the campaign goes on.

@@ -2,7 +2,8 @@
 // request). A tiny PTX kernel as PTX (the driver's JIT) and as a cubin prints its buffer's line;
 // a kernel that stores out of bounds faults (the reply names the error, the executor is
 // replaced); one that never ends is a timed-out result; `cudiff check FILE.ptx --launch` runs
-// every ptxas level and the JIT and agrees. Skipped without a GPU.
+// every ptxas level and the JIT and agrees; several kernels go in one request, in order, on one
+// load of the module. Skipped without a GPU.
 #include "pipeline/pipeline.h"
 #include "runners/runners.h"
 #include "support/test_support.h"
@@ -126,6 +127,27 @@ TEST_F(GpuLaunch, AModuleThatDoesNotMatchItsDescriptionIsALaunchFailure) {
   ASSERT_TRUE(broken.result) << broken.fallback;
   EXPECT_TRUE(broken.failure.starts_with("module load: ")) << broken.failure;
   EXPECT_EQ(pool_->stats().starts, 1u);  // none of these touched the context
+}
+
+// The device path's request: a test's kernels in order on one load of the module. Each prints
+// its lines in turn; the first that fails ends the request and is named, after the lines of
+// those that ran.
+TEST_F(GpuLaunch, SeveralKernelsRunInOrderOnOneLoadAndTheFirstFailureNamesItsKernel) {
+  runners::Limits limits;
+  limits.wall_seconds = 30;
+  const runners::LaunchDescription plan = runners::read_launch(ptx("store_tid.json"));
+  const auto both = pool_->launch(module("store_tid.ptx"), std::vector{plan, plan}, limits);
+  ASSERT_TRUE(both.result) << both.fallback;
+  EXPECT_EQ(both.result->exit_code, 0) << both.failure << both.result->err.text;
+  EXPECT_EQ(both.result->out.text, expected_store_tid_line() + "\n" + expected_store_tid_line() + "\n");
+  runners::LaunchDescription absent = plan;
+  absent.kernel = "no_such_kernel";
+  const auto second = pool_->launch(module("store_tid.ptx"), std::vector{plan, absent, plan}, limits);
+  ASSERT_TRUE(second.result) << second.fallback;
+  EXPECT_EQ(second.result->exit_code, 1);
+  EXPECT_TRUE(second.failure.starts_with("kernel no_such_kernel: kernel lookup: ")) << second.failure;
+  EXPECT_EQ(second.result->out.text, expected_store_tid_line() + "\n");  // the first ran, the third did not
+  EXPECT_EQ(pool_->stats().starts, 1u);
 }
 
 TEST_F(GpuLaunch, CheckingAPtxFileRunsEveryLevelAndTheJit) {

@@ -60,6 +60,19 @@ TEST(LaunchDescription, JsonRoundTripsAndTheExecutorFormIsLines) {
                                             "scalar x 4 3fc00000\n");
 }
 
+// A test's kernels go to the executor in one request (one load of the module): each description
+// from its own kernel line, in order, so the executor starts a new one at every `kernel`.
+TEST(LaunchDescription, SeveralDescriptionsAreOneFileEachFromItsKernelLine) {
+  runners::LaunchDescription first = runners::parse_launch(
+      R"({"kernel": "a", "params": [{"scalar": "n", "type": "u8", "value": 1}]})");
+  runners::LaunchDescription second = runners::parse_launch(R"({"kernel": "b", "grid": 3})");
+  EXPECT_EQ(runners::executor_text(std::vector{first, second}),
+            runners::executor_text(first) + runners::executor_text(second));
+  EXPECT_EQ(runners::executor_text(std::vector{first, second}),
+            "kernel a\ngrid 1 1 1\nblock 1 1 1\nshared 0\nscalar n 1 1\n"
+            "kernel b\ngrid 3 1 1\nblock 1 1 1\nshared 0\n");
+}
+
 TEST(LaunchDescription, DefaultsAreOneThreadAndAZeroFill) {
   const runners::LaunchDescription launch = runners::parse_launch(
       R"({"kernel": "k", "params": [{"buffer": "b", "count": 1}]})");
