@@ -1,7 +1,8 @@
 // Test support: where the cudiff binary and the test data are, from a build tree or a copy.
 //
-// ctest sets CUDIFF_BIN and CUDIFF_SOURCE_DIR; tests/gpu/run_gpu_tests.sh sets them on a GPU
-// host where the build tree's absolute paths do not exist.
+// ctest sets CUDIFF_BIN (the source tree is compiled in, the executor found beside cudiff);
+// tests/gpu/run_gpu_tests.sh sets all three on a GPU host where the build tree's absolute paths
+// do not exist.
 #pragma once
 
 #include "generator/generator.h"
