@@ -42,6 +42,10 @@ public:
   /// target's rejecting side gave. Most candidates fail it, at the cost of one compile. For a
   /// crash of one config that compile is the whole test: the finding and its key are made from
   /// it alone.
+  /// For a run finding whose configs fall in groups (its partition), the prefilter is a pair:
+  /// the fastest config of two different groups, built and run first. A candidate whose pair
+  /// no longer prints different results is rejected after two builds and runs instead of every
+  /// config's; the rest are built only for a candidate that passes it (the full test decides).
   void use_prefilter(const TestCheck& original);
   /// The run-mismatch gate: compute-sanitizer (memcheck, initcheck, racecheck, synccheck) must
   /// be clean on both compilers' binaries. Throws Error(environment) when it is missing.
@@ -79,6 +83,10 @@ private:
   std::optional<Prefilter> prefilter_;
   std::optional<Prefilter> guilty_;  ///< the target's config and what it did, with one config too
   std::optional<std::filesystem::path> sanitizer_;
+  /// A run finding's prefilter pair (use_prefilter): two configs its partition separates.
+  std::optional<std::pair<runners::Config, runners::Config>> run_pair_;
+  /// Whether the pair, built and run on `candidate`, still falls in different groups.
+  bool pair_still_differs(const std::string& candidate, const std::filesystem::path& dir) const;
 };
 
 /// The run-mismatch gate's cheap half, checked before anything is built: clang's front end

@@ -135,6 +135,22 @@ void SignatureTest::use_prefilter(const TestCheck& original) {
   const std::vector<triage::Signature> signatures = signatures_of(original);
   for (std::size_t i = 0; i < signatures.size() && i < original.verdict.findings.size(); ++i)
     if (signatures[i].key == target_.key) finding = &original.verdict.findings[i];
+  if (!target_.partition.empty() && original.configs.size() > 2) {
+    // The fastest config of each group, then the two fastest groups: most candidates that
+    // still build have lost the difference, and two runs show it.
+    std::vector<const ConfigCheck*> fastest;
+    for (const std::vector<std::string>& group : target_.partition) {
+      const ConfigCheck* best = nullptr;
+      for (const ConfigCheck& check : original.configs)
+        if (std::ranges::find(group, check.compile.config.name) != group.end() &&
+            (best == nullptr || check.observation.seconds < best->observation.seconds))
+          best = &check;
+      if (best != nullptr) fastest.push_back(best);
+    }
+    std::ranges::sort(fastest, {}, [](const ConfigCheck* check) { return check->observation.seconds; });
+    if (fastest.size() >= 2) run_pair_ = std::pair{fastest[0]->compile.config, fastest[1]->compile.config};
+    return;
+  }
   if (finding == nullptr ||
       (finding->kind != oracle::FindingKind::compile_status_mismatch &&
        finding->kind != oracle::FindingKind::false_rejection &&
@@ -213,9 +229,26 @@ std::optional<ConfigCheck> SignatureTest::prefilter(const std::filesystem::path&
   return check;
 }
 
+bool SignatureTest::pair_still_differs(const std::string& candidate, const std::filesystem::path& dir) const {
+  CheckRequest pair = check_;
+  pair.configs = {run_pair_->first, run_pair_->second};
+  const TestCheck run = check(candidate, dir / "pair", pair);
+  const auto group_of = [](const RunPartition& partition, const std::string& name) {
+    for (std::size_t i = 0; i < partition.size(); ++i)
+      if (std::ranges::find(partition[i], name) != partition[i].end()) return static_cast<int>(i);
+    return -1;
+  };
+  return std::ranges::any_of(run.verdict.findings, [&](const oracle::Finding& finding) {
+    const RunPartition partition = run_partition(finding);
+    const int first = group_of(partition, run_pair_->first.name), second = group_of(partition, run_pair_->second.name);
+    return first >= 0 && second >= 0 && first != second;
+  });
+}
+
 bool SignatureTest::operator()(const std::string& candidate) const {
   if (sanitizer_ && ub_warning(candidate)) return false;
   TempDir dir("cudiff-reduce");
+  if (run_pair_ && !pair_still_differs(candidate, dir.path())) return false;
   TestCheck run;
   if (prefilter_) {
     const std::filesystem::path file = dir.path() / file_name_;
