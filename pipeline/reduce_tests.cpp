@@ -232,6 +232,7 @@ std::optional<ConfigCheck> SignatureTest::prefilter(const std::filesystem::path&
 bool SignatureTest::pair_still_differs(const std::string& candidate, const std::filesystem::path& dir) const {
   CheckRequest pair = check_;
   pair.configs = {run_pair_->first, run_pair_->second};
+  std::filesystem::create_directories(dir / "pair");
   const TestCheck run = check(candidate, dir / "pair", pair);
   const auto group_of = [](const RunPartition& partition, const std::string& name) {
     for (std::size_t i = 0; i < partition.size(); ++i)

@@ -57,6 +57,33 @@ TEST(GpuReduce, ARunMismatchShrinksAndStillShowsTheSameSignature) {
   std::printf("reduced to %zu lines:\n%s", count_lines(reduced), reduced.c_str());
 }
 
+// With three configs the candidates are prefiltered by a pair the finding's partition separates
+// (built and run first; the third only for a candidate that still differs): the same result.
+TEST(GpuReduce, AThreeConfigRunMismatchIsPrefilteredByAPairAndKeepsItsSignature) {
+  CUDIFF_SKIP_WITHOUT_GPU();
+  TempDir dir("cudiff-reduce-gpu-pair");
+  const auto file = dir.path() / "mismatch.cu";
+  write_file(file, read_file(original));
+  const auto out = dir.path() / "small.cu";
+  const auto schedule = dir.path() / "quick.json";
+  write_file(schedule, R"({"first": ["comments", "whitespace", "includes"], "main": ["uses", "hdd", "unused"],
+                          "last": ["whitespace"]})");
+  auto result = run_cudiff({"reduce", file.string(), "--out", out.string(), "--schedule", schedule.string(),
+                            "--config", "nvcc-O3,clang-O3,nvcc-O3-ptxas0", "--time-limit", "200", "--no-format",
+                            "--json"});
+  ASSERT_EQ(result.exit_code, 0) << result.out.text << result.err.text;
+  const auto report = boost::json::parse(result.out.text);
+  EXPECT_TRUE(report.at("confirmed").as_bool());
+  const std::string reduced = read_file(out);
+  EXPECT_LT(reduced.size(), read_file(original).size() * 3 / 4) << reduced;
+  EXPECT_TRUE(contains(reduced, "fill<<<")) << reduced;  // the sanitizer gate still decides
+  auto check = run_cudiff({"check", out.string(), "--mode", "run", "--json", "--db", (dir.path() / "keys.db").string(),
+                           "--config", "nvcc-O3,clang-O3,nvcc-O3-ptxas0", "--no-attribution"});
+  ASSERT_EQ(check.exit_code, 1) << check.out.text << check.err.text;
+  const auto& finding = boost::json::parse(check.out.text).at("verdict").at("findings").at(0);
+  EXPECT_EQ(finding.at("details").at("triage").at("key"), report.at("signature").at("key")) << check.out.text;
+}
+
 TEST(GpuReduce, AnOriginalWithUndefinedBehaviourWarningsIsRefused) {
   CUDIFF_SKIP_WITHOUT_GPU();
   TempDir dir("cudiff-reduce-gpu");
