@@ -7,11 +7,14 @@
 // predicted from: tests/unit/generator/core_plan_test.cpp.)
 #include "generator/generator.h"
 #include "oracle/oracle.h"
+#include "pipeline/check_parts.h"
+#include "pipeline/pipeline.h"
 #include "runners/runners.h"
 #include "support/test_support.h"
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -115,6 +118,46 @@ TEST_P(CorePlanE2E, PlansNameEntriesAndSymbolsOfBothCompilersWithTheirSizes) {
   EXPECT_GT(plans, 2 * 40);
   EXPECT_GT(symbols, 10);
   std::printf("checked %d plans and %d symbols\n", plans, symbols);
+}
+
+TEST(CorePlanDevicePath, ABatchOfPlannedCoreKernelsBuildsCubinsInRunMode) {
+  // Seeds whose programs need no host side but the harness and whose kernels all have plans.
+  const generator::Policy policy = harness_only();
+  std::vector<std::uint64_t> seeds;
+  std::size_t core = 0;
+  for (std::uint64_t seed = 9200; seeds.size() < 4 && seed < 9400; ++seed) {
+    const generator::TestCase test = generator::generate_program(policy, seed, generator::Size::small);
+    const pipeline::TestInput input{test.name + ".cu", test.source, std::nullopt, test.sidecar, {}, {}};
+    if (!pipeline::whole_build_reason(input, runners::Mode::run, true).empty()) continue;
+    seeds.push_back(seed);
+    for (const generator::Sidecar::Kernel& kernel : *test.sidecar.kernels) core += kernel.name.starts_with("kernel_");
+  }
+  ASSERT_EQ(seeds.size(), 4u);
+  EXPECT_GT(core, 0u);
+  const generator::TestCase batch = generator::generate_batch(policy, seeds, generator::Size::small);
+  pipeline::CheckRequest request;
+  request.input = {batch.name + ".cu", batch.source, std::nullopt, batch.sidecar, {}, {}};
+  EXPECT_EQ(pipeline::device_run_reason(request.input), "");
+  request.mode = runners::Mode::run;
+  request.configs = runners::cross_level_configs();
+  request.build_path = pipeline::BuildPath::device;
+  ::setenv("CUDIFF_EXECUTOR", test::executor_binary().c_str(), 1);
+  // An sm_80 GPU the check only reads: the runs choose the path, and no config (all sm_90) runs.
+  runners::GpuInfo gpu;
+  gpu.name = "a GPU the check only reads";
+  gpu.cc_major = 8;
+  const runners::Toolchain toolchain = runners::Toolchain::from(runners::discover_toolchain(test::toolchain_search()));
+  TempDir dir("cudiff-core-plan-device");
+  const pipeline::TestCheck run = pipeline::check_test(request, toolchain, {{gpu}, ""}, dir.path());
+  EXPECT_TRUE(std::ranges::any_of(run.notes, [](const std::string& note) {
+    return test::contains(note, "every kernel launched from the sidecar's launch plan");
+  })) << join(run.notes, "\n");
+  ASSERT_EQ(run.configs.size(), 4u);
+  for (const pipeline::ConfigCheck& config : run.configs) {
+    EXPECT_EQ(config.observation.outcome, oracle::CompileOutcome::accepted) << config.compile.config.name;
+    EXPECT_EQ(config.compile.artifact.extension(), ".cubin") << config.compile.config.name;
+  }
+  EXPECT_TRUE(run.verdict.agree()) << run.verdict.headline();
 }
 
 INSTANTIATE_TEST_SUITE_P(Policies, CorePlanE2E, ::testing::Values(false, true),
