@@ -110,9 +110,13 @@ Sidecar sidecar_of(const Built& built, const Policy& policy, std::uint64_t seed,
     for (const std::string& rule : info.rule_ids) used.rule_ids.emplace_back(trim(rule));
   }
   sidecar.kernels.emplace();
-  for (const Kernel& k : built.program.kernels)
+  for (std::size_t i = 0; i < built.program.kernels.size(); ++i) {
+    const Kernel& k = built.program.kernels[i];
     sidecar.kernels->push_back(Sidecar::Kernel{kernel_label + k.name, dims(k.launch.grid), dims(k.launch.block),
-                                               k.launch.dynamic_shared_bytes, hex64(k.expected_checksum)});
+                                               k.launch.dynamic_shared_bytes, hex64(k.expected_checksum),
+                                               core_launch_plan(built.program, static_cast<int>(i), kernel_label, scope,
+                                                                built.options.stack_bytes)});
+  }
   for (const dense::Kernel& k : built.program.dense) {
     sidecar.kernels->push_back(Sidecar::Kernel{kernel_label + k.name,
                                                {k.blocks, 1, 1},

@@ -41,7 +41,9 @@ std::string device_run_reason(const TestInput& input) {
   const auto* kernels = kernels_of(*input.sidecar);
   if (kernels == nullptr || kernels->empty()) return "no kernels in the sidecar";
   for (const generator::Sidecar::Kernel& kernel : *kernels) {
-    if (!kernel.launch) return "kernel " + kernel.name + " has no launch plan (only compute-dense kernels have one)";
+    if (!kernel.launch)
+      return "kernel " + kernel.name +
+             " has no launch plan (a core kernel with lambdas, functors, managed memory or ABI-family parameters)";
     try {
       runners::parse_launch(boost::json::serialize(*kernel.launch));
     } catch (const Error& error) {

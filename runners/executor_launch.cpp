@@ -125,6 +125,7 @@ struct Param {
   std::size_t index = 0;  ///< into buffers
   unsigned bytes = 0;
   std::uint64_t bits = 0;
+  std::vector<unsigned char> raw;  ///< a bytes parameter's (a struct by value); empty for the others
 };
 
 struct Description {
@@ -196,13 +197,23 @@ bool read_descriptions(const std::string& path, std::vector<Description>& all, s
       }
       if (b.fill.empty() || (b.fill.size() != 1 && b.fill.size() != b.count))
         return why = "bad fill of " + b.name, false;
-      d.params.push_back({true, d.buffers.size(), 8, 0});
+      d.params.push_back({true, d.buffers.size(), 8, 0, {}});
       d.buffers.push_back(std::move(b));
     } else if (what == "scalar") {
       std::string name;
       Param p;
       words >> name >> p.bytes >> std::hex >> p.bits;
       d.params.push_back(p);
+    } else if (what == "bytes") {
+      std::string name, hex;
+      Param p;
+      words >> name >> p.bytes >> hex;
+      if (p.bytes == 0 || hex.size() != 2 * std::size_t{p.bytes} ||
+          hex.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
+        return why = "bad bytes of " + name, false;
+      for (std::size_t i = 0; i < p.bytes; ++i)
+        p.raw.push_back(static_cast<unsigned char>(std::strtoul(hex.substr(2 * i, 2).c_str(), nullptr, 16)));
+      d.params.push_back(std::move(p));
     } else if (!what.empty()) return why = "unknown line: " + line, false;
     if (words.fail()) return why = "bad line: " + line, false;
   }
@@ -330,7 +341,8 @@ LaunchReply launch_kernel(Driver& d, void* loaded, Description& desc) {
   for (std::size_t i = 0; i < desc.params.size(); ++i) {
     const Param& p = desc.params[i];
     slots[i] = p.buffer ? desc.buffers[p.index].device : p.bits;  // little-endian: the low bytes
-    arguments.push_back(&slots[i]);
+    // A struct by value: the driver copies its size (checked above) from the bytes as given.
+    arguments.push_back(p.raw.empty() ? static_cast<void*>(&slots[i]) : static_cast<void*>(desc.params[i].raw.data()));
   }
   if (const CUresult status = d.launch(function, desc.grid[0], desc.grid[1], desc.grid[2], desc.block[0], desc.block[1],
                                        desc.block[2], desc.shared, nullptr, arguments.data(), nullptr);

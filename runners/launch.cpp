@@ -15,6 +15,7 @@ namespace {
 
 constexpr std::uint64_t kMaxBufferBytes = 1ull << 30;  // all buffers together: a GPU has far more
 constexpr std::uint32_t kMaxBlockThreads = 1024;        // every GPU cudiff supports
+constexpr std::uint64_t kMaxParamBytes = 4096;          // a kernel's parameters in all, before CUDA 12.1
 
 [[noreturn]] void refuse(const std::string& where, const std::string& what) {
   throw_usage("launch description: " + (where.empty() ? what : where + ": " + what));
@@ -126,18 +127,43 @@ std::vector<std::uint64_t> fill_of(const boost::json::object& object, std::uint3
   return out;
 }
 
+/// A bytes parameter: `size` bytes (1 to 4 KiB, the most a kernel's parameters take) given
+/// as `data`, 2 * size hex digits in memory order.
+LaunchParam bytes_param(const boost::json::object& object, LaunchParam param, const std::string& where) {
+  only_keys(object, {"bytes", "size", "data"}, where);
+  param.kind = LaunchParam::Kind::bytes;
+  const auto* size = object.if_contains("size");
+  if (size == nullptr) refuse(where, "needs a size");
+  const std::uint64_t n = count_of(*size, where + ": size", 1, kMaxParamBytes);
+  const auto* data = object.if_contains("data");
+  if (data == nullptr || !data->is_string()) refuse(where, "needs data as a string of hex digits");
+  const std::string_view text = data->get_string();
+  if (text.size() != 2 * n)
+    refuse(where, "data has " + std::to_string(text.size()) + " hex digits, size " + std::to_string(n) + " needs " +
+                      std::to_string(2 * n));
+  for (std::size_t i = 0; i < n; ++i) {
+    std::uint8_t byte = 0;
+    const auto [end, ec] = std::from_chars(text.data() + 2 * i, text.data() + 2 * i + 2, byte, 16);
+    if (ec != std::errc() || end != text.data() + 2 * i + 2) refuse(where, "data is not hex digits");
+    param.data.push_back(byte);
+  }
+  return param;
+}
+
 LaunchParam param_of(const boost::json::value& value, std::size_t index) {
   std::string where = "params[" + std::to_string(index) + "]";
   if (!value.is_object()) refuse(where, "expected an object");
   const boost::json::object& object = value.get_object();
   LaunchParam param;
-  const bool buffer = object.contains("buffer");
-  if (buffer == object.contains("scalar")) refuse(where, "needs exactly one of \"buffer\" and \"scalar\"");
-  const boost::json::value& name = buffer ? object.at("buffer") : object.at("scalar");
+  const bool buffer = object.contains("buffer"), raw = object.contains("bytes");
+  if (int{buffer} + int{raw} + int{object.contains("scalar")} != 1)
+    refuse(where, "needs exactly one of \"buffer\", \"scalar\" and \"bytes\"");
+  const boost::json::value& name = buffer ? object.at("buffer") : raw ? object.at("bytes") : object.at("scalar");
   if (!name.is_string() || name.get_string().empty()) refuse(where, "the name must be a non-empty string");
   param.name = std::string(name.get_string());
   if (param.name.find_first_of(" \t\n") != std::string::npos) refuse(where, "the name must have no blanks");
   where += " (" + param.name + ")";
+  if (raw) return bytes_param(object, std::move(param), where);
   if (!buffer) {
     only_keys(object, {"scalar", "type", "value"}, where);
     param.kind = LaunchParam::Kind::scalar;
@@ -227,6 +253,17 @@ boost::json::value fill_json(const std::vector<std::uint64_t>& fill) {
   return words;
 }
 
+/// Bytes as hex digits, two each, in memory order.
+std::string hex_bytes(const std::vector<std::uint8_t>& data) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string text;
+  for (std::uint8_t byte : data) {
+    text += kDigits[byte >> 4];
+    text += kDigits[byte & 15];
+  }
+  return text;
+}
+
 std::string fill_text(const std::vector<std::uint64_t>& fill) {
   std::string text = std::to_string(fill.size());
   char hex[24];
@@ -251,7 +288,10 @@ std::string checksum_line(std::string_view label, std::uint64_t hash) {
   return "checksum " + std::string(label) + " " + hex;
 }
 
-std::uint32_t LaunchParam::param_bytes() const { return kind == Kind::buffer ? 8 : scalar_bytes(type); }
+std::uint32_t LaunchParam::param_bytes() const {
+  if (kind == Kind::bytes) return static_cast<std::uint32_t>(data.size());
+  return kind == Kind::buffer ? 8 : scalar_bytes(type);
+}
 
 LaunchDescription parse_launch(std::string_view json) {
   boost::system::error_code ec;
@@ -324,6 +364,11 @@ boost::json::value to_json(const LaunchDescription& launch) {
           boost::json::object{{"scalar", param.name}, {"type", param.type}, {"value", hex_word(param.bits)}});
       continue;
     }
+    if (param.kind == LaunchParam::Kind::bytes) {
+      params.push_back(
+          boost::json::object{{"bytes", param.name}, {"size", param.data.size()}, {"data", hex_bytes(param.data)}});
+      continue;
+    }
     boost::json::value fill = fill_json(param.fill);
     params.push_back(boost::json::object{{"buffer", param.name},
                                          {"element_bytes", param.element_bytes},
@@ -370,6 +415,10 @@ std::string executor_text(const LaunchDescription& launch) {
     if (param.kind == LaunchParam::Kind::scalar) {
       std::snprintf(hex, sizeof hex, "%llx", static_cast<unsigned long long>(param.bits));
       text += "scalar " + param.name + " " + std::to_string(param.param_bytes()) + " " + hex + "\n";
+      continue;
+    }
+    if (param.kind == LaunchParam::Kind::bytes) {
+      text += "bytes " + param.name + " " + std::to_string(param.data.size()) + " " + hex_bytes(param.data) + "\n";
       continue;
     }
     text += "buffer " + param.name + " " + std::to_string(param.element_bytes) + " " + std::to_string(param.count) +

@@ -15,7 +15,8 @@
 //     "params": [                        // the kernel's parameters, in order
 //       {"buffer": "out_ptr", "element_bytes": 4, "count": 128, "fill": 0, "print": true},
 //       {"buffer": "in_ptr", "element_bytes": 4, "count": 4, "fill": [1, 2, "0xffffffff", 4]},
-//       {"scalar": "n", "type": "u32", "value": 32}
+//       {"scalar": "n", "type": "u32", "value": 32},
+//       {"bytes": "gc", "size": 12, "data": "0100000002000000ffff0000"}
 //     ],
 //     "stack_bytes": 4096,               // optional: the device stack per thread (cuCtxSetLimit)
 //     "symbols": [                       // optional: __device__ variables set before the launch
@@ -31,7 +32,9 @@
 // words; a word is a JSON integer or a "0x..." string, and must fit the element. `print`
 // (default false) prints the buffer after the run. A scalar is passed by value: `type` is one
 // of u8 u16 u32 u64 s8 s16 s32 s64 f32 f64; `value` a number (or a "0x..." string: the raw
-// bits). Anything else (an unknown key, a value out of range, a block over 1024 threads, more
+// bits). A bytes parameter is passed by value as raw bytes: a struct by value (a generated
+// kernel's `__grid_constant__` struct), `size` bytes, `data` their 2 * size hex digits in memory
+// order (padding included). Anything else (an unknown key, a value out of range, a block over 1024 threads, more
 // than 1 GiB of buffers) is refused with one line naming the place.
 //
 // A symbol is a `__device__` variable of the module (its name as in the module: mangled when it
@@ -61,7 +64,7 @@ namespace cudiff::runners {
 
 /// One kernel parameter.
 struct LaunchParam {
-  enum class Kind { buffer, scalar };
+  enum class Kind { buffer, scalar, bytes };
   Kind kind = Kind::buffer;
   std::string name;
   // A buffer's:
@@ -72,7 +75,9 @@ struct LaunchParam {
   // A scalar's:
   std::string type;        ///< "u32", "f64", ...
   std::uint64_t bits = 0;  ///< the value as the kernel receives it, in the type's bytes
-  /// The bytes the kernel gets: a buffer's address, or the scalar's type.
+  // A bytes parameter's: what the kernel receives, in memory order.
+  std::vector<std::uint8_t> data;
+  /// The bytes the kernel gets: a buffer's address, the scalar's type, or a bytes parameter's size.
   std::uint32_t param_bytes() const;
   bool operator==(const LaunchParam&) const = default;
 };
@@ -119,7 +124,8 @@ LaunchDescription read_launch(const std::filesystem::path& file);
 boost::json::value to_json(const LaunchDescription& launch);
 /// The form cudiff-executor reads (it links no JSON library): one line per item, numbers in
 /// decimal, words in hex ("kernel NAME", "grid X Y Z", "block X Y Z", "shared N", "buffer NAME
-/// ELEMENT_BYTES COUNT PRINT FILL_WORDS WORD...", "scalar NAME BYTES BITS", "stack BYTES",
+/// ELEMENT_BYTES COUNT PRINT FILL_WORDS WORD...", "scalar NAME BYTES BITS", "bytes NAME SIZE HEX",
+/// "stack BYTES",
 /// "symbol NAME ELEMENT_BYTES COUNT FILL_WORDS WORD...", "checksum LABEL PARTS NAME...").
 std::string executor_text(const LaunchDescription& launch);
 /// Several descriptions in one file, each from its `kernel` line: the executor loads the module

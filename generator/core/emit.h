@@ -4,8 +4,12 @@
 #include "generator/ir.h"
 #include "generator/layout/layout.h"
 
+#include <boost/json.hpp>
+
+#include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace cudiff::generator {
 
@@ -41,6 +45,40 @@ bool uses_cooperative_groups(const Program& program);
 bool uses_atomic_ref(const Program& program);
 /// `#include <cooperative_groups.h>`, `<cooperative_groups/reduce.h>`, `<cuda/atomic>` as asked.
 std::string collective_includes(bool cooperative_groups, bool atomic_ref);
+
+// ---- a core kernel's launch plan (core_plan.cpp, mangle.cpp) ----
+
+/// A parameter type of a mangled function name: a builtin integer type by value, a pointer to
+/// one (const or not; a pointer's own qualifiers, `__restrict__` too, are not mangled, nor is a
+/// by-value parameter's top-level const), or a struct by value in `record_namespaces`.
+struct MangledParam {
+  enum class Kind : std::uint8_t { value, pointer, pointer_to_const, record };
+  Kind kind = Kind::value;
+  IntType type = IntType::Int;
+  std::vector<std::string> record_namespaces = {};
+  std::string record = {};
+};
+/// The Itanium ABI's code of a builtin type: "b", "c", "a", "h", "s", "t", "i", "j", "x", "y".
+std::string builtin_code(IntType type);
+/// A function's mangled name (`_ZN2ns6kernelEPyPKii`): its namespaces outermost first (an
+/// inline namespace among them: it is part of the name), substitutions (`S_`, `S0_`) where a
+/// struct's namespace or a type repeats.
+std::string mangled_function(const std::vector<std::string>& namespaces, const std::string& name,
+                             const std::vector<MangledParam>& params);
+/// A namespace-scope variable's mangled name (`_ZN2ns6cmem_1E`); at global scope its own name.
+std::string mangled_variable(const std::vector<std::string>& namespaces, const std::string& name);
+
+/// The launch plan of core kernel `kernel` (Program::kernels[kernel]), a runners/launch.h launch
+/// description in its JSON form, when its runner's host side is exactly what a plan says: its
+/// output (zeroed, the reduction words at their identities) and input buffers, its scalar
+/// parameters and `__grid_constant__` struct (as bytes), its namespace's `__constant__` arrays,
+/// the launch, the device stack and `checksum <label><name>` over the output words
+/// (emit_kernel.cpp). None for a kernel that is managed, takes lambdas or functors (a template),
+/// or takes the ABI family's parameters: such a test is built whole. `scope` ("" or
+/// "cudiff_s7::") holds the kernel's namespace.
+std::optional<boost::json::object> core_launch_plan(const Program& program, int kernel,
+                                                    const std::string& checksum_label, const std::string& scope,
+                                                    std::uint64_t stack_bytes);
 
 /// One expression as C++ text (fully parenthesized).
 std::string emit_expr(const Expr& expr, const Program& program, const std::vector<Var>& vars);

@@ -1,5 +1,6 @@
 // gpu-labeled (GpuCubinRun.*): generated programs run as cubins on `--build-path device`. For
-// several seeds of compute-dense kernels alone (programs, and a batch with variants), every
+// several seeds of compute-dense kernels alone (programs, and a batch with variants), and of core
+// kernels with launch plans (bench/policies/harness_only.json: programs and a batch), every
 // config's cubin, its kernels launched in an executor from the sidecar's launch plans, prints
 // exactly the lines the whole program prints as a process, and those are the generator's
 // predicted checksums; a plan whose kernel faults falls back to the whole program, with the
@@ -127,6 +128,55 @@ TEST_F(GpuCubinRun, ProgramsPrintWhatTheWholeProgramPrintsAndThePredictions) {
 
 TEST_F(GpuCubinRun, ABatchWithVariantsPrintsWhatTheWholeBatchPrints) {
   expect_same_lines(generator::generate_batch(dense_only(), {9011, 9012, 9013}, generator::Size::small, 1), true);
+}
+
+/// bench/policies/harness_only.json, as both compilers accept it: core kernels (value-tracked,
+/// with their __constant__ arrays, scalar and __grid_constant__ parameters) and dense ones.
+generator::Policy harness_only() {
+  std::ifstream in(test::source_dir() / "bench" / "policies" / "harness_only.json");
+  std::stringstream text;
+  text << in.rdbuf();
+  return test::accepted_by_both(generator::Policy::load(text.str()));
+}
+
+/// The first `n` tests from `first` on that take the device path when they run: every kernel
+/// planned (core kernels with lambdas, functors or the ABI family's parameters have none).
+std::vector<generator::TestCase> device_path_tests(const generator::Policy& policy, std::uint64_t first, std::size_t n,
+                                                   generator::Size size) {
+  std::vector<generator::TestCase> tests;
+  for (std::uint64_t seed = first; tests.size() < n && seed < first + 200; ++seed) {
+    generator::TestCase test = generator::generate_program(policy, seed, size);
+    const pipeline::TestInput input{test.name + ".cu", test.source, std::nullopt, test.sidecar, {}, {}};
+    if (pipeline::whole_build_reason(input, runners::Mode::run, true).empty()) tests.push_back(std::move(test));
+  }
+  return tests;
+}
+
+TEST_F(GpuCubinRun, CoreKernelsPrintWhatTheWholeProgramPrintsAndThePredictions) {
+  // Their plans' buffers, scalars, struct bytes and __constant__ symbols stand in for the
+  // runners' cudaMalloc, arguments and cudaMemcpyToSymbol (generator/core/core_plan.cpp).
+  const generator::Policy policy = harness_only();
+  const std::vector<generator::TestCase> small = device_path_tests(policy, 9300, 6, generator::Size::small);
+  ASSERT_EQ(small.size(), 6u);
+  std::size_t core = 0;
+  for (const generator::TestCase& test : small) {
+    SCOPED_TRACE(test.name);
+    for (const generator::Sidecar::Kernel& kernel : *test.sidecar.kernels)
+      core += kernel.name.starts_with("kernel_") ? 1 : 0;
+    expect_same_lines(test, core % 2 == 0);
+  }
+  EXPECT_GT(core, 6u);
+  for (const generator::TestCase& test : device_path_tests(policy, 9400, 2, generator::Size::medium))
+    expect_same_lines(test, true);
+}
+
+TEST_F(GpuCubinRun, ABatchOfCoreKernelsPrintsWhatTheWholeBatchPrints) {
+  const generator::Policy policy = harness_only();
+  std::vector<std::uint64_t> seeds;
+  for (const generator::TestCase& test : device_path_tests(policy, 9500, 3, generator::Size::small))
+    seeds.push_back(*test.sidecar.seed);
+  ASSERT_EQ(seeds.size(), 3u);
+  expect_same_lines(generator::generate_batch(policy, seeds, generator::Size::small), true);
 }
 
 TEST_F(GpuCubinRun, AFaultingPlanFallsBackToTheWholeProgramWithTheFault) {

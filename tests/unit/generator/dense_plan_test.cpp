@@ -1,5 +1,5 @@
 // A compute-dense kernel's launch plan (generator/dense/dense_plan.cpp): the sidecar carries one
-// per dense kernel and none for core kernels; it is a launch description runners read; its names
+// per dense kernel (core kernels' plans: core_plan_test.cpp); it is a launch description runners read; its names
 // are the kernel's and slots' as the module has them; its buffers and symbols start as the
 // harness sets them; and its checksum line, folded over the interpreter's words, is the line the
 // harness prints with the predicted checksum.
@@ -147,14 +147,6 @@ TEST(DensePlan, ABatchsPlansNameItsNamespacesAndLabels) {
     }
   }
   EXPECT_EQ(at, batch.sidecar.kernels->size());
-}
-
-TEST(DensePlan, CoreKernelsHaveNone) {
-  Policy policy = Policy::defaults();
-  policy.set("dense.share", 0);
-  const TestCase test = generate_program(policy, 5, Size::small);
-  ASSERT_FALSE(test.sidecar.kernels->empty());
-  for (const Sidecar::Kernel& kernel : *test.sidecar.kernels) EXPECT_FALSE(kernel.launch) << kernel.name;
 }
 
 } // namespace

@@ -118,6 +118,37 @@ TEST(LaunchDescription, BadInputIsOneLineNamingItsPlace) {
   }
 }
 
+// A struct by value (a core kernel's __grid_constant__ struct): its bytes as the kernel receives
+// them, padding included, in the JSON form and the executor's line.
+TEST(LaunchDescription, ABytesParameterIsAStructByValue) {
+  const runners::LaunchDescription launch = runners::parse_launch(
+      R"({"kernel": "k", "params": [{"bytes": "gc", "size": 12, "data": "01000000ffff0000020000ab"}]})");
+  ASSERT_EQ(launch.params.size(), 1u);
+  const runners::LaunchParam& gc = launch.params[0];
+  EXPECT_EQ(gc.kind, runners::LaunchParam::Kind::bytes);
+  EXPECT_EQ(gc.name, "gc");
+  EXPECT_EQ(gc.param_bytes(), 12u);
+  EXPECT_EQ(gc.data, (std::vector<std::uint8_t>{1, 0, 0, 0, 0xff, 0xff, 0, 0, 2, 0, 0, 0xab}));
+  EXPECT_EQ(runners::parse_launch(boost::json::serialize(runners::to_json(launch))), launch);
+  EXPECT_EQ(runners::executor_text(launch),
+            "kernel k\ngrid 1 1 1\nblock 1 1 1\nshared 0\nbytes gc 12 01000000ffff0000020000ab\n");
+  const std::pair<const char*, const char*> cases[] = {
+      {R"({"kernel": "k", "params": [{"bytes": "gc", "data": "00"}]})", "params[0] (gc): needs a size"},
+      {R"({"kernel": "k", "params": [{"bytes": "gc", "size": 2, "data": "00"}]})",
+       "data has 2 hex digits, size 2 needs 4"},
+      {R"({"kernel": "k", "params": [{"bytes": "gc", "size": 1, "data": "zz"}]})", "data is not hex digits"},
+      {R"({"kernel": "k", "params": [{"bytes": "gc", "size": 1}]})", "needs data"},
+      {R"({"kernel": "k", "params": [{"bytes": "gc", "size": 0, "data": ""}]})", "0 is outside"},
+      {R"({"kernel": "k", "params": [{"bytes": "gc", "size": 1, "data": "00", "fill": 0}]})", "unknown key \"fill\""},
+      {R"({"kernel": "k", "params": [{"bytes": "gc", "scalar": "n", "size": 1, "data": "00"}]})",
+       "needs exactly one of"},
+  };
+  for (const auto& [json, expected] : cases) {
+    const std::string message = test::error_message_of([&] { runners::parse_launch(json); });
+    EXPECT_TRUE(test::contains(message, expected)) << json << " -> " << message;
+  }
+}
+
 // A generated kernel's launch plan: symbols set before the launch, the device stack, and a
 // checksum line folded over a buffer and the symbols.
 constexpr const char* kPlan = R"({
