@@ -72,7 +72,10 @@ std::vector<OptionSpec> reduce_options() {
   return {{"--jobs", "N", "candidates tested at once (default: the number of cores)"},
           {"--time-limit", "DURATION", "stop after this long with the best result so far (300, 5m, 1h30m)"},
           {"--schedule", "FILE", "the pass schedule, as JSON (see --dump-schedule)"},
-          {"--no-format", "", "do not finish with clang-format"}};
+          {"--no-format", "", "do not finish with clang-format"},
+          {"--policy", "FILE",
+           "the generator policy a generated original was made with, for its IR reduction (default: the "
+           "campaign's, else the default policy)"}};
 }
 
 pipeline::ReduceRequest reduce_request(const ParsedArgs& args) {
@@ -82,6 +85,7 @@ pipeline::ReduceRequest reduce_request(const ParsedArgs& args) {
   if (auto schedule = args.value("--schedule"))
     request.schedule = reducer::parse_schedule(read_file(*schedule), *schedule);
   request.format = !args.has("--no-format");
+  if (args.value("--policy")) request.policy = read_policy(args);
   return request;
 }
 
@@ -159,7 +163,8 @@ int run_reduce(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   // A generated program or batch (the default policy) is reduced on the generator's IR first.
   std::string why_not;
   if (!request.test_script && !args.has("--text-only")) {
-    request.generated = pipeline::generated_origin_of(request.source, generator::Policy::defaults(), why_not);
+    request.generated =
+        pipeline::generated_origin_of(request.source, request.policy.value_or(generator::Policy::defaults()), why_not);
     if (!request.generated && why_not != "not a generated program")
       err << "ir-reduce: not run (" << why_not << "): the text passes alone\n";
   }

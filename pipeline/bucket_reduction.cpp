@@ -142,7 +142,7 @@ BucketReduction reduce_bucket(triage::Database& db, const std::string& id, Reduc
   const bool wrong_code = bucket.kind == oracle::to_string(oracle::FindingKind::wrong_code) &&
                           !request.partition.empty();
   if (request.ir && (wrong_code || !oracle::is_run_kind(bucket.kind))) {
-    std::optional<GeneratedOrigin> origin = generated_origin(db, *finding, reduction.ir_note);
+    std::optional<GeneratedOrigin> origin = generated_origin(db, *finding, reduction.ir_note, request.policy);
     if (!origin) say_no_ir_stage(reduction.ir_note, err);
     else if (wrong_code)
       reduce_at_ir_level(*finding, std::move(*origin), request, dir.path(), toolchain, gpus, err, reduction);

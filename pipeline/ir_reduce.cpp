@@ -4,6 +4,8 @@
 #include "pipeline/ir_reduce.h"
 
 #include <algorithm>
+#include <chrono>
+#include <deque>
 #include <future>
 #include <ostream>
 #include <set>
@@ -122,7 +124,7 @@ std::optional<GeneratedOrigin> generated_origin_of(const std::string& source, co
     origin.seed = origin.seeds.front();
     origin.size = generator::parse_size(header_value(source, "size"));
     if (policy.hash() != header_value(source, "policy hash")) {
-      why_not = "its policy is not stored with its campaign";
+      why_not = "its policy is not stored with its campaign (give it with --policy FILE)";
       return std::nullopt;
     }
     origin.variants = origin.batch ? variants_in(source) : 0;
@@ -145,7 +147,7 @@ std::optional<GeneratedOrigin> generated_origin_of(const std::string& source, co
 }
 
 std::optional<GeneratedOrigin> generated_origin(const triage::Database& db, const triage::StoredFinding& finding,
-                                                std::string& why_not) {
+                                                std::string& why_not, const std::optional<generator::Policy>& given) {
   generator::Policy policy = generator::Policy::defaults();
   try {
     policy = campaign_policy(db, finding.campaign_id).value_or(policy);
@@ -153,6 +155,8 @@ std::optional<GeneratedOrigin> generated_origin(const triage::Database& db, cons
     why_not = error.what();
     return std::nullopt;
   }
+  // A policy given by hand is the one when the program's header names its hash.
+  if (given && given->hash() == header_value(finding.source, "policy hash")) policy = *given;
   std::optional<GeneratedOrigin> origin = generated_origin_of(finding.source, policy, why_not);
   if (!origin) return std::nullopt;
   if (const auto test = test_of_finding(finding)) {
@@ -196,38 +200,57 @@ IrReduction reduce_ir(generator::ProgramReduction& reduction,
   // Every program the reduction has been at: an edit that leads back to one (two edits that
   // undo each other) is not tested, so the reduction never cycles.
   std::set<std::uint64_t> visited = {program_key(reduction.current().source)};
+  // The edits are tested `jobs` at a time as a pipeline, not in windows: a slot that ends
+  // takes the next edit at once, and the results are read in edit order, so the first kept
+  // edit in order wins, as a sequential run would take it. A window waited for its slowest
+  // candidate (one that keeps the bug is four builds, four runs and the sanitizer; one that
+  // loses it, a build) while the other slots stood idle.
+  struct InFlight {
+    std::size_t edit = 0;
+    std::future<bool> verdict;
+  };
+  std::deque<InFlight> in_flight;          // tests of the current program, in edit order
+  std::vector<std::future<bool>> stale;    // tests of a program left behind: they end unread
+  const auto slots_taken = [&] {
+    std::erase_if(stale, [](const std::future<bool>& f) {
+      return f.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+    });
+    return in_flight.size() + stale.size();
+  };
   for (bool progressed = true; progressed && !out_of_time();) {
     progressed = false;
     ++result.rounds;
-    for (std::size_t next = 0; next < reduction.edits() && !out_of_time();) {
-      // The next `jobs` edits that change something, tested side by side; the first kept one
-      // in order wins, as a sequential run would have taken it.
-      std::vector<std::pair<std::size_t, generator::TestCase>> window;
-      for (; next < reduction.edits() && window.size() < jobs; ++next)
-        if (std::optional<generator::TestCase> candidate = reduction.candidate(next);
-            candidate && !visited.contains(program_key(candidate->source)))
-          window.emplace_back(next, std::move(*candidate));
-      std::vector<std::future<bool>> verdicts;
-      for (const auto& [edit, candidate] : window)
-        verdicts.push_back(std::async(std::launch::async, [&test, &candidate] { return test(candidate); }));
-      std::optional<std::size_t> kept;
-      for (std::size_t i = 0; i < verdicts.size(); ++i) {
-        const bool interesting = verdicts[i].get();
-        ++result.tests;
-        if (interesting && !kept) kept = i;
+    for (std::size_t next = 0; !out_of_time();) {
+      while (next < reduction.edits() && slots_taken() < jobs) {
+        std::optional<generator::TestCase> candidate = reduction.candidate(next);
+        if (candidate && !visited.contains(program_key(candidate->source))) {
+          ++result.tests;
+          in_flight.push_back({next, std::async(std::launch::async, [&test, c = std::move(*candidate)] { return test(c); })});
+        }
+        ++next;
       }
-      progress(next);
+      if (in_flight.empty()) {
+        if (next >= reduction.edits()) break;  // the round is over
+        stale.front().wait();                  // every slot is a stale test's: wait for one
+        continue;
+      }
+      InFlight first = std::move(in_flight.front());
+      in_flight.pop_front();
+      const bool kept = first.verdict.get();
+      progress(first.edit);
       if (!kept) continue;
-      const std::size_t edit = window[*kept].first;
-      result.log.push_back(reduction.describe(edit));
-      reduction.accept(edit);
+      for (InFlight& later : in_flight) stale.push_back(std::move(later.verdict));
+      in_flight.clear();
+      result.log.push_back(reduction.describe(first.edit));
+      reduction.accept(first.edit);
       visited.insert(program_key(reduction.current().source));
       ++result.accepted;
       progressed = true;
-      next = edit;  // the same number names the next edit now
+      next = first.edit;  // the same number names the next edit now
       if (options.on_improvement) options.on_improvement(reduction.current());
     }
   }
+  // Out of time: the tests still running end before this returns (their futures wait).
   if (terminal) err << "\n";
   for (const std::string& edit : result.log) err << "ir-reduce: kept " << edit << "\n";
   result.stopped_early = out_of_time();

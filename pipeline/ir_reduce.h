@@ -37,10 +37,12 @@ struct GeneratedOrigin {
 std::optional<GeneratedOrigin> generated_origin_of(const std::string& source, const generator::Policy& policy,
                                                    std::string& why_not);
 /// The same for a stored finding's reproducer, with the policy stored with its campaign (the
-/// defaults when it stored none); `seed` and `variant` name the test its differing kernel is
-/// in (`s<seed>v<j>/kernel_0`), or the batch's only seed.
+/// defaults when it stored none), or `given` (`--policy FILE`) when the program's header names
+/// its hash; `seed` and `variant` name the test its differing kernel is in
+/// (`s<seed>v<j>/kernel_0`), or the batch's only seed.
 std::optional<GeneratedOrigin> generated_origin(const triage::Database& db, const triage::StoredFinding& finding,
-                                                std::string& why_not);
+                                                std::string& why_not,
+                                                const std::optional<generator::Policy>& given = std::nullopt);
 
 /// The IR reduction of the whole origin: its batch (every seed and variant) or its program.
 /// current() starts as the text generated_origin_of compared.
@@ -62,8 +64,10 @@ struct IrReduction {
   std::vector<std::string> log;  ///< the edits accepted, in order
 };
 
-/// Reduces `reduction` while `test` keeps its candidates: edits are tried `jobs` at a time in
-/// order, the first kept one in order wins (as a sequential run would take it), and rounds
+/// Reduces `reduction` while `test` keeps its candidates: edits are tried `jobs` at a time as a
+/// pipeline (a slot that ends takes the next edit), their results read in order, so the first
+/// kept one in order wins (as a sequential run would take it); `tests` counts every test
+/// started, those of a program already left behind included. Rounds
 /// repeat until one keeps nothing or the time is spent. The start is not tested here. Progress
 /// lines ("ir-reduce: ...") and the kept edits go to `err`. `test` must be thread-safe.
 IrReduction reduce_ir(generator::ProgramReduction& reduction,

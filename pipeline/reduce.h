@@ -69,6 +69,10 @@ struct ReduceRequest {
   /// that is not a run finding, the generator's edits (reduce_ir) run first under the same
   /// test, in the same cheap mode, and the text passes start from their result.
   std::optional<GeneratedOrigin> generated;
+  /// `--policy FILE`: the generator policy the original was made with, for the IR stage, where
+  /// none is stored with its campaign (a `cudiff check` of a file generated with a policy); it
+  /// is used only when its hash is the one the program's header names.
+  std::optional<generator::Policy> policy;
 };
 
 /// How a reduction went, for the report.

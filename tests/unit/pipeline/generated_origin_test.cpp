@@ -79,5 +79,26 @@ TEST_F(GeneratedOriginTest, AnEditedProgramAPersonsFileAndAnotherVersionAreRefus
   EXPECT_TRUE(test::contains(why_not_, "made by generator 0.0.0")) << why_not_;
 }
 
+// A program made with another policy, checked alone (`cudiff check` stores no policy): refused
+// with the way out, and reduced from its IR once `--policy FILE` gives that policy; a policy
+// whose hash is not the header's changes nothing.
+TEST_F(GeneratedOriginTest, AnotherPolicyIsRefusedUntilItIsGivenAndOnlyThatPolicyIsTaken) {
+  generator::Policy dense = generator::Policy::defaults();
+  dense.set("dense.share", 1);
+  const std::string source = generator::generate_program(dense, 7, generator::Size::small).source;
+  EXPECT_FALSE(origin_of(source));
+  EXPECT_EQ(why_not_, "its policy is not stored with its campaign (give it with --policy FILE)");
+  triage::StoredFinding finding;
+  finding.source = source;
+  finding.campaign_id = "no-such-campaign";
+  generator::Policy other = generator::Policy::defaults();
+  other.set("dense.share", 0);
+  EXPECT_FALSE(generated_origin(db_, finding, why_not_, other));
+  const auto origin = generated_origin(db_, finding, why_not_, dense);
+  ASSERT_TRUE(origin) << why_not_;
+  EXPECT_EQ(origin->policy.hash(), dense.hash());
+  EXPECT_EQ(program_reduction(*origin).current().source, source);
+}
+
 } // namespace
 } // namespace cudiff::pipeline
