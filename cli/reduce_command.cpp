@@ -163,8 +163,8 @@ int run_reduce(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
   // A generated program or batch (the default policy) is reduced on the generator's IR first.
   std::string why_not;
   if (!request.test_script && !args.has("--text-only")) {
-    request.generated =
-        pipeline::generated_origin_of(request.source, request.policy.value_or(generator::Policy::defaults()), why_not);
+    request.generated = pipeline::generated_origin_of(request.source,
+                                                      request.policy.value_or(generator::Policy::defaults()), why_not);
     if (!request.generated && why_not != "not a generated program")
       err << "ir-reduce: not run (" << why_not << "): the text passes alone\n";
   }

@@ -225,7 +225,8 @@ IrReduction reduce_ir(generator::ProgramReduction& reduction,
         std::optional<generator::TestCase> candidate = reduction.candidate(next);
         if (candidate && !visited.contains(program_key(candidate->source))) {
           ++result.tests;
-          in_flight.push_back({next, std::async(std::launch::async, [&test, c = std::move(*candidate)] { return test(c); })});
+          in_flight.push_back(
+              {next, std::async(std::launch::async, [&test, c = std::move(*candidate)] { return test(c); })});
         }
         ++next;
       }

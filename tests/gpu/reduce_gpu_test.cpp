@@ -68,9 +68,8 @@ TEST(GpuReduce, AThreeConfigRunMismatchIsPrefilteredByAPairAndKeepsItsSignature)
   const auto schedule = dir.path() / "quick.json";
   write_file(schedule, R"({"first": ["comments", "whitespace", "includes"], "main": ["uses", "hdd", "unused"],
                           "last": ["whitespace"]})");
-  auto result = run_cudiff({"reduce", file.string(), "--out", out.string(), "--schedule", schedule.string(),
-                            "--config", "nvcc-O3,clang-O3,nvcc-O3-ptxas0", "--time-limit", "200", "--no-format",
-                            "--json"});
+  auto result = run_cudiff({"reduce", file.string(), "--out", out.string(), "--schedule", schedule.string(), "--config",
+                            "nvcc-O3,clang-O3,nvcc-O3-ptxas0", "--time-limit", "200", "--no-format", "--json"});
   ASSERT_EQ(result.exit_code, 0) << result.out.text << result.err.text;
   const auto report = boost::json::parse(result.out.text);
   EXPECT_TRUE(report.at("confirmed").as_bool());
