@@ -14,9 +14,10 @@ struct LaunchReply {
 
 /// Loads `module` (a cubin, or PTX the driver compiles) once, runs the kernels `description`
 /// (the file of runners::executor_text: one or several descriptions) names, in order, each with
-/// its buffers and scalars, and prints each printed buffer and checksum on stdout; the first
-/// kernel that fails ends the request ("kernel NAME: " leads its step when there are several); a failing step prints its CUDA error name on stderr (with the JIT's log
-/// for a module that does not load). The driver (libcuda.so.1) is loaded on first use and the
+/// its buffers and scalars, and prints each printed buffer and checksum on stdout. The first
+/// kernel that fails ends the request ("kernel NAME: " leads its step when there are several);
+/// a failing step prints its CUDA error name on stderr (with the JIT's log for a module that
+/// does not load). The driver (libcuda.so.1) is loaded on first use and the
 /// device's primary context retained, which is the one the CUDA runtime uses: programs and
 /// modules share it.
 LaunchReply launch_module(const std::string& module, const std::string& description);
