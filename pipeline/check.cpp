@@ -70,6 +70,11 @@ std::vector<ConfigCheck> build_all(const runners::Toolchain& toolchain, const Ch
     const bool linking = mode == runners::Mode::binary || mode == runners::Mode::run;
     if (linking && options.input.sidecar && options.input.sidecar->kernels && !options.input.sidecar->kernels->empty())
       notes.push_back("whole-program build: " + reason);
+    // A must-reject program: each front end once, as the device path would, while it rejects.
+    if (options.input.sidecar && options.input.sidecar->edge)
+      return build_sharing_front_end_rejections(toolchain, options.configs, [&](const runners::Config& config) {
+        return build_one(toolchain, config, mode, options, file, workdir, runners::Linkage::executable);
+      });
   }
   const runners::Linkage linkage = options.executor && mode == runners::Mode::run &&
                                            executor_can_load(options.input.source)

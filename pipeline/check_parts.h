@@ -29,6 +29,16 @@ std::vector<ConfigCheck> build_device_path(const runners::Toolchain& toolchain, 
                                            const std::filesystem::path& file, const std::filesystem::path& workdir,
                                            const WholeBuild& whole);
 
+/// A must-reject program's whole builds on the device path (an edge program: its violation may
+/// be in host code): the configs whose front end is the same (runners::front_end_key; they
+/// differ in their ptxas level alone) are built one after another, and a later one takes the
+/// first's observation when the first was rejected before ptxas ran (every error from the front
+/// end or NVVM, nothing from ptxas, nvlink or the host compiler): its ptxas level cannot change
+/// that. Other configs build at once, in parallel, through `whole`; the order is the configs'.
+std::vector<ConfigCheck> build_sharing_front_end_rejections(const runners::Toolchain& toolchain,
+                                                            const std::vector<runners::Config>& configs,
+                                                            const WholeBuild& whole);
+
 /// Why a generated test cannot run as cubins from its sidecar's launch plans (a kernel without
 /// a plan, or a plan runners::parse_launch refuses); empty: every kernel it launches has one.
 std::string device_run_reason(const TestInput& input);

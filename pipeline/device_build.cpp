@@ -77,7 +77,63 @@ std::vector<ConfigCheck> build_group(const runners::Toolchain& toolchain, const 
   return checks;
 }
 
+/// Whether a rejection was decided before ptxas ran: every error is the front end's or NVVM's,
+/// and no tool after them (ptxas, nvlink, the host compiler nvcc runs after ptxas) said anything.
+bool rejected_before_ptxas(const ConfigCheck& check) {
+  const oracle::CompileObservation& seen = check.observation;
+  if (seen.outcome != oracle::CompileOutcome::rejected || check.compile.process.timed_out) return false;
+  bool any_error = false;
+  for (const oracle::Diagnostic& diagnostic : seen.diagnostics) {
+    if (diagnostic.tool != oracle::Tool::frontend && diagnostic.tool != oracle::Tool::device_codegen) return false;
+    any_error = any_error || diagnostic.severity == oracle::Severity::error ||
+                diagnostic.severity == oracle::Severity::fatal;
+  }
+  return any_error;
+}
+
 } // namespace
+
+std::vector<ConfigCheck> build_sharing_front_end_rejections(const runners::Toolchain& toolchain,
+                                                            const std::vector<runners::Config>& configs,
+                                                            const WholeBuild& whole) {
+  // Configs with one front end in one chain, in the order of their first config.
+  std::vector<std::vector<std::size_t>> chains;
+  std::map<std::vector<std::string>, std::size_t> chain_of;
+  for (std::size_t i = 0; i < configs.size(); ++i) {
+    if (!runners::device_buildable(configs[i])) {
+      chains.push_back({i});
+      continue;
+    }
+    const auto [at, added] = chain_of.emplace(runners::front_end_key(toolchain, configs[i]), chains.size());
+    if (added) chains.emplace_back();
+    chains[at->second].push_back(i);
+  }
+  const auto build_chain = [&](const std::vector<std::size_t>& chain) {
+    std::vector<ConfigCheck> checks;
+    for (std::size_t index : chain) {
+      const runners::Config& config = configs[index];
+      if (!checks.empty() && rejected_before_ptxas(checks.front())) {
+        ConfigCheck shared = checks.front();
+        shared.compile.config = config;
+        shared.observation = oracle::observe_compile(shared.compile);
+        shared.note = checks.front().compile.config.name + "'s build, shared: rejected before ptxas, which alone " +
+                      "differs between the two";
+        checks.push_back(std::move(shared));
+      } else {
+        checks.push_back(whole(config));
+      }
+    }
+    return checks;
+  };
+  std::vector<std::future<std::vector<ConfigCheck>>> pending;
+  for (const auto& chain : chains) pending.push_back(std::async(std::launch::async, build_chain, std::cref(chain)));
+  std::vector<ConfigCheck> checks(configs.size());
+  for (std::size_t c = 0; c < chains.size(); ++c) {
+    std::vector<ConfigCheck> built = pending[c].get();
+    for (std::size_t k = 0; k < chains[c].size(); ++k) checks[chains[c][k]] = std::move(built[k]);
+  }
+  return checks;
+}
 
 std::string to_string(BuildPath path) { return path == BuildPath::device ? "device" : "whole"; }
 

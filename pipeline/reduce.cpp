@@ -312,6 +312,8 @@ ReduceOutcome reduce_source(const ReduceRequest& request, const runners::Toolcha
       options.time_limit_seconds = std::max(1.0, options.time_limit_seconds - outcome.ir->seconds);
   }
   outcome.result = reducer::reduce(start, test, options);
+  if (const std::string costs = test.costs(); !costs.empty())
+    err << "reduce: test steps: " << costs << "\n" << std::flush;
 
   if (*cheap.mode == *full.mode) {
     outcome.confirmed = true;

@@ -6,6 +6,7 @@
 // and compute-sanitizer is clean on the reference config's binary.
 #include "pipeline/reduce_generated.h"
 #include "pipeline/sanitizer_parts.h"
+#include "pipeline/test_costs.h"
 
 #include <algorithm>
 #include <future>
@@ -71,23 +72,34 @@ public:
   bool operator()(const generator::TestCase& candidate) const {
     TempDir dir("cudiff-ir-reduce");
     // The first guilty config alone first: most candidates lose the bug there, at one build.
-    const TestCheck first = check(candidate, dir.path() / "first", {guilty_.front()});
-    if (first.configs.empty() || prints_prediction(first.configs.front(), candidate.sidecar) != false) return false;
+    TestCheck first;
+    if (!costs_->time("first config", [&] {
+          first = check(candidate, dir.path() / "first", {guilty_.front()});
+          return !first.configs.empty() && prints_prediction(first.configs.front(), candidate.sidecar) == false;
+        }))
+      return false;
     std::vector<std::string> rest;
     for (const runners::Config& config : configs_)
       if (config.name != guilty_.front()) rest.push_back(config.name);
-    const TestCheck run = check(candidate, dir.path() / "rest", rest);
-    for (const ConfigCheck& built : run.configs) {
-      const bool reference = std::ranges::find(request_.reference, built.compile.config.name) !=
-                             request_.reference.end();
-      if (prints_prediction(built, candidate.sidecar) != reference) return false;
-    }
-    // The guilty configs among themselves split as the finding split them.
-    std::vector<ConfigCheck> all = run.configs;
-    all.push_back(first.configs.front());
-    if (guilty_split(all) != request_.partition) return false;
-    return sanitizer_clean(run, candidate);
+    TestCheck run;
+    if (!costs_->time("other configs", [&] {
+          run = check(candidate, dir.path() / "rest", rest);
+          for (const ConfigCheck& built : run.configs) {
+            const bool reference = std::ranges::find(request_.reference, built.compile.config.name) !=
+                                   request_.reference.end();
+            if (prints_prediction(built, candidate.sidecar) != reference) return false;
+          }
+          // The guilty configs among themselves split as the finding split them.
+          std::vector<ConfigCheck> all = run.configs;
+          all.push_back(first.configs.front());
+          return guilty_split(all) == request_.partition;
+        }))
+      return false;
+    return costs_->time("sanitizer", [&] { return sanitizer_clean(run, candidate); });
   }
+
+  /// What the test's steps cost so far (TestCosts::summary).
+  std::string costs() const { return costs_->summary(); }
 
 private:
   TestCheck check(const generator::TestCase& candidate, const std::filesystem::path& dir,
@@ -146,6 +158,7 @@ private:
   std::filesystem::path sanitizer_;
   std::vector<std::string> guilty_;
   std::vector<runners::Config> configs_;  ///< the request's that run on the GPU
+  SharedTestCosts costs_ = std::make_shared<TestCosts>();
 };
 
 } // namespace
@@ -162,6 +175,7 @@ IrReduction reduce_generated(const IrReduceRequest& request, const runners::Tool
   IrReduction result = reduce_ir(
       reduction, [&test](const generator::TestCase& candidate) { return test(candidate); }, request.options, err);
   ++result.tests;  // the start's
+  err << "ir-reduce: test steps: " << test.costs() << "\n" << std::flush;
   return result;
 }
 

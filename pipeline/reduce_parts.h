@@ -6,6 +6,7 @@
 #include "oracle/oracle.h"
 #include "pipeline/check.h"
 #include "pipeline/reduce.h"
+#include "pipeline/test_costs.h"
 #include "runners/runners.h"
 
 #include <filesystem>
@@ -60,6 +61,8 @@ public:
   bool operator()(const std::string& candidate) const;
   /// `text` written under the original's name into `dir`, and checked (with the sidecar).
   TestCheck check(const std::string& text, const std::filesystem::path& dir) const;
+  /// What each step of the test has cost so far, over every copy (TestCosts::summary).
+  std::string costs() const { return costs_->summary(); }
 
 private:
   struct Prefilter {
@@ -87,6 +90,7 @@ private:
   std::optional<std::pair<runners::Config, runners::Config>> run_pair_;
   /// Whether the pair, built and run on `candidate`, still falls in different groups.
   bool pair_still_differs(const std::string& candidate, const std::filesystem::path& dir) const;
+  SharedTestCosts costs_ = std::make_shared<TestCosts>();
 };
 
 /// The run-mismatch gate's cheap half, checked before anything is built: clang's front end

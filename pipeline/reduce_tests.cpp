@@ -6,6 +6,7 @@
 #include "pipeline/sanitizer_parts.h"
 
 #include <algorithm>
+#include <chrono>
 #include <future>
 
 #include <unistd.h>
@@ -247,20 +248,27 @@ bool SignatureTest::pair_still_differs(const std::string& candidate, const std::
 }
 
 bool SignatureTest::operator()(const std::string& candidate) const {
-  if (sanitizer_ && ub_warning(candidate)) return false;
+  if (sanitizer_ && !costs_->time("ub warnings", [&] { return !ub_warning(candidate); })) return false;
   TempDir dir("cudiff-reduce");
-  if (run_pair_ && !pair_still_differs(candidate, dir.path())) return false;
+  if (run_pair_ && !costs_->time("pair", [&] { return pair_still_differs(candidate, dir.path()); })) return false;
   TestCheck run;
+  std::pair<std::string, double> step;  // the check of every config (left), timed; whether it passed is known below
   if (prefilter_) {
     const std::filesystem::path file = dir.path() / file_name_;
     write_file(file, candidate);  // check() below writes the same text there again
-    std::optional<ConfigCheck> first = prefilter(file, dir.path(), candidate);
-    if (!first) return false;
+    std::optional<ConfigCheck> first;
+    if (!costs_->time("prefilter", [&] {
+          first = prefilter(file, dir.path(), candidate);
+          return first.has_value();
+        }))
+      return false;
     // The other configs are built as check_test builds them, and the prefilter's compile
     // takes its place among them: the verdict is the one `cudiff check` would give.
     CheckRequest rest = check_;
     std::erase(rest.configs, prefilter_->config);
+    const auto start = std::chrono::steady_clock::now();
     run = check(candidate, dir.path(), rest);
+    step = {"other configs", std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()};
     oracle::Observations observations;
     std::vector<ConfigCheck> configs;
     for (const runners::Config& config : check_.configs) {
@@ -276,7 +284,9 @@ bool SignatureTest::operator()(const std::string& candidate) const {
     observations.expected = run.expected;
     run.verdict = oracle::judge(observations, oracle::JudgeOptions{check_.warnings});
   } else {
+    const auto start = std::chrono::steady_clock::now();
     run = check(candidate, dir.path(), check_);
+    step = {"check", std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()};
   }
   const std::vector<triage::Signature> found = signatures_of(run);
   const bool same = target_.partition.empty()
@@ -284,8 +294,9 @@ bool SignatureTest::operator()(const std::string& candidate) const {
                         : std::ranges::any_of(run.verdict.findings, [&](const oracle::Finding& f) {
                             return run_partition(f) == target_.partition;
                           });
+  costs_->add(step.first, step.second, same);
   if (!same) return false;
-  return !sanitizer_ || sanitizer_clean(run, candidate);
+  return !sanitizer_ || costs_->time("sanitizer", [&] { return sanitizer_clean(run, candidate); });
 }
 
 /// Both compilers' binaries under every compute-sanitizer tool that can object to the

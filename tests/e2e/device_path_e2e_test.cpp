@@ -139,6 +139,66 @@ TEST_F(DevicePath, PtxasRejectingInlinePtxIsKeyedAndAttributedAsInTheWholeBuild)
   EXPECT_EQ(device_keys[0].key, whole_keys[0].key) << device_keys[0].symptom << "\n---\n" << whole_keys[0].symptom;
 }
 
+/// Whether `check` says it took another config's build (build_sharing_front_end_rejections).
+bool shared(const pipeline::ConfigCheck& check) { return contains(check.note, "'s build, shared"); }
+
+TEST_F(DevicePath, AnEdgeProgramsFrontEndRejectionIsSharedByItsPtxasTwinOnly) {
+  const generator::TestCase test = generator::violation_alone("R-CONSTEXPR-FN-XSPACE");
+  const pipeline::TestInput input{test.name + ".cu", test.source, std::nullopt, test.sidecar, {}, {}};
+  pipeline::CheckRequest request;
+  request.input = input;
+  request.mode = runners::Mode::object;
+  request.configs = runners::cross_level_configs();  // nvcc-O3, clang-O3, nvcc-O3-ptxas0, clang-O0
+  request.build_path = pipeline::BuildPath::device;
+  const pipeline::TestCheck device = pipeline::check_test(request, toolchain, no_gpu, dir.path() / "device");
+  request.build_path = pipeline::BuildPath::whole;
+  const pipeline::TestCheck whole = pipeline::check_test(request, toolchain, no_gpu, dir.path() / "whole");
+  ASSERT_EQ(device.configs.size(), 4u);
+  ASSERT_EQ(device.configs[0].observation.outcome, oracle::CompileOutcome::rejected)
+      << device.configs[0].compile.process.err.text;
+  EXPECT_FALSE(shared(device.configs[0]));
+  EXPECT_TRUE(shared(device.configs[2])) << device.configs[2].note;
+  EXPECT_EQ(device.configs[2].observation.config, "nvcc-O3-ptxas0");
+  EXPECT_FALSE(shared(device.configs[1]));  // clang's levels are front-end flags: two front ends
+  EXPECT_FALSE(shared(device.configs[3]));
+  // What the whole path's own build of the twin observed.
+  EXPECT_EQ(device.configs[2].observation.outcome, whole.configs[2].observation.outcome);
+  const auto said = [](const pipeline::ConfigCheck& check) {  // the file's path is each build's own
+    std::vector<std::string> lines;
+    for (const oracle::Diagnostic& d : check.observation.diagnostics)
+      lines.push_back(d.id + ":" + std::to_string(d.line) + ": " + d.message);
+    return lines;
+  };
+  EXPECT_EQ(said(device.configs[2]), said(whole.configs[2]));
+  EXPECT_FALSE(said(device.configs[2]).empty());
+  for (const pipeline::ConfigCheck& config : whole.configs) EXPECT_FALSE(shared(config));
+  EXPECT_EQ(device.verdict.headline(), whole.verdict.headline());
+  const std::vector<triage::Signature> device_keys = pipeline::signatures_of(device);
+  const std::vector<triage::Signature> whole_keys = pipeline::signatures_of(whole);
+  ASSERT_EQ(device_keys.size(), whole_keys.size());
+  for (std::size_t i = 0; i < device_keys.size(); ++i) EXPECT_EQ(device_keys[i].key, whole_keys[i].key);
+}
+
+TEST_F(DevicePath, AnEdgeProgramThatPtxasRejectsOrNoneRejectsBuildsEveryTwin) {
+  // ptxas's rejection (an inline PTX instruction it refuses) may depend on its level; an
+  // accepted program builds each level's cubin.
+  generator::TestCase edge = generator::violation_alone("R-CONSTEXPR-FN-XSPACE");
+  for (const std::string& source :
+       {read_file(source_dir() / "tests" / "e2e" / "data" / "stages" / "ptxas_rejects_inline_asm.cu"),
+        std::string("__global__ void kernel(int* out) { out[threadIdx.x] = 1; }\n")}) {
+    pipeline::CheckRequest request;
+    request.input = pipeline::TestInput{"edge.cu", source, std::nullopt, edge.sidecar, {}, {}};
+    request.mode = runners::Mode::object;
+    request.configs = runners::parse_configs("nvcc-O3,nvcc-O3-ptxas0");
+    request.build_path = pipeline::BuildPath::device;
+    const pipeline::TestCheck run = pipeline::check_test(request, toolchain, no_gpu, dir.path() / "twins");
+    ASSERT_EQ(run.configs.size(), 2u);
+    EXPECT_FALSE(shared(run.configs[1])) << run.configs[1].note;
+    const auto& argv = run.configs[1].compile.command.argv;
+    EXPECT_NE(std::ranges::find(argv, "-O0"), argv.end()) << run.configs[1].compile.command.display();
+  }
+}
+
 TEST(DevicePathCli, ABadBuildPathIsAOneLineUsageError) {
   const auto result = run_cudiff({"check", (source_dir() / "examples" / "vector_add.cu").string(), "--build-path",
                                   "host"},
