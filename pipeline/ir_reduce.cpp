@@ -175,8 +175,7 @@ generator::ProgramReduction program_reduction(const GeneratedOrigin& origin) {
   return {origin.policy, origin.seeds.front(), origin.size};
 }
 
-IrReduction reduce_ir(generator::ProgramReduction& reduction,
-                      const std::function<bool(const generator::TestCase&)>& test, const IrOptions& options,
+IrReduction reduce_ir(generator::ProgramReduction& reduction, const IrTest& test, const IrOptions& options,
                       std::ostream& err) {
   IrReduction result;
   result.original_lines = line_count(reduction.current().source);
@@ -211,6 +210,7 @@ IrReduction reduce_ir(generator::ProgramReduction& reduction,
   };
   std::deque<InFlight> in_flight;          // tests of the current program, in edit order
   std::vector<std::future<bool>> stale;    // tests of a program left behind: they end unread
+  std::stop_source current;                // stopped when the current program is left behind
   const auto slots_taken = [&] {
     std::erase_if(stale, [](const std::future<bool>& f) {
       return f.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
@@ -226,7 +226,9 @@ IrReduction reduce_ir(generator::ProgramReduction& reduction,
         if (candidate && !visited.contains(program_key(candidate->source))) {
           ++result.tests;
           in_flight.push_back(
-              {next, std::async(std::launch::async, [&test, c = std::move(*candidate)] { return test(c); })});
+              {next, std::async(std::launch::async, [&test, c = std::move(*candidate), token = current.get_token()] {
+                 return test(c, token);
+               })});
         }
         ++next;
       }
@@ -242,6 +244,8 @@ IrReduction reduce_ir(generator::ProgramReduction& reduction,
       if (!kept) continue;
       for (InFlight& later : in_flight) stale.push_back(std::move(later.verdict));
       in_flight.clear();
+      current.request_stop();
+      current = std::stop_source{};
       result.log.push_back(reduction.describe(first.edit));
       reduction.accept(first.edit);
       visited.insert(program_key(reduction.current().source));
@@ -251,7 +255,11 @@ IrReduction reduce_ir(generator::ProgramReduction& reduction,
       if (options.on_improvement) options.on_improvement(reduction.current());
     }
   }
-  // Out of time: the tests still running end before this returns (their futures wait).
+  // Out of time: the tests still running end before this returns (their futures wait), told to
+  // stop, since none of their results will be read.
+  current.request_stop();
+  in_flight.clear();
+  stale.clear();
   if (terminal) err << "\n";
   for (const std::string& edit : result.log) err << "ir-reduce: kept " << edit << "\n";
   result.stopped_early = out_of_time();

@@ -11,6 +11,7 @@
 #include <functional>
 #include <iosfwd>
 #include <optional>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -64,14 +65,18 @@ struct IrReduction {
   std::vector<std::string> log;  ///< the edits accepted, in order
 };
 
+/// The IR stage's test of one candidate. Its stop token is requested once the result can no
+/// longer be used (another edit was kept, or the time is spent): a test of several steps may
+/// then end early with false instead of building and running the rest for nothing.
+using IrTest = std::function<bool(const generator::TestCase& candidate, std::stop_token unused)>;
+
 /// Reduces `reduction` while `test` keeps its candidates: edits are tried `jobs` at a time as a
 /// pipeline (a slot that ends takes the next edit), their results read in order, so the first
 /// kept one in order wins (as a sequential run would take it); `tests` counts every test
-/// started, those of a program already left behind included. Rounds
-/// repeat until one keeps nothing or the time is spent. The start is not tested here. Progress
-/// lines ("ir-reduce: ...") and the kept edits go to `err`. `test` must be thread-safe.
-IrReduction reduce_ir(generator::ProgramReduction& reduction,
-                      const std::function<bool(const generator::TestCase&)>& test, const IrOptions& options,
+/// started, those of a program already left behind included (their stop tokens are requested).
+/// Rounds repeat until one keeps nothing or the time is spent. The start is not tested here.
+/// Progress lines ("ir-reduce: ...") and the kept edits go to `err`. `test` must be thread-safe.
+IrReduction reduce_ir(generator::ProgramReduction& reduction, const IrTest& test, const IrOptions& options,
                       std::ostream& err);
 
 } // namespace cudiff::pipeline

@@ -80,6 +80,9 @@ inline constexpr std::uint64_t kExecutorContextBytes = 1ull << 30;
 /// each; 16, a 32nd). The rest is for the programs that run as processes on that GPU beside them
 /// (fallbacks, compute-sanitizer runs, attribution rebuilds), which must find memory too.
 inline constexpr double kExecutorsDeviceShare = 0.5;
+/// The executors an IR reduction starts for its candidates' runs when its caller gives none: one
+/// per job up to this many (each holds a CUDA context on the GPU; runs take milliseconds).
+inline constexpr std::size_t kIrExecutors = 8;
 
 // ---- Slurm's commands (campaign/slurm_*.cpp) ---------------------------------------------
 

@@ -249,7 +249,8 @@ std::string reduce_generated_first(const ReduceRequest& request, const Signature
   options.time_limit_seconds = request.time_limit_seconds * kIrTimeShare;
   if (request.out) options.on_improvement = [out = *request.out](const generator::TestCase& c) { save(out, c.source); };
   outcome.ir = reduce_ir(
-      reduction, [&test](const generator::TestCase& candidate) { return test(candidate.source); }, options, err);
+      reduction, [&test](const generator::TestCase& candidate, std::stop_token) { return test(candidate.source); },
+      options, err);
   if (outcome.ir->accepted == 0) return request.source;
   if (*cheap.mode != *full.mode &&
       !SignatureTest(*outcome.target, full, toolchain, gpus, request)(outcome.ir->program.source)) {

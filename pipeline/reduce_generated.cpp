@@ -65,11 +65,12 @@ public:
         err << "ir-reduce: " << config.name << " is compile-only on " << gpus.gpus.front().describe()
             << ": left out of the IR stage's test\n";
     }
+    executor_ = request.check.executor ? request.check.executor : own_executors(toolchain, gpus, request.options.jobs);
   }
 
   /// Kept: the guilty configs print another checksum than the prediction, the reference ones
   /// print it, the verdict splits the configs as the finding did, the reference is clean.
-  bool operator()(const generator::TestCase& candidate) const {
+  bool operator()(const generator::TestCase& candidate, std::stop_token unused = {}) const {
     TempDir dir("cudiff-ir-reduce");
     // The first guilty config alone first: most candidates lose the bug there, at one build.
     TestCheck first;
@@ -78,6 +79,8 @@ public:
           return !first.configs.empty() && prints_prediction(first.configs.front(), candidate.sidecar) == false;
         }))
       return false;
+    // A test whose result will not be read (another edit was kept) stops between its steps.
+    if (unused.stop_requested()) return false;
     std::vector<std::string> rest;
     for (const runners::Config& config : configs_)
       if (config.name != guilty_.front()) rest.push_back(config.name);
@@ -95,6 +98,7 @@ public:
           return guilty_split(all) == request_.partition;
         }))
       return false;
+    if (unused.stop_requested()) return false;
     return costs_->time("sanitizer", [&] { return sanitizer_clean(run, candidate); });
   }
 
@@ -108,6 +112,12 @@ private:
     CheckRequest request = request_.check;
     request.configs = configs_;
     request.mode = runners::Mode::run;
+    // A candidate is a generated program with its launch plans: each front end once, ptxas per
+    // config, the cubins launched in the executors (check_test builds it whole where it cannot:
+    // host code, a kernel without a plan, a run that fails). Half the CPU of whole builds, on
+    // every candidate; the sanitizer builds the reference's program (sanitizer_clean).
+    request.build_path = BuildPath::device;
+    request.executor = executor_;
     std::erase_if(request.configs, [&](const runners::Config& config) {
       return std::ranges::find(configs, config.name) == configs.end();
     });
@@ -142,14 +152,52 @@ private:
           std::ranges::find(request_.reference, built.compile.config.name) != request_.reference.end())
         reference = &built;
     if (reference == nullptr) return false;
+    // The program a person runs: a cubin (the device path) or a shared object (an executor's)
+    // is no program of its own, so the reference config builds one here.
+    std::filesystem::path binary = reference->compile.artifact;
+    const bool program = reference->compile.mode == runners::Mode::binary ||
+                         reference->compile.mode == runners::Mode::run;
+    if (!program || reference->compile.linkage != runners::Linkage::executable) {
+      TempDir dir("cudiff-ir-sanitize");
+      const std::filesystem::path file = dir.path() / (candidate.name + ".cu");
+      write_file(file, candidate.source);
+      const runners::CompileResult whole = runners::compile(toolchain_, reference->compile.config,
+                                                            runners::Mode::binary, file, dir.path(),
+                                                            request_.check.compile_limits);
+      if (whole.artifact.empty()) return false;
+      return sanitizer_clean(whole.artifact, reference->compile.config.name, candidate);
+    }
+    return sanitizer_clean(binary, reference->compile.config.name, candidate);
+  }
+
+  /// Every tool the program needs on `binary`, side by side: clean under all of them.
+  bool sanitizer_clean(const std::filesystem::path& binary, const std::string& config,
+                       const generator::TestCase& candidate) const {
     runners::Limits limits = request_.check.run_limits;
     limits.wall_seconds *= kSanitizerTimeFactor;
+    std::vector<std::future<SanitizerRun>> runs;
     for (SanitizerTool tool : sanitizer_tools_for(candidate.source, candidate.sidecar))
-      if (!run_sanitizer(sanitizer_, tool, reference->compile.config.name, reference->compile.artifact,
-                         gpus_.gpus.front(), limits)
-               .clean())
-        return false;
-    return true;
+      runs.push_back(std::async(std::launch::async, [&, tool] {
+        return run_sanitizer(sanitizer_, tool, config, binary, gpus_.gpus.front(), limits);
+      }));
+    bool clean = true;
+    for (std::future<SanitizerRun>& run : runs) clean = run.get().clean() && clean;
+    return clean;
+  }
+
+  /// The first GPU's executors for the candidates' runs, `jobs` of them (at most 8: each holds a
+  /// CUDA context); none without cudiff-executor (every run is then a process).
+  std::shared_ptr<runners::ExecutorPool> own_executors(const runners::Toolchain& toolchain,
+                                                       const runners::GpuDiscovery& gpus, std::size_t jobs) const {
+    const auto program = runners::find_executor_program();
+    if (!program) return nullptr;
+    runners::ExecutorSetup setup;
+    setup.program = *program;
+    setup.cudart = runners::find_cudart(toolchain.cuda_home).value_or(std::filesystem::path{});
+    setup.gpu = gpus.gpus.front();
+    setup.workdir = executor_dir_.path();
+    setup.slots = std::clamp<std::size_t>(jobs, 1, kIrExecutors);
+    return std::make_shared<runners::ExecutorPool>(setup);
   }
 
   const IrReduceRequest& request_;
@@ -159,6 +207,8 @@ private:
   std::vector<std::string> guilty_;
   std::vector<runners::Config> configs_;  ///< the request's that run on the GPU
   SharedTestCosts costs_ = std::make_shared<TestCosts>();
+  TempDir executor_dir_{"cudiff-ir-executors"};  ///< before executor_: the pool ends first
+  std::shared_ptr<runners::ExecutorPool> executor_;
 };
 
 } // namespace
@@ -173,7 +223,9 @@ IrReduction reduce_generated(const IrReduceRequest& request, const runners::Tool
     throw_usage("seed " + std::to_string(request.origin.seed) +
                 "'s program does not show the finding again with its prediction: nothing to reduce at the IR level");
   IrReduction result = reduce_ir(
-      reduction, [&test](const generator::TestCase& candidate) { return test(candidate); }, request.options, err);
+      reduction,
+      [&test](const generator::TestCase& candidate, std::stop_token unused) { return test(candidate, unused); },
+      request.options, err);
   ++result.tests;  // the start's
   err << "ir-reduce: test steps: " << test.costs() << "\n" << std::flush;
   return result;

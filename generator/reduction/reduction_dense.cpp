@@ -500,9 +500,12 @@ std::vector<KernelEdit> kernel_edits(const Kernel& kernel) {
   launch_edits(kernel, edits);
   function_edits(kernel, edits);
   run_edits(kernel, edits);
+  // The kernel-wide parts a deleted run of statements leaves unused (a family's arrays, structs,
+  // fence and host set-up: ten to forty lines each) before the edits of one statement or
+  // expression: the stage goes on from the edit it kept, so these are tried at once.
+  storage_edits(kernel, edits);
   statement_edits(kernel, edits);
   expression_edits(kernel, edits);
-  storage_edits(kernel, edits);
   return edits;
 }
 

@@ -145,9 +145,11 @@ inline std::vector<IrSample> ir_samples(const std::vector<std::uint64_t>& seeds,
       detail::sample_kinds(lone, stream, per_kind, taken, samples);
       if (detail::accept_kind(lone, "the smallest host side")) {
         // Greedily to the end (the first edit that changes something, each time), through the
-        // states where nothing reads the base words or the input any more.
-        for (int accepted = 0;; ++accepted) {
-          if (accepted % 8 == 0) detail::sample_kinds(lone, stream, per_kind, taken, samples);
+        // states where nothing reads the base words or the input any more. Sampled at every
+        // step: a kernel-wide part's edit comes early in the list, so the walk takes it in the
+        // step after it is first offered.
+        for (;;) {
+          detail::sample_kinds(lone, stream, per_kind, taken, samples);
           std::size_t edit = 0;
           while (edit < lone.edits() && !lone.candidate(edit)) ++edit;
           if (edit == lone.edits()) break;

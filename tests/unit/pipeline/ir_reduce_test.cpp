@@ -1,14 +1,16 @@
 // Unit: pipeline::reduce_ir, the IR stage's loop, with tests that need no compiler — it ends
 // (no program is visited twice, even when every candidate is kept), takes the first kept edit
-// in order whatever the jobs, and counts what it tested.
+// in order whatever the jobs, counts what it tested, and tells the tests it will not read to stop.
 #include "pipeline/pipeline.h"
 #include "support/test_support.h"
 
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <set>
 #include <sstream>
+#include <thread>
 
 namespace cudiff::pipeline {
 namespace {
@@ -24,7 +26,8 @@ TEST(ReduceIr, ATestThatKeepsEverythingEndsAtAProgramWithNothingLeftToCut) {
   generator::ProgramReduction reduction = small_batch();
   std::ostringstream err;
   std::set<std::string> seen;
-  const IrReduction result = reduce_ir(reduction, [&](const generator::TestCase&) { return true; }, IrOptions{}, err);
+  const IrReduction result = reduce_ir(
+      reduction, [&](const generator::TestCase&, std::stop_token) { return true; }, IrOptions{}, err);
   EXPECT_GT(result.accepted, 20u);
   EXPECT_EQ(result.log.size(), result.accepted);
   // Nothing is left that changes the program (or only edits back to where it has been).
@@ -44,7 +47,7 @@ TEST(ReduceIr, ATestThatKeepsNothingTestsEachCandidateOnceAndKeepsTheStart) {
   options.jobs = 3;
   const IrReduction result = reduce_ir(
       reduction,
-      [&](const generator::TestCase&) {
+      [&](const generator::TestCase&, std::stop_token) {
         ++asked;
         return false;
       },
@@ -68,7 +71,7 @@ TEST(ReduceIr, TheFirstKeptEditInOrderWinsWhateverTheJobs) {
     std::ostringstream err;
     const IrReduction result = reduce_ir(
         reduction,
-        [floor](const generator::TestCase& candidate) {
+        [floor](const generator::TestCase& candidate, std::stop_token) {
           return candidate.source.find("namespace cudiff_s2 {") != std::string::npos && candidate.source.size() > floor;
         },
         options, err);
@@ -76,6 +79,37 @@ TEST(ReduceIr, TheFirstKeptEditInOrderWinsWhateverTheJobs) {
   }
   EXPECT_FALSE(logs[0].empty());
   EXPECT_EQ(logs[0], logs[1]);
+}
+
+TEST(ReduceIr, TestsLeftBehindByAKeptEditAreToldToStop) {
+  // Four slots: the first edit is kept after 100 ms; the three tests started beside it wait for
+  // their stop (at most 5 s each), which the kept edit must send at once.
+  generator::ProgramReduction reduction = small_batch();
+  std::optional<generator::TestCase> first;
+  for (std::size_t edit = 0; edit < reduction.edits() && !first; ++edit) first = reduction.candidate(edit);
+  ASSERT_TRUE(first);
+  std::atomic<int> waiting = 0, stopped = 0;
+  IrOptions options;
+  options.jobs = 4;
+  std::ostringstream err;
+  const IrReduction result = reduce_ir(
+      reduction,
+      [&](const generator::TestCase& candidate, std::stop_token unused) {
+        if (candidate.source == first->source) {
+          std::this_thread::sleep_for(std::chrono::milliseconds(100));
+          return true;
+        }
+        if (waiting++ >= 3) return false;
+        const auto asked = std::chrono::steady_clock::now();
+        for (int i = 0; i < 500 && !unused.stop_requested(); ++i)
+          std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        // Told within about the kept test's 100 ms, not at the end of the 5 s wait.
+        if (unused.stop_requested() && std::chrono::steady_clock::now() - asked < std::chrono::seconds(2)) ++stopped;
+        return false;
+      },
+      options, err);
+  EXPECT_EQ(result.accepted, 1u);
+  EXPECT_EQ(stopped.load(), 3);
 }
 
 } // namespace
