@@ -3,6 +3,7 @@
 // checksum line with no host program (docs/pipeline.md, "Build paths").
 #include "generator/abi/abi.h"
 #include "generator/core/emit.h"
+#include "generator/mangle.h"
 
 #include <cstdio>
 
@@ -26,18 +27,6 @@ boost::json::value word(std::uint64_t value) {
 std::string scalar_type(IntType type) {
   const bool is_signed_type = type != IntType::Bool && is_signed(type);
   return (is_signed_type ? "s" : "u") + std::to_string(8 * type_bytes(type));
-}
-
-/// `scope` ("a::b::") as its namespaces.
-std::vector<std::string> namespaces_of(const std::string& scope) {
-  std::vector<std::string> names;
-  for (std::size_t at = 0; at < scope.size();) {
-    const std::size_t end = scope.find("::", at);
-    const std::size_t stop = end == std::string::npos ? scope.size() : end;
-    if (stop > at) names.push_back(scope.substr(at, stop - at));
-    at = stop + 2;
-  }
-  return names;
 }
 
 /// The `__grid_constant__` struct's bytes as the host passes it: the members in order, each at
@@ -81,7 +70,7 @@ std::optional<boost::json::object> core_launch_plan(const Program& program, int 
   // make the kernel a template over their closure types; the ABI family's arguments are
   // structs, vectors and pointers the host builds: none of them is what a plan describes.
   if (k.managed || !k.lambdas.empty() || !abi_kernel_params(program, kernel).empty()) return std::nullopt;
-  std::vector<std::string> namespaces = namespaces_of(scope);
+  std::vector<std::string> namespaces = scope_namespaces(scope);
   namespaces.push_back(k.ns);
   if (k.inline_ns) namespaces.push_back("v1");  // emit_test_body's `inline namespace v1`
 

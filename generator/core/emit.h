@@ -46,27 +46,7 @@ bool uses_atomic_ref(const Program& program);
 /// `#include <cooperative_groups.h>`, `<cooperative_groups/reduce.h>`, `<cuda/atomic>` as asked.
 std::string collective_includes(bool cooperative_groups, bool atomic_ref);
 
-// ---- a core kernel's launch plan (core_plan.cpp, mangle.cpp) ----
-
-/// A parameter type of a mangled function name: a builtin integer type by value, a pointer to
-/// one (const or not; a pointer's own qualifiers, `__restrict__` too, are not mangled, nor is a
-/// by-value parameter's top-level const), or a struct by value in `record_namespaces`.
-struct MangledParam {
-  enum class Kind : std::uint8_t { value, pointer, pointer_to_const, record };
-  Kind kind = Kind::value;
-  IntType type = IntType::Int;
-  std::vector<std::string> record_namespaces = {};
-  std::string record = {};
-};
-/// The Itanium ABI's code of a builtin type: "b", "c", "a", "h", "s", "t", "i", "j", "x", "y".
-std::string builtin_code(IntType type);
-/// A function's mangled name (`_ZN2ns6kernelEPyPKii`): its namespaces outermost first (an
-/// inline namespace among them: it is part of the name), substitutions (`S_`, `S0_`) where a
-/// struct's namespace or a type repeats.
-std::string mangled_function(const std::vector<std::string>& namespaces, const std::string& name,
-                             const std::vector<MangledParam>& params);
-/// A namespace-scope variable's mangled name (`_ZN2ns6cmem_1E`); at global scope its own name.
-std::string mangled_variable(const std::vector<std::string>& namespaces, const std::string& name);
+// ---- a core kernel's launch plan (core_plan.cpp; its names from generator/mangle.h) ----
 
 /// The launch plan of core kernel `kernel` (Program::kernels[kernel]), a runners/launch.h launch
 /// description in its JSON form, when its runner's host side is exactly what a plan says: its

@@ -319,17 +319,14 @@ std::uint32_t output_words(const Kernel& kernel);
 std::uint32_t dynamic_shared_bytes(const Kernel& kernel);
 /// The launch plan of the kernel's harness runner (run_<name>, emit_kernel): runners/launch.h's
 /// description in its JSON form, with the kernel's and its atomic slots' names as the module has
-/// them (mangled: the kernel and symbols sit in `scope`, "cudiff_s1/" style namespaces joined by
-/// "::" and ending in it, then cudiff_dense), its `in` and `out` buffers filled as the harness
-/// fills them, the slots set as atomic_host_before sets them, `stack_bytes` as the program's main
-/// sets it, and the checksum line `checksum <checksum_label><name> HASH` folded as the harness
-/// folds host_out: the output words, then the 32-bit slots, then the 64-bit ones (dense_plan.cpp).
+/// them (generator/mangle.h: the kernel and symbols sit in `scope`, "cudiff_s1/" style
+/// namespaces joined by "::" and ending in it, then cudiff_dense), its `in` and `out` buffers
+/// filled as the harness fills them, the slots set as atomic_host_before sets them, `stack_bytes`
+/// as the program's main sets it, and the checksum line `checksum <checksum_label><name> HASH`
+/// folded as the harness folds host_out: the output words, then the 32-bit slots, then the
+/// 64-bit ones (dense_plan.cpp).
 boost::json::object launch_plan(const Kernel& kernel, const std::string& checksum_label, const std::string& scope,
                                 std::uint64_t stack_bytes);
-/// The Itanium name of `name` in the namespaces `scope` ("a::b::", or ""): a variable's when
-/// `params` is empty (a global at file scope keeps its plain name), else a function's with
-/// those parameter codes ("PKjPy").
-std::string mangled_name(const std::string& scope, const std::string& name, const std::string& params);
 
 constexpr std::uint32_t kFullUnroll = 0xffffffffu;
 constexpr std::uint32_t kInputWords = 256;

@@ -5,6 +5,7 @@
 // harness prints with the predicted checksum.
 #include "generator/dense/dense.h"
 #include "generator/generator.h"
+#include "generator/mangle.h"
 #include "generator/variants/variants.h"
 #include "runners/runners.h"
 #include "support/test_support.h"
@@ -33,6 +34,27 @@ const runners::LaunchParam* buffer(const runners::LaunchDescription& plan, const
   return nullptr;
 }
 
+/// The namespaces a dense kernel and its `__device__` slots sit in: a batch's `scope`, then
+/// cudiff_dense (emit_device_code).
+std::vector<std::string> dense_namespaces(const std::string& scope) {
+  std::vector<std::string> namespaces = scope_namespaces(scope);
+  namespaces.push_back("cudiff_dense");
+  return namespaces;
+}
+
+/// The kernel's Itanium name for the parameters its text declares: `const unsigned* in` when it
+/// reads its input, then `unsigned long long* out` (said again here, not taken from the plan).
+std::string kernel_symbol(const std::string& scope, const std::string& name, bool input) {
+  std::vector<MangledParam> params;
+  if (input) params.push_back({MangledParam::Kind::pointer_to_const, IntType::UInt});
+  params.push_back({MangledParam::Kind::pointer, IntType::ULLong});
+  return mangled_function(dense_namespaces(scope), name, params);
+}
+
+std::string slot_symbol(const std::string& scope, const std::string& name) {
+  return mangled_variable(dense_namespaces(scope), name);
+}
+
 /// What the plan's checksum folds, taking the interpreter's words in its order: `out`'s words,
 /// then each symbol's; every name must be a buffer or a symbol of the plan.
 std::size_t folded_words(const runners::LaunchDescription& plan) {
@@ -58,7 +80,7 @@ void expect_plans_print_the_predictions(const TestCase& test, const std::vector<
     EXPECT_EQ(plan.block, entry.block);
     EXPECT_EQ(plan.shared_bytes, entry.dynamic_shared_bytes);
     const bool input = dense::reads_input(kernel);
-    EXPECT_EQ(plan.kernel, dense::mangled_name(scope + "cudiff_dense::", kernel.name, input ? "PKjPy" : "Py"));
+    EXPECT_EQ(plan.kernel, kernel_symbol(scope, kernel.name, input));
     // The text declares the kernel with exactly those parameters.
     const std::string declared = kernel.name + "(" + (input ? "const unsigned* __restrict__ in, " : "") +
                                  "unsigned long long* __restrict__ out) {";
@@ -71,8 +93,8 @@ void expect_plans_print_the_predictions(const TestCase& test, const std::vector<
     }
     // The slots as atomic_host_before's loop sets them (its text, computed here); a fence's
     // count and result words zeroed as fence_host_before does.
-    const std::string fence_count = dense::mangled_name(scope + "cudiff_dense::", kernel.name + "_count", "");
-    const std::string fence_results = dense::mangled_name(scope + "cudiff_dense::", kernel.name + "_fence", "");
+    const std::string fence_count = slot_symbol(scope, kernel.name + "_count");
+    const std::string fence_results = slot_symbol(scope, kernel.name + "_fence");
     std::size_t fence_symbols = 0;
     for (const runners::LaunchSymbol& symbol : plan.symbols) {
       if (symbol.name == fence_count || symbol.name == fence_results) {
@@ -82,8 +104,7 @@ void expect_plans_print_the_predictions(const TestCase& test, const std::vector<
         continue;
       }
       const bool wide = symbol.element_bytes == 8;
-      EXPECT_EQ(symbol.name,
-                dense::mangled_name(scope + "cudiff_dense::", kernel.name + (wide ? "_atom64" : "_atom32"), ""));
+      EXPECT_EQ(symbol.name, slot_symbol(scope, kernel.name + (wide ? "_atom64" : "_atom32")));
       for (std::uint32_t i = 0; i < symbol.count; ++i)
         ASSERT_EQ(symbol.fill[i], wide ? ((i + 1ull) * 0x9E3779B97F4A7C15ull ^ 0xC2B2AE3D27D4EB4Full)
                                        : std::uint64_t{(i + 1u) * 2654435761u ^ 0x5bd1e995u});
@@ -105,12 +126,12 @@ void expect_plans_print_the_predictions(const TestCase& test, const std::vector<
 }
 
 TEST(DensePlan, NamesAreTheModulesItaniumNames) {
-  EXPECT_EQ(dense::mangled_name("cudiff_dense::", "dense_0", "PKjPy"), "_ZN12cudiff_dense7dense_0EPKjPy");
-  EXPECT_EQ(dense::mangled_name("cudiff_s12::cudiff_dense::", "dense_1", "Py"),
-            "_ZN10cudiff_s1212cudiff_dense7dense_1EPy");
-  EXPECT_EQ(dense::mangled_name("cudiff_dense::", "dense_0_atom32", ""), "_ZN12cudiff_dense14dense_0_atom32E");
-  EXPECT_EQ(dense::mangled_name("", "k", "Py"), "_Z1kPy");
-  EXPECT_EQ(dense::mangled_name("", "g", ""), "g");
+  EXPECT_EQ(kernel_symbol("", "dense_0", true), "_ZN12cudiff_dense7dense_0EPKjPy");
+  EXPECT_EQ(kernel_symbol("cudiff_s12::", "dense_1", false), "_ZN10cudiff_s1212cudiff_dense7dense_1EPy");
+  EXPECT_EQ(slot_symbol("", "dense_0_atom32"), "_ZN12cudiff_dense14dense_0_atom32E");
+  // The same shapes outside any namespace: a function keeps its parameters, a variable its name.
+  EXPECT_EQ(mangled_function({}, "k", {{MangledParam::Kind::pointer, IntType::ULLong}}), "_Z1kPy");
+  EXPECT_EQ(mangled_variable({}, "g"), "g");
 }
 
 TEST(DensePlan, EveryDenseKernelOfAProgramHasAPlanThatPrintsItsPrediction) {

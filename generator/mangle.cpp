@@ -1,8 +1,8 @@
-// mangle: the Itanium C++ ABI names of a core kernel and its __constant__ arrays, as nvcc and
-// clang write them in PTX, for the kernel's launch plan (core_plan.cpp). Only the shapes the
-// emitter writes: namespaces (an inline one is part of the name), builtin integer types,
-// pointers to them (const or not) and a struct declared in the kernel's own namespace.
-#include "generator/core/emit.h"
+// mangle: mangle.h's Itanium names, with the ABI's substitutions (S_, S0_ ...) for a repeated
+// namespace prefix or compound type.
+#include "generator/mangle.h"
+
+#include <optional>
 
 namespace cudiff::generator {
 namespace {
@@ -135,6 +135,17 @@ std::string mangled_variable(const std::vector<std::string>& namespaces, const s
   if (namespaces.empty()) return name;  // a variable at global scope keeps its name
   Substitutions substitutions;
   return "_Z" + substitutions.nested(namespaces, name);
+}
+
+std::vector<std::string> scope_namespaces(const std::string& scope) {
+  std::vector<std::string> names;
+  for (std::size_t at = 0; at < scope.size();) {
+    const std::size_t end = scope.find("::", at);
+    const std::size_t stop = end == std::string::npos ? scope.size() : end;
+    if (stop > at) names.push_back(scope.substr(at, stop - at));
+    at = stop + 2;
+  }
+  return names;
 }
 
 } // namespace cudiff::generator
