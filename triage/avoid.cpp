@@ -160,13 +160,15 @@ std::string number_text(double value) {
 AvoidDerivation derive_avoid(std::string_view source) {
   AvoidDerivation derivation;
   const std::string text = without_comments(source);
-  const std::size_t lines = split_lines(trim(text)).size();
+  // Only the device code is read, so only it must be reduced: a reduced wrong-code program's
+  // host side (its buffers, copies and checksum, thirty lines) is none of what the bug needs.
+  const std::string device(device_part(text));
+  const std::size_t lines = split_lines(trim(device)).size();
   if (lines > kMaxReducedLines) {
-    derivation.why_none = "not reduced (" + std::to_string(lines) + " lines, more than " +
+    derivation.why_none = "not reduced (" + std::to_string(lines) + " lines of device code, more than " +
                           std::to_string(kMaxReducedLines) + "): reduce it first (cudiff triage reduce)";
     return derivation;
   }
-  const std::string device(device_part(text));
   const std::string ptx = inline_ptx_part(device);
   const bool abi = matches(device, R"(\bcudiff_abi_\d+\b)");
   const bool dense = matches(device, R"(\bdense_\d+\b)");

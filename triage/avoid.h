@@ -49,17 +49,18 @@ struct AvoidRefresh {
   std::vector<std::string> without_rule;
 };
 
-/// A source longer than this is not a reduced form: nearly every construct of an unreduced
-/// program is incidental, and a rule from one would turn off a construct the bug may not need.
-constexpr std::size_t kMaxReducedLines = 40;
+/// A source whose device code (the text before `int main(`) is longer than this is not a
+/// reduced form: nearly every construct of an unreduced program is incidental, and a rule from
+/// one would turn off a construct the bug may not need.
+constexpr std::size_t kMaxReducedLines = 30;
 
 /// The rule a reduced reproducer yields. Every construct of a reduced form is needed by the bug
 /// (the reducer removed the rest), so turning off any one of them avoids it: the rule turns off
 /// the narrowest one, by a fixed table from the generator's vocabulary to its policy knobs (PTX
 /// instruction families of inline PTX blocks and ABI kinds, then compute-dense families, then
 /// core constructs, then a whole kernel family). The device code alone is read (the host's
-/// `main` is every program's). A source with none of them, or longer than kMaxReducedLines,
-/// yields none.
+/// `main` is every program's). A source with none of them, or whose device code is longer than
+/// kMaxReducedLines, yields none.
 AvoidDerivation derive_avoid(std::string_view source);
 
 /// Whether a bug of this finding kind yields a rule: not the diagnostic kinds (missed

@@ -107,7 +107,8 @@ std::vector<KnownDifference> known_bug_entries(std::string_view text) {
       // of that shape known; it is recognised by its reduced cause only.
       const bool generic = kind == "wrong_code" || kind == "common_wrong_code" || kind == "run_mismatch" ||
                            kind == "metamorphic" || (kind == "crash" && text_of("stage") == "ptxas");
-      KnownDifference entry{kind, "*", "", reason, text_of("title_contains"), text_of("key_prefix"), key, url};
+      KnownDifference entry{
+          kind, "*", "", reason, text_of("title_contains"), text_of("key_prefix"), key, url, text_of("stage")};
       entry.cause_only = generic && text_of("key_prefix").empty();
       if (entry.cause_only && key.empty()) continue;
       entries.push_back(std::move(entry));
@@ -215,6 +216,20 @@ const KnownDifference* KnownDifferences::match_cause(std::string_view cause_key)
   if (cause_key.empty()) return nullptr;
   for (const KnownDifference& entry : entries_)
     if (entry.cause_key == cause_key) return &entry;
+  return nullptr;
+}
+
+const KnownDifference* KnownDifferences::match_idiom(std::string_view kind, std::string_view stage,
+                                                     std::string_view reduced_source) const {
+  const AvoidDerivation derived = derive_avoid(reduced_source);
+  // A whole family (dense.share, abi.share) is what every bug found in it needs.
+  if (derived.knobs.size() != 1 || derived.knobs.front().knob.ends_with(".share")) return nullptr;
+  for (const AvoidRule& rule : avoid_rules_) {
+    if (rule.knobs != derived.knobs || rule.cause_key.empty()) continue;
+    for (const KnownDifference& entry : entries_)
+      if (entry.cause_key == rule.cause_key && entry.kind == kind && (entry.stage.empty() || entry.stage == stage))
+        return &entry;
+  }
   return nullptr;
 }
 

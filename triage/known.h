@@ -28,6 +28,8 @@ struct KnownDifference {
   /// scripts/known_bug_causes.sh): a reduced finding with this cause is that bug, whatever its
   /// signature (match_cause). `link`: the case's upstream report, where it has one.
   std::string cause_key, link;
+  /// A known-bug case's guilty stage (its case.json's "expect": "stage"); empty: any.
+  std::string stage = {};
   /// Matched by its cause key only, never by its signature: a case whose title names nothing
   /// but which configs differ (a wrong output, a ptxas crash), which every new bug of that
   /// shape shares.
@@ -55,6 +57,13 @@ public:
   const KnownDifference* match(const Signature& signature) const;
   /// The known-bug case whose cause key is `cause_key` (docs/triage.md, "Cause keys"), if any.
   const KnownDifference* match_cause(std::string_view cause_key) const;
+  /// The known-bug case whose reduced form needs the construct `reduced_source` needs: the avoid
+  /// rule derive_avoid finds in it is one knob, narrower than a whole family's share, and it is
+  /// the case's avoid rule; the case expects the finding's `kind`, and its stage is `stage`. Two
+  /// reductions of one bug seldom end in the same PTX (their cause keys differ: another
+  /// harness, other constants), but what the bug needs is the same construct.
+  const KnownDifference* match_idiom(std::string_view kind, std::string_view stage,
+                                     std::string_view reduced_source) const;
   const std::vector<KnownDifference>& entries() const { return entries_; }
   /// The known-bug suite's avoid rules (docs/triage.md, "Avoid rules"): each confirmed case's
   /// case.json "avoid" (scripts/known_bug_avoid.sh writes it from its reduced reproducer);

@@ -33,6 +33,30 @@ TEST(AvoidRules, TheVadd2CaseTurnsOffTheSimdInWordFamilyNotTheNarrowOnesItAlsoUs
   EXPECT_TRUE(contains(rule.found.back(), "dense.share")) << rule.found.back();  // the broadest, last
 }
 
+TEST(AvoidRules, AReductionOfAKnownBugWithAnotherCauseKeyIsKnownByTheConstructItNeeds) {
+  // cudiff's own 44-line reduction of the scoped unsigned atomicMax bug: its harness is not the
+  // hand-written case's, so its PTX (and cause key) differ; what it needs is the same.
+  const std::string reduced = read_file(test::source_dir() / "tests/golden/causes/scoped_atomic_reduced.cu");
+  const triage::KnownDifferences known = triage::KnownDifferences::shipped();
+  const triage::KnownDifference* entry = known.match_idiom("wrong_code", "device-codegen", reduced);
+  ASSERT_NE(entry, nullptr);
+  EXPECT_TRUE(contains(entry->reason, "clang-scoped-atomic-unsigned-minmax-signed")) << entry->reason;
+  // Another kind or stage is another bug, and --no-known knows none.
+  EXPECT_EQ(known.match_idiom("wrong_code", "ptxas", reduced), nullptr);
+  EXPECT_EQ(known.match_idiom("crash", "device-codegen", reduced), nullptr);
+  EXPECT_EQ(triage::KnownDifferences::none().match_idiom("wrong_code", "device-codegen", reduced), nullptr);
+  // The vadd2 bug in another program (other names and constants): the SIMD family, at ptxas.
+  const std::string renamed = read_file(test::source_dir() / "tests/golden/causes/vadd2_renamed.cu");
+  entry = known.match_idiom("wrong_code", "ptxas", renamed);
+  ASSERT_NE(entry, nullptr);
+  EXPECT_TRUE(contains(entry->reason, "ptxas-vadd2-short-reduced")) << entry->reason;
+  // A rule that names only a whole family (a dense kernel with nothing narrower) matches none.
+  const std::string plain =
+      "__global__ void dense_0(unsigned long long* out) { out[threadIdx.x] = threadIdx.x * 3u; }\n";
+  ASSERT_EQ(triage::derive_avoid(plain).knobs.front().knob, "dense.share");
+  EXPECT_EQ(known.match_idiom("wrong_code", "ptxas", plain), nullptr);
+}
+
 TEST(AvoidRules, AnUnreducedCaseYieldsNoRule) {
   // 2,207 lines: nearly everything in it is incidental.
   const triage::AvoidDerivation rule = triage::derive_avoid(reproducer("ptxas-crash-dense-batch-s1026020699322"));
