@@ -7,6 +7,7 @@
 #include <chrono>
 #include <deque>
 #include <future>
+#include <memory>
 #include <ostream>
 #include <set>
 #include <sstream>
@@ -206,6 +207,7 @@ IrReduction reduce_ir(generator::ProgramReduction& reduction, const IrTest& test
   // loses it, a build) while the other slots stood idle.
   struct InFlight {
     std::size_t edit = 0;
+    std::shared_ptr<const generator::TestCase> candidate;  // for options.confirm
     std::future<bool> verdict;
   };
   std::deque<InFlight> in_flight;          // tests of the current program, in edit order
@@ -225,9 +227,10 @@ IrReduction reduce_ir(generator::ProgramReduction& reduction, const IrTest& test
         std::optional<generator::TestCase> candidate = reduction.candidate(next);
         if (candidate && !visited.contains(program_key(candidate->source))) {
           ++result.tests;
+          auto shared = std::make_shared<const generator::TestCase>(std::move(*candidate));
           in_flight.push_back(
-              {next, std::async(std::launch::async, [&test, c = std::move(*candidate), token = current.get_token()] {
-                 return test(c, token);
+              {next, shared, std::async(std::launch::async, [&test, shared, token = current.get_token()] {
+                 return test(*shared, token);
                })});
         }
         ++next;
@@ -239,7 +242,7 @@ IrReduction reduce_ir(generator::ProgramReduction& reduction, const IrTest& test
       }
       InFlight first = std::move(in_flight.front());
       in_flight.pop_front();
-      const bool kept = first.verdict.get();
+      const bool kept = first.verdict.get() && (!options.confirm || options.confirm(*first.candidate));
       progress(first.edit);
       if (!kept) continue;
       for (InFlight& later : in_flight) stale.push_back(std::move(later.verdict));

@@ -54,6 +54,11 @@ struct IrOptions {
   std::size_t jobs = 1;
   double time_limit_seconds = 0;  ///< 0: none
   std::function<void(const generator::TestCase&)> on_improvement;
+  /// The test's last step, run only for the edit the stage is about to keep (the first kept one
+  /// in order), one at a time: false, and the edit is not kept. For a step too costly to run
+  /// for the tests a kept edit leaves behind (the sanitizer: 8 s a candidate on an H100, where
+  /// the builds and runs before it take 4). None: the test alone decides.
+  std::function<bool(const generator::TestCase&)> confirm;
 };
 
 struct IrReduction {

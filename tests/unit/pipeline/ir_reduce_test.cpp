@@ -81,6 +81,49 @@ TEST(ReduceIr, TheFirstKeptEditInOrderWinsWhateverTheJobs) {
   EXPECT_EQ(logs[0], logs[1]);
 }
 
+TEST(ReduceIr, TheConfirmStepRunsOnlyForTheEditAboutToBeKeptAndKeepsTheSameEdits) {
+  // A test and a confirm step that rejects every program whose size is odd: with four jobs the
+  // confirm step runs once per edit it decides, and the edits kept are those of one test doing
+  // both with one job.
+  const auto keeps = [](std::size_t floor) {
+    return [floor](const generator::TestCase& candidate) {
+      return candidate.source.find("namespace cudiff_s2 {") != std::string::npos && candidate.source.size() > floor;
+    };
+  };
+  const auto even = [](const generator::TestCase& candidate) { return candidate.source.size() % 2 == 0; };
+  std::vector<std::string> logs[2];
+  std::atomic<std::size_t> confirms = 0, confirmed = 0;
+  std::size_t tests = 0;
+  for (int run = 0; run < 2; ++run) {
+    generator::ProgramReduction reduction = small_batch();
+    const auto test = keeps(reduction.current().source.size() * 3 / 4);
+    IrOptions options;
+    options.jobs = run == 0 ? 1 : 4;
+    if (run == 1)
+      options.confirm = [&](const generator::TestCase& candidate) {
+        ++confirms;
+        confirmed += even(candidate) ? 1 : 0;
+        return even(candidate);
+      };
+    std::ostringstream err;
+    const IrReduction result = reduce_ir(
+        reduction,
+        [&](const generator::TestCase& candidate, std::stop_token) {
+          return run == 0 ? test(candidate) && even(candidate) : test(candidate);
+        },
+        options, err);
+    logs[run] = result.log;
+    if (run == 1) {
+      EXPECT_EQ(confirmed.load(), result.accepted);
+      tests = result.tests;
+    }
+  }
+  EXPECT_FALSE(logs[0].empty());
+  EXPECT_EQ(logs[0], logs[1]);
+  EXPECT_GT(confirms.load(), confirmed.load());  // some edit was refused by the confirm step
+  EXPECT_LT(confirms.load(), tests);             // and it did not run for every test
+}
+
 TEST(ReduceIr, TestsLeftBehindByAKeptEditAreToldToStop) {
   // Four slots: the first edit is kept after 100 ms; the three tests started beside it wait for
   // their stop (at most 5 s each), which the kept edit must send at once.
