@@ -266,13 +266,12 @@ BucketReduction reduce_bucket(triage::Database& db, const std::string& id, Reduc
     reduction.cause_bucket = db.add_cause(stored.id, finding->id, reduction.cause);
     // A known-bug case's cause: that bug, whatever the signature that found it.
     // Else a case whose reduced form needs the same construct, of the same kind and stage.
-    const triage::KnownDifference* by_idiom = known.match_cause(reduction.cause.key)
-                                                  ? nullptr
-                                                  : known.match_idiom(bucket.kind, bucket.stage, reduced);
-    if (const triage::KnownDifference* entry = by_idiom ? by_idiom : known.match_cause(reduction.cause.key)) {
-      reduction.known_reason = entry->reason +
-                               (by_idiom ? " (the same construct: " + triage::derive_avoid(reduced).needs + ")"
-                                         : std::string(" (the same cause key)"));
+    const triage::KnownDifference* entry = known.match_cause(reduction.cause.key);
+    std::string why = " (the same cause key)";
+    if (entry == nullptr && (entry = known.match_idiom(bucket.kind, bucket.stage, reduced)) != nullptr)
+      why = " (the same construct: " + triage::derive_avoid(reduced).needs + ")";
+    if (entry != nullptr) {
+      reduction.known_reason = entry->reason + why;
       if (db.mark_known(reduction.cause_bucket, reduction.known_reason) && entry->link.starts_with("https://") &&
           db.facts(reduction.cause_bucket).link.empty())
         db.set_link(reduction.cause_bucket, entry->link);

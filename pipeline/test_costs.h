@@ -24,7 +24,8 @@ public:
     return passed;
   }
   void add(const std::string& name, double seconds, bool passed);
-  /// "first 120 × 4.1 s (31 passed), rest 31 × 12.0 s (9 passed), ..." in the order the steps
+  /// "first config 120 x 4.1 s (31 passed), sanitizer 31 x 8.4 s (30 passed), ..." (the mean per
+  /// run) in the order the steps
   /// were first reached; "" when nothing was timed.
   std::string summary() const;
 

@@ -10,6 +10,7 @@
 #include "pipeline/check_parts.h"
 #include "pipeline/pipeline.h"
 #include "runners/runners.h"
+#include "support/harness_only.h"
 #include "support/test_support.h"
 
 #include <gtest/gtest.h>
@@ -22,12 +23,7 @@
 namespace cudiff {
 namespace {
 
-generator::Policy harness_only() {
-  std::ifstream in(test::source_dir() / "bench" / "policies" / "harness_only.json");
-  std::stringstream text;
-  text << in.rdbuf();
-  return generator::Policy::load(text.str());
-}
+using test::harness_only_policy;
 
 /// Bytes of each `.const` or `.global` variable the PTX defines (an array, or a scalar such as
 /// a dense kernel's fence count), by name.
@@ -92,7 +88,7 @@ class CorePlanE2E : public ::testing::TestWithParam<bool> {
 protected:
   runners::Toolchain toolchain = runners::Toolchain::from(runners::discover_toolchain(test::toolchain_search()));
   TempDir dir{"cudiff-core-plan-e2e"};
-  generator::Policy policy = GetParam() ? harness_only() : generator::Policy::defaults();
+  generator::Policy policy = GetParam() ? harness_only_policy() : generator::Policy::defaults();
 };
 
 TEST_P(CorePlanE2E, PlansNameEntriesAndSymbolsOfBothCompilersWithTheirSizes) {
@@ -122,7 +118,7 @@ TEST_P(CorePlanE2E, PlansNameEntriesAndSymbolsOfBothCompilersWithTheirSizes) {
 
 TEST(CorePlanDevicePath, ABatchOfPlannedCoreKernelsBuildsCubinsInRunMode) {
   // Seeds whose programs need no host side but the harness and whose kernels all have plans.
-  const generator::Policy policy = harness_only();
+  const generator::Policy policy = harness_only_policy();
   std::vector<std::uint64_t> seeds;
   std::size_t core = 0;
   for (std::uint64_t seed = 9200; seeds.size() < 4 && seed < 9400; ++seed) {

@@ -2,6 +2,7 @@
 // once and ptxas per config judges as the whole build does, a test with host code is built
 // whole, and ptxas's rejection reads, and is keyed and attributed, as in a whole build.
 #include "pipeline/pipeline.h"
+#include "support/harness_only.h"
 #include "support/test_support.h"
 
 #include <gtest/gtest.h>
@@ -13,15 +14,7 @@ using cudiff::test::source_dir;
 namespace cudiff {
 namespace {
 
-/// Generated programs with nothing but the generator's harness on the host side.
-generator::Policy harness_only_policy() {
-  generator::Policy policy = generator::Policy::defaults();
-  policy.set("small.types.max", 0);
-  policy.set("probe.share", 0);
-  policy.set("construct.extended_lambda", 0);
-  policy.set("construct.managed_memory", 0);
-  return policy;
-}
+using test::harness_only_policy;
 
 class DevicePath : public ::testing::Test {
 protected:

@@ -9,6 +9,7 @@
 #include "generator/generator.h"
 #include "pipeline/pipeline.h"
 #include "runners/runners.h"
+#include "support/harness_only.h"
 #include "support/test_support.h"
 
 #include <gtest/gtest.h>
@@ -132,12 +133,7 @@ TEST_F(GpuCubinRun, ABatchWithVariantsPrintsWhatTheWholeBatchPrints) {
 
 /// bench/policies/harness_only.json, as both compilers accept it: core kernels (value-tracked,
 /// with their __constant__ arrays, scalar and __grid_constant__ parameters) and dense ones.
-generator::Policy harness_only() {
-  std::ifstream in(test::source_dir() / "bench" / "policies" / "harness_only.json");
-  std::stringstream text;
-  text << in.rdbuf();
-  return test::accepted_by_both(generator::Policy::load(text.str()));
-}
+generator::Policy harness_only() { return test::accepted_by_both(test::harness_only_policy()); }
 
 /// The first `n` tests from `first` on that take the device path when they run: every kernel
 /// planned (core kernels with lambdas, functors or the ABI family's parameters have none).

@@ -9,6 +9,7 @@
 #include "generator/mangle.h"
 #include "generator/variants/variants.h"
 #include "runners/runners.h"
+#include "support/harness_only.h"
 
 #include <gtest/gtest.h>
 
@@ -143,14 +144,7 @@ void expect_plans_give_the_predictions(const TestCase& test, const Program& prog
   }
 }
 
-Policy harness_only() {
-  Policy policy = Policy::defaults();
-  policy.set("construct.extended_lambda", 0);
-  policy.set("construct.managed_memory", 0);
-  policy.set("probe.share", 0);
-  policy.set("small.types.max", 0);
-  return policy;
-}
+Policy harness_only() { return test::harness_only_policy(); }
 
 TEST(CorePlan, PlansGiveTheInterpreterItsInputsAndOnlyPlannableKernelsHaveOne) {
   int kernels = 0, planned = 0;
