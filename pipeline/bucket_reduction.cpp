@@ -51,7 +51,8 @@ void reduce_at_ir_level(const triage::StoredFinding& finding, GeneratedOrigin or
   ir.reference = matching_configs(finding);
   ir.check = request.check;
   ir.options.jobs = request.jobs;
-  ir.options.time_limit_seconds = request.time_limit_seconds;
+  // The IR stage's share: the text passes, the final check and the cause need the rest.
+  ir.options.time_limit_seconds = request.time_limit_seconds * kIrTimeShare;
   if (request.out)
     ir.options.on_improvement = [out = *request.out](const generator::TestCase& test) { write_file(out, test.source); };
   try {
@@ -148,6 +149,7 @@ BucketReduction reduce_bucket(triage::Database& db, const std::string& id, Reduc
       reduce_at_ir_level(*finding, std::move(*origin), request, dir.path(), toolchain, gpus, err, reduction);
     else request.generated = std::move(origin);
   }
+  request.reserved_checks = kFinalChecksReserved;
   reduction.request = request;
   reduction.outcome = reduce_source(request, toolchain, gpus, err);
   if (reduction.outcome.ir) reduction.ir = reduction.outcome.ir;

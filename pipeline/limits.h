@@ -46,7 +46,14 @@ inline constexpr double kCandidateCompileFloorSeconds = 30;
 /// token), get the rest. On a ptxas crash in a 2,200-line batch the IR stage kept one edit in
 /// two tests and reached 61 lines in 500 s of a 600 s limit, and the text passes ran out of
 /// time at 37 formatted lines.
+/// A wrong-code finding's IR stage (reduce_generated) gets the same share.
 inline constexpr double kIrTimeShare = 2.0 / 3.0;
+/// What reduce_bucket keeps of its time limit for the steps after the text passes, counted in
+/// checks of the original (ReduceRequest::reserved_checks): the final check in the full mode,
+/// its sanitizer gate, the cause's compiles. A campaign's reduction given the time left in its
+/// window must end inside it, or it is killed and stores nothing; on an H100 two reductions
+/// given 90 s overran by more than a minute when the text passes took the whole limit.
+inline constexpr double kFinalChecksReserved = 3;
 /// One bucket's reduction in a child process at the end of (or alongside) a campaign.
 inline constexpr double kBucketReductionSeconds = 15 * 60;
 /// A compile past its limit is confirmed once with this many times the limit before it is

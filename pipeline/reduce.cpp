@@ -5,6 +5,7 @@
 #include "pipeline/reduce_parts.h"
 
 #include <algorithm>
+#include <chrono>
 #include <memory>
 #include <ostream>
 #include <unistd.h>
@@ -205,6 +206,15 @@ CheckRequest cheapest_mode(const ReduceRequest& request, const CheckRequest& ful
   return best.value_or(full);
 }
 
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+/// The test as the reducer calls it: told to stop once its answer will not be read.
+reducer::StoppableInteresting stoppable(const SignatureTest& test) {
+  return [&test](const std::string& candidate, std::stop_token unused) { return test(candidate, unused); };
+}
+
 /// The result must show the target the way `cudiff check` sees it, in the full mode. When the
 /// cheap mode let it drift, steps back by bisection along the accepted path to the last text
 /// that passes in the full mode (the original does) and reduces again from there.
@@ -227,7 +237,7 @@ void confirm_in_full_mode(const ReduceRequest& request, const CheckRequest& full
                           "; reduced again in mode " + runners::to_string(*full.mode) + " from accepted step " +
                           std::to_string(good) + " of " + std::to_string(path.size() - 1));
   full_test.use_prefilter(original);
-  const reducer::Result again = reducer::reduce(path[good], full_test, options);
+  const reducer::Result again = reducer::reduce(path[good], stoppable(full_test), options);
   add(outcome.result, again);
   outcome.test_mode = full.mode;
   outcome.confirmed = true;
@@ -249,7 +259,8 @@ std::string reduce_generated_first(const ReduceRequest& request, const Signature
   options.time_limit_seconds = request.time_limit_seconds * kIrTimeShare;
   if (request.out) options.on_improvement = [out = *request.out](const generator::TestCase& c) { save(out, c.source); };
   outcome.ir = reduce_ir(
-      reduction, [&test](const generator::TestCase& candidate, std::stop_token) { return test(candidate.source); },
+      reduction,
+      [&test](const generator::TestCase& candidate, std::stop_token unused) { return test(candidate.source, unused); },
       options, err);
   if (outcome.ir->accepted == 0) return request.source;
   if (*cheap.mode != *full.mode &&
@@ -273,7 +284,9 @@ ReduceOutcome reduce_source(const ReduceRequest& request, const runners::Toolcha
   if (!full.mode) full.mode = gpus.gpus.empty() ? runners::Mode::binary : runners::Mode::run;
 
   ReduceOutcome outcome;
+  const auto started = std::chrono::steady_clock::now();
   const TestCheck original = check_original(request, full, {}, toolchain, gpus);
+  const double original_seconds = seconds_since(started);
   const ReduceTarget target = pick_target(request, original);
   outcome.target = target;
   outcome.full_mode = original.mode;
@@ -309,10 +322,12 @@ ReduceOutcome reduce_source(const ReduceRequest& request, const runners::Toolcha
     CheckRequest full_limited = full;
     full_limited.compile_limits = cheap.compile_limits;
     start = reduce_generated_first(request, test, full_limited, cheap, toolchain, gpus, err, outcome);
-    if (outcome.ir && options.time_limit_seconds > 0)
-      options.time_limit_seconds = std::max(1.0, options.time_limit_seconds - outcome.ir->seconds);
   }
-  outcome.result = reducer::reduce(start, test, options);
+  // The text passes get what the checks above and the IR stage left, less the caller's reserve.
+  if (options.time_limit_seconds > 0)
+    options.time_limit_seconds = std::max(1.0, request.time_limit_seconds - seconds_since(started) -
+                                                   request.reserved_checks * original_seconds);
+  outcome.result = reducer::reduce(start, stoppable(test), options);
   if (const std::string costs = test.costs(); !costs.empty())
     err << "reduce: test steps: " << costs << "\n" << std::flush;
 

@@ -59,7 +59,14 @@ struct ReduceRequest {
   reducer::Schedule schedule = reducer::default_schedule();
   bool format = true;
   double script_timeout_seconds = kScriptSeconds;
-  double time_limit_seconds = 0;  ///< 0: none
+  /// 0: none. Else the whole of reduce_source's time: its checks of the original and the IR
+  /// stage come out of it before the text passes get the rest, less `reserved_checks`.
+  double time_limit_seconds = 0;
+  /// How many checks of the original (as long as its first check took) the text passes leave
+  /// of the time limit for what the caller does after them: reduce_bucket's final check, its
+  /// sanitizer gate and the cause's compiles (kFinalChecksReserved), so that a reduction given
+  /// a campaign window's time ends, and stores what it reached, inside it.
+  double reserved_checks = 0;
   std::optional<std::filesystem::path> out;  ///< rewritten with every improvement
   /// reduce_bucket: a generated program's finding is reduced at the IR level first (a
   /// wrong-code finding by reduce_generated, the others by `generated` below). Off: the text

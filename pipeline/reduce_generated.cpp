@@ -76,17 +76,19 @@ public:
     // The first guilty config alone first: most candidates lose the bug there, at one build.
     TestCheck first;
     if (!costs_->time("first config", [&] {
-          first = check(candidate, dir.path() / "first", {guilty_.front()});
+          first = check(candidate, dir.path() / "first", {guilty_.front()}, unused);
           return !first.configs.empty() && prints_prediction(first.configs.front(), candidate.sidecar) == false;
         }))
       return false;
-    // A test whose result will not be read (another edit was kept) stops between its steps.
+    // A test whose result will not be read (another edit was kept) stops between its steps,
+    // and its compiles are killed (check() puts `unused` in their limits).
     if (unused.stop_requested()) return false;
     std::vector<std::string> rest;
     for (const runners::Config& config : configs_)
       if (config.name != guilty_.front()) rest.push_back(config.name);
     return costs_->time("other configs", [&] {
-      const TestCheck run = check(candidate, dir.path() / "rest", rest);
+      const TestCheck run = check(candidate, dir.path() / "rest", rest, unused);
+      if (unused.stop_requested()) return false;
       for (const ConfigCheck& built : run.configs) {
         const bool reference = std::ranges::find(request_.reference, built.compile.config.name) !=
                                request_.reference.end();
@@ -111,9 +113,11 @@ public:
 
 private:
   TestCheck check(const generator::TestCase& candidate, const std::filesystem::path& dir,
-                  const std::vector<std::string>& configs) const {
+                  const std::vector<std::string>& configs, std::stop_token unused) const {
     std::filesystem::create_directories(dir / "build");
     CheckRequest request = request_.check;
+    request.compile_limits.stop = unused;
+    request.run_limits.stop = unused;
     request.configs = configs_;
     request.mode = runners::Mode::run;
     // A candidate is a generated program with its launch plans: each front end once, ptxas per

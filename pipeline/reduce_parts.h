@@ -58,7 +58,9 @@ public:
   reducer::Culprits ptxas_culprits(std::size_t jobs, std::ostream& err) const;
   /// undefined_behaviour_warning() for a candidate, with this test's clang arch and limits.
   std::optional<std::string> ub_warning(const std::string& candidate) const;
-  bool operator()(const std::string& candidate) const;
+  /// Whether `candidate` shows the target. Once `unused` is requested (the reducer will not
+  /// read the answer) it stops between its steps and kills the compile or run in flight.
+  bool operator()(const std::string& candidate, std::stop_token unused = {}) const;
   /// `text` written under the original's name into `dir`, and checked (with the sidecar).
   TestCheck check(const std::string& text, const std::filesystem::path& dir) const;
   /// What each step of the test has cost so far, over every copy (TestCosts::summary).
@@ -73,9 +75,9 @@ private:
   };
   /// The prefilter config's compile, when it passes; none when the candidate fails it.
   std::optional<ConfigCheck> prefilter(const std::filesystem::path& file, const std::filesystem::path& dir,
-                                       const std::string& text) const;
+                                       const std::string& text, const runners::Limits& limits) const;
   TestCheck check(const std::string& text, const std::filesystem::path& dir, CheckRequest request) const;
-  bool sanitizer_clean(const TestCheck& run, const std::string& candidate) const;
+  bool sanitizer_clean(const TestCheck& run, const std::string& candidate, std::stop_token unused) const;
 
   ReduceTarget target_;
   CheckRequest check_;
@@ -89,7 +91,8 @@ private:
   /// A run finding's prefilter pair (use_prefilter): two configs its partition separates.
   std::optional<std::pair<runners::Config, runners::Config>> run_pair_;
   /// Whether the pair, built and run on `candidate`, still falls in different groups.
-  bool pair_still_differs(const std::string& candidate, const std::filesystem::path& dir) const;
+  bool pair_still_differs(const std::string& candidate, const std::filesystem::path& dir,
+                          const CheckRequest& request) const;
   SharedTestCosts costs_ = std::make_shared<TestCosts>();
 };
 

@@ -212,7 +212,7 @@ TestCheck SignatureTest::check(const std::string& text, const std::filesystem::p
 }
 
 std::optional<ConfigCheck> SignatureTest::prefilter(const std::filesystem::path& file, const std::filesystem::path& dir,
-                                                    const std::string& text) const {
+                                                    const std::string& text, const runners::Limits& limits) const {
   // Built the way check_test builds: a file without main() as an object.
   runners::Mode mode = check_.mode.value_or(runners::Mode::binary);
   if ((mode == runners::Mode::binary || mode == runners::Mode::run) && !defines_main(text))
@@ -220,7 +220,7 @@ std::optional<ConfigCheck> SignatureTest::prefilter(const std::filesystem::path&
   const std::filesystem::path workdir = dir / "prefilter";
   std::filesystem::create_directories(workdir);
   ConfigCheck check;
-  check.compile = runners::compile(toolchain_, prefilter_->config, mode, file, workdir, check_.compile_limits);
+  check.compile = runners::compile(toolchain_, prefilter_->config, mode, file, workdir, limits);
   check.observation = oracle::observe_compile(check.compile);
   if (check.observation.outcome != prefilter_->outcome) return std::nullopt;
   if (check.observation.outcome == oracle::CompileOutcome::rejected &&
@@ -230,8 +230,9 @@ std::optional<ConfigCheck> SignatureTest::prefilter(const std::filesystem::path&
   return check;
 }
 
-bool SignatureTest::pair_still_differs(const std::string& candidate, const std::filesystem::path& dir) const {
-  CheckRequest pair = check_;
+bool SignatureTest::pair_still_differs(const std::string& candidate, const std::filesystem::path& dir,
+                                       const CheckRequest& request) const {
+  CheckRequest pair = request;
   pair.configs = {run_pair_->first, run_pair_->second};
   std::filesystem::create_directories(dir / "pair");
   const TestCheck run = check(candidate, dir / "pair", pair);
@@ -247,10 +248,18 @@ bool SignatureTest::pair_still_differs(const std::string& candidate, const std::
   });
 }
 
-bool SignatureTest::operator()(const std::string& candidate) const {
+bool SignatureTest::operator()(const std::string& candidate, std::stop_token unused) const {
+  // Every compile and run below is killed once `unused` is requested; a step it cut short
+  // answers no (nobody reads it), and no later step starts.
+  CheckRequest request = check_;
+  request.compile_limits.stop = unused;
+  request.run_limits.stop = unused;
   if (sanitizer_ && !costs_->time("ub warnings", [&] { return !ub_warning(candidate); })) return false;
   TempDir dir("cudiff-reduce");
-  if (run_pair_ && !costs_->time("pair", [&] { return pair_still_differs(candidate, dir.path()); })) return false;
+  if (unused.stop_requested()) return false;
+  if (run_pair_ && !costs_->time("pair", [&] { return pair_still_differs(candidate, dir.path(), request); }))
+    return false;
+  if (unused.stop_requested()) return false;
   TestCheck run;
   std::pair<std::string, double> step;  // the check of every config (left), timed; whether it passed is known below
   if (prefilter_) {
@@ -258,13 +267,14 @@ bool SignatureTest::operator()(const std::string& candidate) const {
     write_file(file, candidate);  // check() below writes the same text there again
     std::optional<ConfigCheck> first;
     if (!costs_->time("prefilter", [&] {
-          first = prefilter(file, dir.path(), candidate);
+          first = prefilter(file, dir.path(), candidate, request.compile_limits);
           return first.has_value();
         }))
       return false;
     // The other configs are built as check_test builds them, and the prefilter's compile
     // takes its place among them: the verdict is the one `cudiff check` would give.
-    CheckRequest rest = check_;
+    if (unused.stop_requested()) return false;
+    CheckRequest rest = request;
     std::erase(rest.configs, prefilter_->config);
     const auto start = std::chrono::steady_clock::now();
     run = check(candidate, dir.path(), rest);
@@ -285,7 +295,7 @@ bool SignatureTest::operator()(const std::string& candidate) const {
     run.verdict = oracle::judge(observations, oracle::JudgeOptions{check_.warnings});
   } else {
     const auto start = std::chrono::steady_clock::now();
-    run = check(candidate, dir.path(), check_);
+    run = check(candidate, dir.path(), request);
     step = {"check", std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()};
   }
   const std::vector<triage::Signature> found = signatures_of(run);
@@ -294,9 +304,10 @@ bool SignatureTest::operator()(const std::string& candidate) const {
                         : std::ranges::any_of(run.verdict.findings, [&](const oracle::Finding& f) {
                             return run_partition(f) == target_.partition;
                           });
+  if (unused.stop_requested()) return false;  // a step was cut short: its verdict says nothing
   costs_->add(step.first, step.second, same);
   if (!same) return false;
-  return !sanitizer_ || costs_->time("sanitizer", [&] { return sanitizer_clean(run, candidate); });
+  return !sanitizer_ || costs_->time("sanitizer", [&] { return sanitizer_clean(run, candidate, unused); });
 }
 
 /// Both compilers' binaries under every compute-sanitizer tool that can object to the
@@ -308,7 +319,7 @@ bool SignatureTest::operator()(const std::string& candidate) const {
 /// reduction waits on the first candidate in order. Unlike the campaign's gate, a run that
 /// proves nothing (a timeout, no summary) rejects the candidate too: the reduction must keep
 /// only what is known to be clean.
-bool SignatureTest::sanitizer_clean(const TestCheck& run, const std::string& candidate) const {
+bool SignatureTest::sanitizer_clean(const TestCheck& run, const std::string& candidate, std::stop_token unused) const {
   std::vector<const ConfigCheck*> binaries;
   for (runners::CompilerKind compiler : {runners::CompilerKind::nvcc, runners::CompilerKind::clang})
     for (const ConfigCheck& check : run.configs)
@@ -318,6 +329,7 @@ bool SignatureTest::sanitizer_clean(const TestCheck& run, const std::string& can
       }
   runners::Limits limits = check_.run_limits;
   limits.wall_seconds *= kSanitizerTimeFactor;
+  limits.stop = unused;
   for (SanitizerTool tool : sanitizer_tools_for(candidate, sidecar_)) {
     std::vector<std::future<SanitizerRun>> runs;
     for (const ConfigCheck* built : binaries)

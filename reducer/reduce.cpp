@@ -18,7 +18,7 @@ class Reduction {
 public:
   using Passes = std::vector<std::unique_ptr<Pass>>;
 
-  Reduction(const std::string& original, const Interesting& interesting, const Options& options)
+  Reduction(const std::string& original, const StoppableInteresting& interesting, const Options& options)
       : options_(options), tester_(interesting, options.jobs), text_(original) {
     result_.accepted.push_back(original);
   }
@@ -69,6 +69,12 @@ private:
     return options_.time_limit_seconds > 0 && seconds_since(start_) >= options_.time_limit_seconds;
   }
 
+  /// When the time limit ends the reduction (with one).
+  Clock::time_point end() const {
+    return start_ +
+           std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(options_.time_limit_seconds));
+  }
+
   /// The log line of a pass, by index: the log grows while references would be held.
   std::size_t stats_of(std::string_view name) {
     for (std::size_t i = 0; i < result_.log.size(); ++i)
@@ -105,7 +111,8 @@ private:
   /// One pass to its end. The window holds the next `jobs` candidates a sequential run would
   /// test, in that order; the first interesting one in that order wins, so the result does
   /// not depend on which test finishes first. Stale tests (after a win) are dropped when
-  /// they have not started; their answers otherwise still go to the cache.
+  /// they have not started and asked to stop when they have (a StoppableInteresting ends
+  /// between its steps, freeing its thread for the next window); neither answer is cached.
   void run_pass(const Pass& pass) {
     const std::size_t line = stats_of(pass.name());
     const auto started = Clock::now();
@@ -115,6 +122,10 @@ private:
     std::deque<Pending> window;
     std::optional<Cursor> next = pass.start(text_);
     while (true) {
+      if (out_of_time()) {  // the tests in flight are not waited for: nobody reads their answers
+        for (const Pending& stale : window) tester_.cancel(stale.handle);
+        break;
+      }
       while (window.size() < options_.jobs && next && !out_of_time()) {
         const Cursor cursor = *next;
         std::optional<std::string> candidate = pass.apply(text_, cursor);
@@ -130,9 +141,16 @@ private:
       if (window.empty()) break;
       Pending front = std::move(window.front());
       window.pop_front();
-      const bool interesting = tester_.wait(front.handle);
+      const std::optional<bool> interesting = options_.time_limit_seconds > 0
+                                                  ? tester_.wait_until(front.handle, end())
+                                                  : std::optional<bool>(tester_.wait(front.handle));
+      if (!interesting) {  // the time limit came first: nobody will read this answer either
+        tester_.cancel(front.handle);
+        for (const Pending& stale : window) tester_.cancel(stale.handle);
+        break;
+      }
       progress(pass.name(), false);
-      if (!interesting) continue;
+      if (!*interesting) continue;
       for (const Pending& stale : window) tester_.cancel(stale.handle);
       window.clear();
       accept(std::move(front.candidate), result_.log[line]);
@@ -186,9 +204,18 @@ private:
   Clock::time_point last_progress_ = Clock::now();
 };
 
+/// A plain test as a stoppable one that never stops early.
+StoppableInteresting stoppable(const Interesting& interesting) {
+  return [&interesting](const std::string& candidate, std::stop_token) { return interesting(candidate); };
+}
+
 } // namespace
 
 Result reduce(const std::string& original, const Interesting& interesting, const Options& options) {
+  return Reduction(original, stoppable(interesting), options).run();
+}
+
+Result reduce(const std::string& original, const StoppableInteresting& interesting, const Options& options) {
   return Reduction(original, interesting, options).run();
 }
 
@@ -197,7 +224,7 @@ Result reduce_entries(const std::string& ptx, const Interesting& interesting, st
   options.jobs = std::max<std::size_t>(1, jobs);
   Reduction::Passes first, none;
   first.push_back(make_entries_pass());
-  return Reduction(ptx, interesting, options).run(first, none, none);
+  return Reduction(ptx, stoppable(interesting), options).run(first, none, none);
 }
 
 std::string run_pass(const Pass& pass, const std::string& text, const Interesting& interesting) {

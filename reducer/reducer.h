@@ -24,6 +24,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <stop_token>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -99,6 +100,12 @@ std::string schedule_json(const Schedule& schedule);
 /// True when the candidate still shows what is being reduced. Must be thread-safe when
 /// jobs > 1. May throw (cudiff::Error): the reduction stops and the error propagates.
 using Interesting = std::function<bool(const std::string& candidate)>;
+/// The same, told when its answer will not be read: a test looked ahead at in parallel whose
+/// window another candidate won, or one running when the reduction ends. Its stop token is
+/// then requested, and the test may return at once (its answer, any answer, is dropped and
+/// not cached): a test of several steps stops between them, or kills the step it is in
+/// (runners::Limits::stop), instead of holding a thread the next candidates need.
+using StoppableInteresting = std::function<bool(const std::string& candidate, std::stop_token unused)>;
 
 /// What the progress callback sees.
 struct Progress {
@@ -173,6 +180,9 @@ struct Result {
 /// Reduces `original` with the passes of `options.schedule` (docs/reducer.md). Throws
 /// Error(usage) when the original is not interesting (with check_original).
 Result reduce(const std::string& original, const Interesting& interesting, const Options& options);
+/// The same with a test that can be told to stop (StoppableInteresting); the result is the
+/// same as the plain test's would be, since only answers nobody reads are cut short.
+Result reduce(const std::string& original, const StoppableInteresting& interesting, const Options& options);
 
 // ---- focus: the kernels a failure below the source needs --------------------------------
 

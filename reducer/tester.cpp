@@ -3,9 +3,11 @@
 
 #include "common/common.h"
 
+#include <algorithm>
+
 namespace cudiff::reducer {
 
-Tester::Tester(Interesting interesting, std::size_t jobs)
+Tester::Tester(StoppableInteresting interesting, std::size_t jobs)
     : interesting_(std::move(interesting)), jobs_(std::max<std::size_t>(1, jobs)) {
   if (jobs_ > 1)
     for (std::size_t i = 0; i < jobs_; ++i) workers_.emplace_back([this] { work(); });
@@ -15,6 +17,7 @@ Tester::~Tester() {
   {
     std::lock_guard lock(mutex_);
     stopping_ = true;
+    for (const Handle& running : running_) running->stop.request_stop();
   }
   wake_.notify_all();
   for (std::thread& worker : workers_) worker.join();
@@ -41,6 +44,7 @@ Tester::Handle Tester::submit(std::string candidate) {
       std::lock_guard lock(mutex_);
       ticket->started = true;
       ++tests_;
+      running_.push_back(ticket);
     }
     run(ticket);
   }
@@ -49,11 +53,22 @@ Tester::Handle Tester::submit(std::string candidate) {
 
 bool Tester::wait(const Handle& handle) { return handle->answer.get(); }
 
+std::optional<bool> Tester::wait_until(const Handle& handle, std::chrono::steady_clock::time_point end) {
+  if (handle->answer.wait_until(end) != std::future_status::ready) return std::nullopt;
+  return handle->answer.get();
+}
+
 void Tester::cancel(const Handle& handle) {
   std::lock_guard lock(mutex_);
-  if (handle->started || handle->cancelled) return;
+  if (handle->cancelled) return;
+  const bool running = std::ranges::find(running_, handle) != running_.end();
+  if (handle->started && !running) return;  // answered: a true answer, kept in the cache
   handle->cancelled = true;
   if (auto found = known_.find(handle->hash); found != known_.end() && found->second == handle) known_.erase(found);
+  if (running) {
+    handle->stop.request_stop();  // run() answers it when the test returns
+    return;
+  }
   handle->promise.set_value(false);  // never read by the reducer; keeps any waiter from hanging
 }
 
@@ -79,22 +94,29 @@ void Tester::work() {
       if (ticket->cancelled) continue;
       ticket->started = true;
       ++tests_;
+      running_.push_back(ticket);
     }
     run(ticket);
   }
 }
 
 void Tester::run(const Handle& ticket) {
+  // Leaves the running list; an answer that may have been cut short (cancelled: a stop was
+  // asked) or that is an exception leaves the cache too, so the text is tested again if asked.
+  const auto finish = [&](bool trusted) {
+    std::lock_guard lock(mutex_);
+    std::erase(running_, ticket);
+    if (trusted && !ticket->cancelled) return;
+    if (auto found = known_.find(ticket->hash); found != known_.end() && found->second == ticket) known_.erase(found);
+  };
   try {
-    const bool interesting = interesting_(ticket->candidate);
+    const bool interesting = interesting_(ticket->candidate, ticket->stop.get_token());
     ticket->candidate.clear();  // the cache keeps the hash and the answer, not the text
     ticket->candidate.shrink_to_fit();
+    finish(true);
     ticket->promise.set_value(interesting);
   } catch (...) {
-    {
-      std::lock_guard lock(mutex_);
-      if (auto found = known_.find(ticket->hash); found != known_.end() && found->second == ticket) known_.erase(found);
-    }
+    finish(false);
     ticket->promise.set_exception(std::current_exception());
   }
 }

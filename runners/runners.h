@@ -19,6 +19,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <stop_token>
 #include <string>
 #include <utility>
 #include <vector>
@@ -43,6 +44,10 @@ struct Limits {
   /// then is killed and marked `stopped`, never `timed_out` (it did not hang: the campaign's
   /// time ran out), and one that would start after it is not started. max(): none.
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+  /// A request to stop from whoever waits on the result (a reduction's test whose answer will
+  /// not be read): once requested, a child still running is killed and marked `stopped`, as at
+  /// the deadline, and one that would start is not started. Default: never requested.
+  std::stop_token stop;
   bool operator==(const Limits&) const = default;
 };
 

@@ -314,7 +314,7 @@ int milliseconds_until(Clock::time_point now, Clock::time_point then) {
 enum class Ending { exited, timed_out, memory_limit, stopped };
 
 /// Reads the child's output until the leader exits, the wall-clock limit or the deadline passes,
-/// `stop` (when given) is set, or the group's resident memory goes past its limit. The group's memory is sampled even without a limit, for
+/// `stop` (when given) is set or Limits::stop requested, or the group's resident memory goes past its limit. The group's memory is sampled even without a limit, for
 /// peak_memory_bytes. Not RLIMIT_AS: see Limits::memory_bytes (CUDA reserves terabytes of
 /// address space), and RLIMIT_RSS is not enforced by Linux at all.
 Ending watch(Child& child, const Limits& limits, Clock::time_point start, const std::atomic<bool>* stop) {
@@ -331,7 +331,7 @@ Ending watch(Child& child, const Limits& limits, Clock::time_point start, const 
     if (leader_exited(child, pidfd_events)) return Ending::exited;
     auto now = Clock::now();
     if (now >= limits.deadline && limits.deadline < deadline) return Ending::stopped;
-    if (stop != nullptr && stop->load()) return Ending::stopped;
+    if ((stop != nullptr && stop->load()) || limits.stop.stop_requested()) return Ending::stopped;
     if (now >= deadline) return Ending::timed_out;
     if (now >= next_sample) {
       std::uint64_t rss = detail::group_resident_bytes(child.pid);
@@ -394,7 +394,8 @@ void run(const Command& command, SubprocessResult& result, const std::atomic<boo
       return;
     }
   }
-  if (Clock::now() >= command.limits.deadline || (stop != nullptr && stop->load())) {
+  if (Clock::now() >= command.limits.deadline || (stop != nullptr && stop->load()) ||
+      command.limits.stop.stop_requested()) {
     result.stopped = true;
     result.start_error = "past the deadline";
     return;

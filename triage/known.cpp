@@ -2,6 +2,8 @@
 // mark matching buckets `known` (docs/triage.md, "Known differences").
 #include "triage/triage.h"
 
+#include "rules/rules.h"
+
 #include <algorithm>
 
 namespace cudiff::triage {
@@ -117,6 +119,35 @@ std::vector<KnownDifference> known_bug_entries(std::string_view text) {
   return entries;
 }
 
+/// The rules catalog's own verdicts (rules/catalog.json, each E rule's `evidence`): a compiler
+/// that lets a rule's violation through for a reason the catalog records — its bug, measured
+/// here and searched for upstream without a report; its bug reported upstream; or the rule
+/// wrong as the guide states it — misses that rule's diagnostic knowingly: such a finding is
+/// not new (a documented dialect relaxation is the judge's own kind, dialect_difference).
+std::vector<KnownDifference> catalog_entries() {
+  std::vector<KnownDifference> entries;
+  for (const rules::Rule& rule : rules::rule_catalog()) {
+    if (!rule.evidence) continue;
+    for (const rules::CompilerEvidence* evidence : {&rule.evidence->nvcc, &rule.evidence->clang}) {
+      std::string what;
+      if (evidence->why == "bug") what = evidence->compiler + " bug, no upstream report found";
+      else if (evidence->why == "upstream") what = evidence->compiler + " bug, reported upstream: " + evidence->url;
+      else if (evidence->why == "rule_wrong")
+        what = "the rule as the guide states it is wrong for " + evidence->compiler;
+      else continue;
+      KnownDifference entry;
+      entry.kind = "missed_diagnostic";
+      entry.side = evidence->compiler;
+      entry.id = rule.id;
+      entry.reason = "rules catalog " + rule.id + ": " + evidence->reason + " (" + what + "; measured " +
+                     rule.evidence->measured + ")";
+      entry.link = evidence->url;
+      entries.push_back(std::move(entry));
+    }
+  }
+  return entries;
+}
+
 /// The avoid rule of each confirmed, reproducing known-bug case that has one ("avoid":
 /// {"knobs": {...}, "needs": "..."}; a case without one yields none).
 std::vector<AvoidRule> known_bug_avoid_rules(std::string_view text) {
@@ -160,6 +191,7 @@ KnownDifferences KnownDifferences::shipped() {
   }
   for (KnownDifference& entry : known_bug_entries(detail::known_bug_cases_json))
     known.entries_.push_back(std::move(entry));
+  for (KnownDifference& entry : catalog_entries()) known.entries_.push_back(std::move(entry));
   known.avoid_rules_ = known_bug_avoid_rules(detail::known_bug_cases_json);
   return known;
 }

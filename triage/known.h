@@ -42,9 +42,11 @@ public:
   /// JSON with comments (docs/triage.md); throws Error(usage) naming the file and the problem.
   static KnownDifferences load(const std::filesystem::path& file);
   static KnownDifferences parse(std::string_view text, std::string_view origin);
-  /// The project's own knowledge, compiled in from triage/known_differences.json and the
+  /// The project's own knowledge, compiled in from triage/known_differences.json, the
   /// known-bug suite (corpus/known-bugs: each reproducing case's expected kinds with its
-  /// title_contains or key_prefix, the reason naming the case): applied by every campaign and
+  /// title_contains or key_prefix, the reason naming the case) and the rules catalog's verdicts
+  /// (a missed diagnostic of a rule whose evidence says the compiler lets it through as a bug
+  /// found here, one reported upstream, or a rule wrong as written): applied by every campaign and
   /// check unless --no-known. Throws Error(internal) if it is malformed (a build defect that
   /// tests/unit/triage rules out).
   static KnownDifferences shipped();

@@ -47,8 +47,10 @@ void check_plans(const runners::Toolchain& toolchain, const generator::TestCase&
   const std::filesystem::path source = dir / (test.name + ".cu");
   write_file(source, test.source);
   const runners::Config front_end = runners::front_end_config(runners::parse_configs(config).front());
+  runners::Limits limits;
+  limits.wall_seconds = 600;
   const runners::CompileResult compiled = runners::compile(toolchain, front_end, runners::Mode::ptx, source, dir,
-                                                           runners::Limits{600});
+                                                           limits);
   EXPECT_EQ(compiled.process.exit_code, 0) << config << ": " << compiled.process.err.text;
   if (compiled.artifact.empty()) return;
   const std::string ptx = read_file(compiled.artifact);

@@ -11,6 +11,7 @@
 #include <csignal>
 #include <fstream>
 #include <sstream>
+#include <stop_token>
 #include <thread>
 
 #include <fcntl.h>
@@ -462,6 +463,29 @@ TEST(SubprocessDeadline, AStopFlagSetLaterStopsTheChildLikeTheDeadline) {
   EXPECT_FALSE(run_subprocess(make({"true"}), stop).started);
   std::atomic<bool> never{false};
   EXPECT_TRUE(run_subprocess(make({"true"}), never).exited_zero());
+}
+
+TEST(SubprocessDeadline, AStopRequestedInTheLimitsStopsTheChildLikeTheDeadline) {
+  // A reduction's test whose answer will not be read: its compile in flight is killed.
+  std::stop_source stop;
+  Command command = make({"sleep", "30"}, 60);
+  command.limits.stop = stop.get_token();
+  std::thread requester([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    stop.request_stop();
+  });
+  const auto start = std::chrono::steady_clock::now();
+  const SubprocessResult result = run_subprocess(command);
+  requester.join();
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 5);
+  EXPECT_TRUE(result.started);
+  EXPECT_TRUE(result.stopped);
+  EXPECT_FALSE(result.timed_out);
+  // Requested already: nothing starts; a token nobody can request: the child runs to its end.
+  command = make({"true"});
+  command.limits.stop = stop.get_token();
+  EXPECT_FALSE(run_subprocess(command).started);
+  EXPECT_TRUE(run_subprocess(make({"true"})).exited_zero());
 }
 
 } // namespace

@@ -272,6 +272,38 @@ TEST(TriageKnown, MalformedFileIsAUsageErrorNamingTheFile) {
             std::string::npos);
 }
 
+TEST(TriageKnown, AMissedDiagnosticTheRulesCatalogRecordsIsKnownWithItsVerdict) {
+  // R-TMPL-UNNAMED-TYPE: the catalog measured clang accepting it and searched upstream for a
+  // report (why "bug"); a campaign's finding of it is that entry, not a new bug.
+  const auto shipped = triage::KnownDifferences::shipped();
+  triage::Signature missed;
+  missed.kind = "missed_diagnostic";
+  missed.side = "clang";
+  missed.ids = {"R-TMPL-UNNAMED-TYPE"};
+  const triage::KnownDifference* known = shipped.match(missed);
+  ASSERT_NE(known, nullptr);
+  EXPECT_TRUE(known->reason.starts_with("rules catalog R-TMPL-UNNAMED-TYPE: ")) << known->reason;
+  EXPECT_NE(known->reason.find("clang bug, no upstream report found"), std::string::npos) << known->reason;
+  // nvcc diagnoses that rule: the same miss on nvcc's side is new. So is clang's miss of a rule
+  // clang diagnoses (R-HOSTEXT-NODEV), and --no-known knows none of them.
+  missed.side = "nvcc";
+  EXPECT_EQ(shipped.match(missed), nullptr);
+  missed.side = "clang";
+  missed.ids = {"R-HOSTEXT-NODEV"};
+  EXPECT_EQ(shipped.match(missed), nullptr);
+  missed.ids = {"R-TMPL-UNNAMED-TYPE"};
+  EXPECT_EQ(triage::KnownDifferences::none().match(missed), nullptr);
+  // Every catalog verdict of a bug, an upstream report or a wrong rule is an entry, and each
+  // upstream one carries its report's link.
+  std::size_t catalog = 0;
+  for (const triage::KnownDifference& entry : shipped.entries()) {
+    if (!entry.reason.starts_with("rules catalog ")) continue;
+    ++catalog;
+    if (entry.reason.find("reported upstream") != std::string::npos) EXPECT_FALSE(entry.link.empty()) << entry.id;
+  }
+  EXPECT_GE(catalog, 40u);
+}
+
 TEST(TriageKnown, TheShippedKnowledgeIsCompiledInAndOnlyNoKnownDropsIt) {
   // The compiled-in copy is the file in the tree, entry for entry.
   const auto file = triage::KnownDifferences::load(test::source_dir() / "triage" / "known_differences.json");
