@@ -638,6 +638,9 @@ std::size_t default_fuzz_jobs() { return std::max<std::size_t>(1, usable_cores()
 
 CampaignSummary run_campaign(const CampaignSetup& setup, std::ostream& err) {
   triage::Database db = triage::Database::open(setup.db_path);  // a bad database fails here
+  // What this cudiff knows labels the buckets already there too (a database filed by an older
+  // one keeps its `new` labels otherwise, and --resume's summary would count them as new).
+  db.apply_known(setup.known);
   OpenCampaign open = open_or_resume(db, setup);
   CampaignSummary summary;
   summary.campaign_id = open.row.id;

@@ -83,7 +83,9 @@ TEST(FuzzReductions, WhatTheShareLeavesIsListedAndResumeTakesItUp) {
   }
 
   // The campaign has ended, but a bug is left: --resume takes it up (here without reducing).
-  auto resumed = run_cudiff({"fuzz", "--resume", "--no-reduce", "--db", db.string(), "--json"});
+  // Like every command, it applies the knowledge its own command line gives (without
+  // --no-known the shipped entries would label this bucket known, and nothing would be left).
+  auto resumed = run_cudiff({"fuzz", "--resume", "--no-reduce", "--no-known", "--db", db.string(), "--json"});
   ASSERT_EQ(resumed.exit_code, 0) << resumed.out.text << resumed.err.text;
   const auto summary = boost::json::parse(resumed.out.text);
   EXPECT_EQ(summary.at("tests").to_number<int>(), 4);
@@ -99,4 +101,35 @@ TEST(FuzzReductions, WhatTheShareLeavesIsListedAndResumeTakesItUp) {
   auto nothing = run_cudiff({"fuzz", "--resume", "--db", (dir.path() / "done.db").string()});
   EXPECT_EQ(nothing.exit_code, 2);
   EXPECT_TRUE(contains(nothing.err.text, "nor one with new bugs left to reduce")) << nothing.err.text;
+}
+
+// A bucket filed before this cudiff knew it (here: with --no-known) is labelled by the next
+// campaign on its database: clang's miss of R-TMPL-UNNAMED-TYPE is a rules catalog verdict.
+TEST(FuzzReductions, ACampaignLabelsTheBucketsAlreadyThereWithWhatItKnows) {
+  cudiff::TempDir dir("cudiff-fuzz-relabel");
+  const fs::path db = dir.path() / "old.db";
+  const fs::path file = dir.path() / "unnamed.cu";
+  cudiff::write_file(file, "template <typename T> __global__ void k(T v) { (void)v; }\n"
+                           "enum { e0 = 1 };\n"
+                           "void host() {\n"
+                           "  k<<<1, 1>>>(e0); // expected-error: R-TMPL-UNNAMED-TYPE\n"
+                           "}\n");
+  const auto checked = run_cudiff({"check", file.string(), "--mode", "syntax", "--db", db.string(), "--no-known"});
+  ASSERT_EQ(checked.exit_code, 1) << checked.out.text << checked.err.text;
+  const auto status_of_missed = [&] {
+    auto database = cudiff::triage::Database::open(db, {.create = false, .read_only = true});
+    for (const auto& bucket : database.buckets({}))
+      if (bucket.kind == "missed_diagnostic") return std::pair{bucket.status, bucket.known_reason};
+    return std::pair{cudiff::triage::Status::fresh, std::string("no missed diagnostic")};
+  };
+  ASSERT_EQ(status_of_missed().first, cudiff::triage::Status::fresh);
+  std::vector<std::string> args = fuzz_args(dir.path(), db);
+  args.insert(args.end(), {"--reduce-share", "0"});
+  args[2] = "1";  // --tests 1
+  args[4] = "1";  // --batch 1
+  const auto fuzzed = run_cudiff(args);
+  ASSERT_EQ(fuzzed.exit_code, 0) << fuzzed.out.text << fuzzed.err.text;
+  const auto [status, reason] = status_of_missed();
+  EXPECT_EQ(status, cudiff::triage::Status::known) << reason;
+  EXPECT_TRUE(reason.starts_with("rules catalog R-TMPL-UNNAMED-TYPE: ")) << reason;
 }
