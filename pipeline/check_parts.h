@@ -7,10 +7,20 @@
 #include <filesystem>
 #include <functional>
 #include <optional>
+#include <stop_token>
 #include <string_view>
 #include <vector>
 
 namespace cudiff::pipeline {
+
+/// `request` with `unused` in its compile and run limits (runners::Limits::stop): once it is
+/// requested, every compile and run the check starts or has in flight is killed. For a
+/// reduction's test whose answer will not be read.
+inline CheckRequest stopped_by(CheckRequest request, std::stop_token unused) {
+  request.compile_limits.stop = unused;
+  request.run_limits.stop = unused;
+  return request;
+}
 
 /// Whether a program can run in an executor as it would in a process of its own: it defines
 /// main() and declares no __managed__ variable (managed memory is per process; the executor

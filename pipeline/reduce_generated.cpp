@@ -5,6 +5,7 @@
 // prediction, the others print the prediction, the configs split as the finding split them,
 // and compute-sanitizer is clean on the reference config's binary.
 #include "pipeline/reduce_generated.h"
+#include "pipeline/check_parts.h"
 #include "pipeline/sanitizer_parts.h"
 #include "pipeline/test_costs.h"
 
@@ -75,30 +76,34 @@ public:
     TempDir dir("cudiff-ir-reduce");
     // The first guilty config alone first: most candidates lose the bug there, at one build.
     TestCheck first;
-    if (!costs_->time("first config", [&] {
-          first = check(candidate, dir.path() / "first", {guilty_.front()}, unused);
-          return !first.configs.empty() && prints_prediction(first.configs.front(), candidate.sidecar) == false;
-        }))
+    // A test whose result will not be read (another edit was kept) has its compiles and runs
+    // killed (check() puts `unused` in their limits) and answers no (TestCosts::time).
+    if (!costs_->time(
+            "first config",
+            [&] {
+              first = check(candidate, dir.path() / "first", {guilty_.front()}, unused);
+              return !first.configs.empty() && prints_prediction(first.configs.front(), candidate.sidecar) == false;
+            },
+            unused))
       return false;
-    // A test whose result will not be read (another edit was kept) stops between its steps,
-    // and its compiles are killed (check() puts `unused` in their limits).
-    if (unused.stop_requested()) return false;
     std::vector<std::string> rest;
     for (const runners::Config& config : configs_)
       if (config.name != guilty_.front()) rest.push_back(config.name);
-    return costs_->time("other configs", [&] {
-      const TestCheck run = check(candidate, dir.path() / "rest", rest, unused);
-      if (unused.stop_requested()) return false;
-      for (const ConfigCheck& built : run.configs) {
-        const bool reference = std::ranges::find(request_.reference, built.compile.config.name) !=
-                               request_.reference.end();
-        if (prints_prediction(built, candidate.sidecar) != reference) return false;
-      }
+    return costs_->time(
+        "other configs",
+        [&] {
+          const TestCheck run = check(candidate, dir.path() / "rest", rest, unused);
+          for (const ConfigCheck& built : run.configs) {
+            const bool reference = std::ranges::find(request_.reference, built.compile.config.name) !=
+                                   request_.reference.end();
+            if (prints_prediction(built, candidate.sidecar) != reference) return false;
+          }
           // The guilty configs among themselves split as the finding split them.
-      std::vector<ConfigCheck> all = run.configs;
-      all.push_back(first.configs.front());
-      return guilty_split(all) == request_.partition;
-    });
+          std::vector<ConfigCheck> all = run.configs;
+          all.push_back(first.configs.front());
+          return guilty_split(all) == request_.partition;
+        },
+        unused);
   }
 
   /// The reference config's program, built whole, is clean under every compute-sanitizer tool
@@ -115,9 +120,7 @@ private:
   TestCheck check(const generator::TestCase& candidate, const std::filesystem::path& dir,
                   const std::vector<std::string>& configs, std::stop_token unused) const {
     std::filesystem::create_directories(dir / "build");
-    CheckRequest request = request_.check;
-    request.compile_limits.stop = unused;
-    request.run_limits.stop = unused;
+    CheckRequest request = stopped_by(request_.check, unused);
     request.configs = configs_;
     request.mode = runners::Mode::run;
     // A candidate is a generated program with its launch plans: each front end once, ptxas per

@@ -56,8 +56,9 @@ public:
   /// code builds in two steps): the kernels of a text whose `.entry` blocks alone still make
   /// that config's ptxas fail the same way. Unset otherwise. Its progress goes to `err`.
   reducer::Culprits ptxas_culprits(std::size_t jobs, std::ostream& err) const;
-  /// undefined_behaviour_warning() for a candidate, with this test's clang arch and limits.
-  std::optional<std::string> ub_warning(const std::string& candidate) const;
+  /// undefined_behaviour_warning() for a candidate, with this test's clang arch and limits
+  /// (killed once `unused` is requested).
+  std::optional<std::string> ub_warning(const std::string& candidate, std::stop_token unused = {}) const;
   /// Whether `candidate` shows the target. Once `unused` is requested (the reducer will not
   /// read the answer) it stops between its steps and kills the compile or run in flight.
   bool operator()(const std::string& candidate, std::stop_token unused = {}) const;

@@ -187,11 +187,13 @@ void SignatureTest::use_sanitizer_gate() {
   sanitizer_ = require_compute_sanitizer(toolchain_, "reducing a run mismatch");
 }
 
-std::optional<std::string> SignatureTest::ub_warning(const std::string& candidate) const {
+std::optional<std::string> SignatureTest::ub_warning(const std::string& candidate, std::stop_token unused) const {
   std::string arch = "sm_90";
   for (const runners::Config& used : check_.configs)
     if (used.compiler == runners::CompilerKind::clang) arch = used.arch;
-  return undefined_behaviour_warning(toolchain_, candidate, file_name_, arch, check_.compile_limits);
+  runners::Limits limits = check_.compile_limits;
+  limits.stop = unused;
+  return undefined_behaviour_warning(toolchain_, candidate, file_name_, arch, limits);
 }
 
 TestCheck SignatureTest::check(const std::string& text, const std::filesystem::path& dir) const {
@@ -250,30 +252,28 @@ bool SignatureTest::pair_still_differs(const std::string& candidate, const std::
 
 bool SignatureTest::operator()(const std::string& candidate, std::stop_token unused) const {
   // Every compile and run below is killed once `unused` is requested; a step it cut short
-  // answers no (nobody reads it), and no later step starts.
-  CheckRequest request = check_;
-  request.compile_limits.stop = unused;
-  request.run_limits.stop = unused;
-  if (sanitizer_ && !costs_->time("ub warnings", [&] { return !ub_warning(candidate); })) return false;
+  // answers no (nobody reads it; TestCosts::time does not count it), and no later step starts.
+  const CheckRequest request = stopped_by(check_, unused);
+  if (sanitizer_ && !costs_->time("ub warnings", [&] { return !ub_warning(candidate, unused); }, unused)) return false;
   TempDir dir("cudiff-reduce");
-  if (unused.stop_requested()) return false;
-  if (run_pair_ && !costs_->time("pair", [&] { return pair_still_differs(candidate, dir.path(), request); }))
+  if (run_pair_ && !costs_->time("pair", [&] { return pair_still_differs(candidate, dir.path(), request); }, unused))
     return false;
-  if (unused.stop_requested()) return false;
   TestCheck run;
   std::pair<std::string, double> step;  // the check of every config (left), timed; whether it passed is known below
   if (prefilter_) {
     const std::filesystem::path file = dir.path() / file_name_;
     write_file(file, candidate);  // check() below writes the same text there again
     std::optional<ConfigCheck> first;
-    if (!costs_->time("prefilter", [&] {
-          first = prefilter(file, dir.path(), candidate, request.compile_limits);
-          return first.has_value();
-        }))
+    if (!costs_->time(
+            "prefilter",
+            [&] {
+              first = prefilter(file, dir.path(), candidate, request.compile_limits);
+              return first.has_value();
+            },
+            unused))
       return false;
     // The other configs are built as check_test builds them, and the prefilter's compile
     // takes its place among them: the verdict is the one `cudiff check` would give.
-    if (unused.stop_requested()) return false;
     CheckRequest rest = request;
     std::erase(rest.configs, prefilter_->config);
     const auto start = std::chrono::steady_clock::now();
@@ -307,7 +307,7 @@ bool SignatureTest::operator()(const std::string& candidate, std::stop_token unu
   if (unused.stop_requested()) return false;  // a step was cut short: its verdict says nothing
   costs_->add(step.first, step.second, same);
   if (!same) return false;
-  return !sanitizer_ || costs_->time("sanitizer", [&] { return sanitizer_clean(run, candidate, unused); });
+  return !sanitizer_ || costs_->time("sanitizer", [&] { return sanitizer_clean(run, candidate, unused); }, unused);
 }
 
 /// Both compilers' binaries under every compute-sanitizer tool that can object to the

@@ -123,7 +123,7 @@ private:
     std::optional<Cursor> next = pass.start(text_);
     while (true) {
       if (out_of_time()) {  // the tests in flight are not waited for: nobody reads their answers
-        for (const Pending& stale : window) tester_.cancel(stale.handle);
+        cancel(window);
         break;
       }
       while (window.size() < options_.jobs && next && !out_of_time()) {
@@ -146,13 +146,12 @@ private:
                                                   : std::optional<bool>(tester_.wait(front.handle));
       if (!interesting) {  // the time limit came first: nobody will read this answer either
         tester_.cancel(front.handle);
-        for (const Pending& stale : window) tester_.cancel(stale.handle);
+        cancel(window);
         break;
       }
       progress(pass.name(), false);
       if (!*interesting) continue;
-      for (const Pending& stale : window) tester_.cancel(stale.handle);
-      window.clear();
+      cancel(window);
       accept(std::move(front.candidate), result_.log[line]);
       next = pass.advance_on_success(text_, front.cursor);
     }
@@ -160,6 +159,12 @@ private:
     stats.tests += tester_.tests() - tests_before;
     stats.cache_hits += tester_.cache_hits() - hits_before;
     stats.seconds += seconds_since(started);
+  }
+
+  /// Every test of `window` is stale: dropped, or told to stop (Tester::cancel).
+  void cancel(std::deque<Pending>& window) {
+    for (const Pending& stale : window) tester_.cancel(stale.handle);
+    window.clear();
   }
 
   /// The formatted text is taken only if it is still interesting; it may be a little larger.
