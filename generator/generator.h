@@ -346,6 +346,9 @@ public:
   ~ProgramReduction();
   ProgramReduction(ProgramReduction&&) noexcept;
   ProgramReduction& operator=(ProgramReduction&&) noexcept;
+  /// A copy to go back to: the IR stage keeps an edit before its last step has said yes.
+  ProgramReduction(const ProgramReduction& other);
+  ProgramReduction& operator=(const ProgramReduction& other);
 
   /// The current program: text and sidecar (the prediction of its checksums).
   const TestCase& current() const;

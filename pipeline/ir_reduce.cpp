@@ -219,10 +219,47 @@ IrReduction reduce_ir(generator::ProgramReduction& reduction, const IrTest& test
     });
     return in_flight.size() + stale.size();
   };
+  const auto leave_current = [&] {
+    for (InFlight& later : in_flight) stale.push_back(std::move(later.verdict));
+    in_flight.clear();
+    current.request_stop();
+    current = std::stop_source{};
+  };
+  // The confirm step of the edit kept last, still running. The edit is kept at once and the
+  // next edits are tested on top of it: the confirm step (the sanitizer, 5 to 8 s on an H100)
+  // nearly always says yes, and waiting for it left every slot idle for that long, once per
+  // kept edit (27 times for 25 edits: 150 s of a 321 s stage). A no goes back to `before`
+  // and on with the next edit, which is what a sequential run does.
+  struct Unconfirmed {
+    generator::ProgramReduction before;
+    std::size_t edit = 0;
+    std::future<bool> verdict;
+  };
+  std::optional<Unconfirmed> unconfirmed;
+  std::size_t next = 0;
+  // Waits for the confirm step, if one runs (`wait`; else only when it has ended). False when
+  // it said no: the reduction is back where it was and `next` after the refused edit.
+  const auto settle = [&](bool wait) {
+    if (!unconfirmed) return true;
+    if (!wait && unconfirmed->verdict.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return true;
+    const bool yes = unconfirmed->verdict.get();
+    if (yes) {
+      if (options.on_improvement) options.on_improvement(reduction.current());
+    } else {
+      leave_current();
+      reduction = std::move(unconfirmed->before);
+      next = unconfirmed->edit + 1;
+      result.log.pop_back();
+      --result.accepted;
+    }
+    unconfirmed.reset();
+    return yes;
+  };
   for (bool progressed = true; progressed && !out_of_time();) {
     progressed = false;
     ++result.rounds;
-    for (std::size_t next = 0; !out_of_time();) {
+    for (next = 0; !out_of_time();) {
+      settle(false);
       while (next < reduction.edits() && slots_taken() < jobs) {
         std::optional<generator::TestCase> candidate = reduction.candidate(next);
         if (candidate && !visited.contains(program_key(candidate->source))) {
@@ -236,28 +273,39 @@ IrReduction reduce_ir(generator::ProgramReduction& reduction, const IrTest& test
         ++next;
       }
       if (in_flight.empty()) {
-        if (next >= reduction.edits()) break;  // the round is over
-        stale.front().wait();                  // every slot is a stale test's: wait for one
+        if (next >= reduction.edits()) {
+          if (settle(true)) break;  // the round is over
+          continue;                 // the last kept edit was refused: on after it
+        }
+        stale.front().wait();  // every slot is a stale test's: wait for one
         continue;
       }
       InFlight first = std::move(in_flight.front());
       in_flight.pop_front();
-      const bool kept = first.verdict.get() && (!options.confirm || options.confirm(*first.candidate));
+      const bool passed = first.verdict.get();
       progress(first.edit);
-      if (!kept) continue;
-      for (InFlight& later : in_flight) stale.push_back(std::move(later.verdict));
-      in_flight.clear();
-      current.request_stop();
-      current = std::stop_source{};
+      if (!passed) continue;
+      // A test of a program the confirm step may still refuse: it counts once that said yes.
+      if (!settle(true)) continue;
+      std::optional<generator::ProgramReduction> before;
+      if (options.confirm) before = reduction;
+      leave_current();
       result.log.push_back(reduction.describe(first.edit));
       reduction.accept(first.edit);
       visited.insert(program_key(reduction.current().source));
       ++result.accepted;
       progressed = true;
       next = first.edit;  // the same number names the next edit now
-      if (options.on_improvement) options.on_improvement(reduction.current());
+      if (before)
+        unconfirmed = Unconfirmed{std::move(*before), first.edit,
+                                  std::async(std::launch::async, [&options, candidate = first.candidate] {
+                                    return options.confirm(*candidate);
+                                  })};
+      else if (options.on_improvement) options.on_improvement(reduction.current());
     }
   }
+  // A confirm step still running decides its edit: it is not stopped, as it takes seconds.
+  settle(true);
   // Out of time: the tests still running end before this returns (their futures wait), told to
   // stop, since none of their results will be read.
   current.request_stop();

@@ -353,6 +353,12 @@ ProgramReduction::ProgramReduction(const Policy& policy, const std::vector<std::
 ProgramReduction::~ProgramReduction() = default;
 ProgramReduction::ProgramReduction(ProgramReduction&&) noexcept = default;
 ProgramReduction& ProgramReduction::operator=(ProgramReduction&&) noexcept = default;
+// The edits hold indices, not references (they apply to copies), so a copy of the state is one.
+ProgramReduction::ProgramReduction(const ProgramReduction& other) : state_(std::make_unique<State>(*other.state_)) {}
+ProgramReduction& ProgramReduction::operator=(const ProgramReduction& other) {
+  if (this != &other) state_ = std::make_unique<State>(*other.state_);
+  return *this;
+}
 
 const TestCase& ProgramReduction::current() const { return state_->program.current; }
 

@@ -178,18 +178,32 @@ void launch_edits(const Kernel& kernel, std::vector<KernelEdit>& edits) {
 }
 
 /// A function's calls become 0 and it goes; the later functions' calls are renumbered.
+/// Function `f` erased; its calls read 0, the later functions renumbered.
+void erase_function(Kernel& k, std::size_t f) {
+  walk_kernel_exprs(k, [f](Expr& e) {
+    if (e.kind != Expr::Kind::Call) return false;
+    if (static_cast<std::size_t>(e.var) == f) e = zero(e.wide);
+    else if (static_cast<std::size_t>(e.var) > f) --e.var;
+    return false;
+  });
+  k.functions.erase(k.functions.begin() + static_cast<std::ptrdiff_t>(f));
+}
+
+/// The functions some expression calls, by index.
+std::set<std::size_t> called_functions(const Kernel& kernel) {
+  std::set<std::size_t> called;
+  walk_kernel_exprs(kernel, [&](const Expr& e) {
+    if (e.kind == Expr::Kind::Call) called.insert(static_cast<std::size_t>(e.var));
+    return false;
+  });
+  return called;
+}
+
 void function_edits(const Kernel& kernel, std::vector<KernelEdit>& edits) {
   for (std::size_t f = 0; f < kernel.functions.size(); ++f)
     edits.push_back({"delete function " + kernel.functions[f].name, "dense: delete a function", [f](Kernel& k) {
                        if (f >= k.functions.size()) return false;
-                       auto renumber = [f](Expr& e) {
-                         if (e.kind != Expr::Kind::Call) return false;
-                         if (static_cast<std::size_t>(e.var) == f) e = zero(e.wide);
-                         else if (static_cast<std::size_t>(e.var) > f) --e.var;
-                         return false;
-                       };
-                       walk_kernel_exprs(k, renumber);
-                       k.functions.erase(k.functions.begin() + static_cast<std::ptrdiff_t>(f));
+                       erase_function(k, f);
                        return true;
                      }});
 }
@@ -400,10 +414,11 @@ bool uses_cache_hints(const Kernel& kernel) {
   return kernel.store_hint != 0 || walk_kernel_exprs(kernel, [](const Expr& e) { return e.hint != 0; });
 }
 
-/// A variable nothing reads or writes goes (its declaration and its word of the hash); the
-/// later ones are renumbered. A variable starts at 0 rather than an input word. The same for
-/// the base words, the local and the shared words.
-void storage_edits(const Kernel& kernel, std::vector<KernelEdit>& edits) {
+/// The parts of the kernel nothing uses any more. A variable nothing reads or writes goes (its
+/// declaration and its word of the hash; the later ones are renumbered); the same for the base
+/// words, the local and shared words, the global bytes, the atomic slots, the structs' types,
+/// arrays and functions, and the functions nothing calls.
+void dead_part_edits(const Kernel& kernel, std::vector<KernelEdit>& edits) {
   const Uses uses = uses_of(kernel);
   // vars[0..4] are a, b, c, d and w: the output words.
   for (std::size_t v = kernel.vars.size(); v-- > 5;) {
@@ -427,11 +442,6 @@ void storage_edits(const Kernel& kernel, std::vector<KernelEdit>& edits) {
                        return true;
                      }});
   }
-  // Then what still reads the input: a reproducer whose kernel reads none has no input at all.
-  for (std::size_t v = 5; v < kernel.vars.size(); ++v)
-    if (kernel.vars[v].from_input)
-      edits.push_back({kernel.vars[v].name + " starts at 0", "dense: a variable starts at 0",
-                       [v](Kernel& k) { return v < k.vars.size() && std::exchange(k.vars[v].from_input, false); }});
   auto uses_base = [](const Uses& u) { return !u.vars.empty() && *u.vars.begin() < 5; };
   if (kernel.base_words && !uses_base(uses))
     edits.push_back({"delete the words a, b, c, d and w", "dense: delete the base words", [uses_base](Kernel& k) {
@@ -461,8 +471,6 @@ void storage_edits(const Kernel& kernel, std::vector<KernelEdit>& edits) {
                        k.atomic_slots.clear();
                        return true;
                      }});
-  // The same for 0.9.0's kernel-wide parts: the structs' types, arrays and functions once no
-  // statement uses them; the fence's partials and result words; the hints.
   if (!kernel.bit_members.empty() && !uses.bit_structs)
     edits.push_back({"delete the bit-field structs", "dense: delete the bit-field structs", [](Kernel& k) {
                        if (uses_of(k).bit_structs || k.bit_members.empty()) return false;
@@ -475,6 +483,29 @@ void storage_edits(const Kernel& kernel, std::vector<KernelEdit>& edits) {
                        k.padded_members.clear();
                        return true;
                      }});
+  const std::set<std::size_t> called = called_functions(kernel);
+  if (called.size() < kernel.functions.size())
+    edits.push_back({"delete the functions nothing calls", "dense: delete a function", [](Kernel& k) {
+                       const std::set<std::size_t> now = called_functions(k);
+                       bool changed = false;
+                       for (std::size_t f = k.functions.size(); f-- > 0;)
+                         if (!now.contains(f)) {
+                           erase_function(k, f);
+                           changed = true;
+                         }
+                       return changed;
+                     }});
+}
+
+/// The dead parts, then a variable starts at 0 rather than an input word, the fence goes, the
+/// loads and stores lose their cache hints, the shared words become static.
+void storage_edits(const Kernel& kernel, std::vector<KernelEdit>& edits) {
+  dead_part_edits(kernel, edits);
+  // Then what still reads the input: a reproducer whose kernel reads none has no input at all.
+  for (std::size_t v = 5; v < kernel.vars.size(); ++v)
+    if (kernel.vars[v].from_input)
+      edits.push_back({kernel.vars[v].name + " starts at 0", "dense: a variable starts at 0",
+                       [v](Kernel& k) { return v < k.vars.size() && std::exchange(k.vars[v].from_input, false); }});
   if (kernel.fence != FenceKind::None)
     edits.push_back({"delete the fence", "dense: delete the fence",
                      [](Kernel& k) { return std::exchange(k.fence, FenceKind::None) != FenceKind::None; }});
@@ -506,6 +537,10 @@ std::vector<KernelEdit> kernel_edits(const Kernel& kernel) {
   storage_edits(kernel, edits);
   statement_edits(kernel, edits);
   expression_edits(kernel, edits);
+  // And again for what a deleted statement or expression left unused: the stage goes on after
+  // the edit it kept, so without these a round ends with them (d52a5cfd's reduction ran out of
+  // time with two functions and both structs' families, 100 lines, unused).
+  dead_part_edits(kernel, edits);
   return edits;
 }
 

@@ -90,6 +90,58 @@ TEST(ProgramReduction, AKernelThatNoLongerReadsItsInputEndsWithoutOne) {
   EXPECT_LE(lines(text), 28u) << text;  // the byte store, its bytes set and hashed
 }
 
+TEST(ProgramReduction, FunctionsADeletedStatementLeftUncalledGoLaterInTheSameRound) {
+  // A dense kernel with functions: its statements go one by one (the first edit of that kind
+  // each time) until some function is called no more. Then an edit that deletes every uncalled
+  // function is offered after the statement edits too, since the stage goes on after the edit it
+  // kept; its candidate calls every function it still defines and has a prediction.
+  Policy policy = Policy::defaults();
+  policy.set("dense.share", 1);
+  policy.set("dense.family.dense_functions", 1);
+  std::size_t checked = 0;
+  for (std::uint64_t seed = kSeed; seed < kSeed + 8 && checked == 0; ++seed) {
+    ProgramReduction reduction(policy, seed, Size::small);
+    for (int step = 0; step < 200; ++step) {
+      std::optional<std::size_t> last_statement, cleanup;
+      for (std::size_t i = 0; i < reduction.edits(); ++i) {
+        if (reduction.describe(i).find(": delete statement ") != std::string::npos) last_statement = i;
+        if (reduction.describe(i).ends_with("delete the functions nothing calls")) cleanup = i;
+      }
+      if (cleanup) {
+        ASSERT_TRUE(last_statement);
+        EXPECT_GT(*cleanup, *last_statement) << "seed " << seed;
+        const std::optional<TestCase> candidate = reduction.candidate(*cleanup);
+        ASSERT_TRUE(candidate);
+        ASSERT_TRUE(candidate->sidecar.kernels);
+        EXPECT_LT(candidate->source.size(), reduction.current().source.size());
+        ++checked;
+        break;
+      }
+      if (!last_statement) break;
+      // The first statement edit that makes a candidate.
+      bool accepted = false;
+      for (std::size_t i = 0; i < reduction.edits() && !accepted; ++i)
+        if (reduction.describe(i).find(": delete statement ") != std::string::npos && reduction.candidate(i)) {
+          reduction.accept(i);
+          accepted = true;
+        }
+      if (!accepted) break;
+    }
+  }
+  EXPECT_EQ(checked, 1u) << "no seed left a function uncalled";
+}
+
+TEST(ProgramReduction, ACopyIsAPlaceToGoBackTo) {
+  ProgramReduction reduction(Policy::defaults(), kSeed, Size::small);
+  const ProgramReduction before = reduction;
+  reduction.accept(0);
+  EXPECT_NE(reduction.current().source, before.current().source);
+  ProgramReduction back = before;
+  EXPECT_EQ(back.current().source, generate_program(Policy::defaults(), kSeed, Size::small).source);
+  EXPECT_EQ(back.edits(), before.edits());
+  EXPECT_EQ(back.candidate(0)->source, reduction.current().source);
+}
+
 } // namespace
 
 namespace {

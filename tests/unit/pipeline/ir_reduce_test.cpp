@@ -124,6 +124,44 @@ TEST(ReduceIr, TheConfirmStepRunsOnlyForTheEditAboutToBeKeptAndKeepsTheSameEdits
   EXPECT_LT(confirms.load(), tests);             // and it did not run for every test
 }
 
+TEST(ReduceIr, TheNextEditsAreTestedWhileTheConfirmStepOfTheLastKeptOneRuns) {
+  // A confirm step of 20 ms that says yes: the tests of the edits after the kept one start
+  // while it runs (the slots no longer stand idle), and the edits kept are the same.
+  const auto keeps = [](std::size_t floor) {
+    return [floor](const generator::TestCase& candidate) {
+      return candidate.source.find("namespace cudiff_s2 {") != std::string::npos && candidate.source.size() > floor;
+    };
+  };
+  std::vector<std::string> logs[2];
+  std::atomic<bool> confirming = false;
+  std::atomic<std::size_t> started_meanwhile = 0;
+  for (int run = 0; run < 2; ++run) {
+    generator::ProgramReduction reduction = small_batch();
+    const auto test = keeps(reduction.current().source.size() * 3 / 4);
+    IrOptions options;
+    options.jobs = 4;
+    if (run == 1)
+      options.confirm = [&](const generator::TestCase&) {
+        confirming = true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        confirming = false;
+        return true;
+      };
+    std::ostringstream err;
+    logs[run] = reduce_ir(
+                    reduction,
+                    [&](const generator::TestCase& candidate, std::stop_token) {
+                      if (confirming) ++started_meanwhile;
+                      return test(candidate);
+                    },
+                    options, err)
+                    .log;
+  }
+  EXPECT_FALSE(logs[0].empty());
+  EXPECT_EQ(logs[0], logs[1]);
+  EXPECT_GT(started_meanwhile.load(), 0u);
+}
+
 TEST(ReduceIr, TestsLeftBehindByAKeptEditAreToldToStop) {
   // Four slots: the first edit is kept after 100 ms; the three tests started beside it wait for
   // their stop (at most 5 s each), which the kept edit must send at once.
