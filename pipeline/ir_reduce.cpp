@@ -251,6 +251,7 @@ IrReduction reduce_ir(generator::ProgramReduction& reduction, const IrTest& test
       next = unconfirmed->edit + 1;
       result.log.pop_back();
       --result.accepted;
+      ++result.refused;
     }
     unconfirmed.reset();
     return yes;
@@ -313,6 +314,8 @@ IrReduction reduce_ir(generator::ProgramReduction& reduction, const IrTest& test
   stale.clear();
   if (terminal) err << "\n";
   for (const std::string& edit : result.log) err << "ir-reduce: kept " << edit << "\n";
+  if (result.refused > 0)
+    err << "ir-reduce: the confirm step refused " << result.refused << " edit(s) kept before it ended: went back\n";
   result.stopped_early = out_of_time();
   result.seconds = elapsed();
   result.program = reduction.current();

@@ -65,6 +65,8 @@ struct IrReduction {
   generator::TestCase program;  ///< the smallest program kept, with its prediction
   std::size_t original_lines = 0;
   std::size_t tests = 0, accepted = 0, rounds = 0;
+  /// Edits kept at once that the confirm step then refused: the reduction went back from each.
+  std::size_t refused = 0;
   double seconds = 0;
   bool stopped_early = false;
   std::vector<std::string> log;  ///< the edits accepted, in order

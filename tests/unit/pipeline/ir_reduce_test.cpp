@@ -115,6 +115,8 @@ TEST(ReduceIr, TheConfirmStepRunsOnlyForTheEditAboutToBeKeptAndKeepsTheSameEdits
     logs[run] = result.log;
     if (run == 1) {
       EXPECT_EQ(confirmed.load(), result.accepted);
+      // Each no came after its edit was kept at once: the reduction went back from each.
+      EXPECT_EQ(result.refused, confirms.load() - confirmed.load());
       tests = result.tests;
     }
   }
