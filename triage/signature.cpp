@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <string_view>
 
 namespace cudiff::triage {
 namespace {
@@ -213,7 +214,10 @@ void layout(const object& details, Builder& b) {
   const auto kinds = strings_of(details.if_contains("type_member_kinds"));
   if (member_kind != "long double" && std::ranges::find(kinds, "long double") != kinds.end())
     b.signature.ids.push_back("long double");
-  b.signature.title = "layout: " + property + (member_kind.empty() ? "" : " of a " + member_kind + " member") +
+  const bool vowel = !member_kind.empty() &&
+                     std::string_view("aeiou").find(member_kind.front()) != std::string_view::npos;
+  b.signature.title = "layout: " + property +
+                      (member_kind.empty() ? "" : (vowel ? " of an " : " of a ") + member_kind + " member") +
                       " differs (" + join(groups, " vs ") + ")";
 }
 

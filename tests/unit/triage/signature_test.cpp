@@ -133,6 +133,12 @@ TEST(TriageSignature, LayoutMismatchKeysOnPropertyAndMemberKindNotNamesOrValues)
   EXPECT_EQ(a.side, "clang device");
   EXPECT_NE(a.symptom.find("long double"), std::string::npos);
   EXPECT_EQ(a.symptom.find("m3"), std::string::npos);
+  // The title names the member's kind with its article.
+  EXPECT_NE(a.title.find("of a long double member differs"), std::string::npos) << a.title;
+  oracle::Finding integer = finding("m3", 8);
+  integer.details["member_kind"] = "integer";
+  const std::string title = triage::signature_of(integer).title;
+  EXPECT_NE(title.find("of an integer member differs"), std::string::npos) << title;
 }
 
 TEST(TriageSignature, ConfigSplitOfOneCompilerNamesTheConfigs) {
