@@ -200,6 +200,13 @@ IrReduction reduce_ir(generator::ProgramReduction& reduction, const IrTest& test
   // Every program the reduction has been at: an edit that leads back to one (two edits that
   // undo each other) is not tested, so the reduction never cycles.
   std::set<std::uint64_t> visited = {program_key(reduction.current().source)};
+  // And every candidate a test refused, by the same key: two edits may make one program (a
+  // kernel's dead parts are offered twice, before and after its statements), and a test gives
+  // the same answer again. Only answers read are here: a test told to stop is never read.
+  std::set<std::uint64_t> refused;
+  // The candidates of the current program in flight, by the same key: one that is there already
+  // is not started again, since the first in edit order decides.
+  std::set<std::uint64_t> launched;
   // The edits are tested `jobs` at a time as a pipeline, not in windows: a slot that ends
   // takes the next edit at once, and the results are read in edit order, so the first kept
   // edit in order wins, as a sequential run would take it. A window waited for its slowest
@@ -207,7 +214,7 @@ IrReduction reduce_ir(generator::ProgramReduction& reduction, const IrTest& test
   // loses it, a build) while the other slots stood idle.
   struct InFlight {
     std::size_t edit = 0;
-    std::shared_ptr<const generator::TestCase> candidate;  // for options.confirm
+    std::shared_ptr<const generator::TestCase> candidate;  // for options.confirm and `refused`
     std::future<bool> verdict;
   };
   std::deque<InFlight> in_flight;          // tests of the current program, in edit order
@@ -222,6 +229,7 @@ IrReduction reduce_ir(generator::ProgramReduction& reduction, const IrTest& test
   const auto leave_current = [&] {
     for (InFlight& later : in_flight) stale.push_back(std::move(later.verdict));
     in_flight.clear();
+    launched.clear();
     current.request_stop();
     current = std::stop_source{};
   };
@@ -263,7 +271,8 @@ IrReduction reduce_ir(generator::ProgramReduction& reduction, const IrTest& test
       settle(false);
       while (next < reduction.edits() && slots_taken() < jobs) {
         std::optional<generator::TestCase> candidate = reduction.candidate(next);
-        if (candidate && !visited.contains(program_key(candidate->source))) {
+        const std::uint64_t key = candidate ? program_key(candidate->source) : 0;
+        if (candidate && !visited.contains(key) && !refused.contains(key) && launched.insert(key).second) {
           ++result.tests;
           auto shared = std::make_shared<const generator::TestCase>(std::move(*candidate));
           in_flight.push_back(
@@ -285,7 +294,10 @@ IrReduction reduce_ir(generator::ProgramReduction& reduction, const IrTest& test
       in_flight.pop_front();
       const bool passed = first.verdict.get();
       progress(first.edit);
-      if (!passed) continue;
+      if (!passed) {
+        refused.insert(program_key(first.candidate->source));
+        continue;
+      }
       // A test of a program the confirm step may still refuse: it counts once that said yes.
       if (!settle(true)) continue;
       std::optional<generator::ProgramReduction> before;

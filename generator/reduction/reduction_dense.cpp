@@ -178,7 +178,6 @@ void launch_edits(const Kernel& kernel, std::vector<KernelEdit>& edits) {
 }
 
 /// A function's calls become 0 and it goes; the later functions' calls are renumbered.
-/// Function `f` erased; its calls read 0, the later functions renumbered.
 void erase_function(Kernel& k, std::size_t f) {
   walk_kernel_exprs(k, [f](Expr& e) {
     if (e.kind != Expr::Kind::Call) return false;
@@ -199,6 +198,7 @@ std::set<std::size_t> called_functions(const Kernel& kernel) {
   return called;
 }
 
+/// Each function goes, called or not.
 void function_edits(const Kernel& kernel, std::vector<KernelEdit>& edits) {
   for (std::size_t f = 0; f < kernel.functions.size(); ++f)
     edits.push_back({"delete function " + kernel.functions[f].name, "dense: delete a function", [f](Kernel& k) {

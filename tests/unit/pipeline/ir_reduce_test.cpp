@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <mutex>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -42,19 +43,24 @@ TEST(ReduceIr, ATestThatKeepsNothingTestsEachCandidateOnceAndKeepsTheStart) {
   generator::ProgramReduction reduction = small_batch();
   const std::string start = reduction.current().source;
   std::atomic<std::size_t> asked = 0;
+  std::mutex mutex;
+  std::set<std::string> distinct;  // two edits that make one program: it is tested once
   std::ostringstream err;
   IrOptions options;
   options.jobs = 3;
   const IrReduction result = reduce_ir(
       reduction,
-      [&](const generator::TestCase&, std::stop_token) {
+      [&](const generator::TestCase& candidate, std::stop_token) {
         ++asked;
+        const std::lock_guard lock(mutex);
+        distinct.insert(candidate.source);
         return false;
       },
       options, err);
   EXPECT_EQ(result.accepted, 0u);
   EXPECT_EQ(result.rounds, 1u);
   EXPECT_EQ(result.tests, asked.load());
+  EXPECT_EQ(distinct.size(), asked.load());
   EXPECT_GT(result.tests, 100u);
   EXPECT_EQ(result.program.source, start);
 }
