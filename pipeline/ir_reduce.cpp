@@ -200,10 +200,10 @@ IrReduction reduce_ir(generator::ProgramReduction& reduction, const IrTest& test
   // Every program the reduction has been at: an edit that leads back to one (two edits that
   // undo each other) is not tested, so the reduction never cycles.
   std::set<std::uint64_t> visited = {program_key(reduction.current().source)};
-  // And every candidate a test refused, by the same key: two edits may make one program (a
+  // And every candidate a test failed, by the same key: two edits may make one program (a
   // kernel's dead parts are offered twice, before and after its statements), and a test gives
   // the same answer again. Only answers read are here: a test told to stop is never read.
-  std::set<std::uint64_t> refused;
+  std::set<std::uint64_t> failed;
   // The candidates of the current program in flight, by the same key: one that is there already
   // is not started again, since the first in edit order decides.
   std::set<std::uint64_t> launched;
@@ -214,7 +214,7 @@ IrReduction reduce_ir(generator::ProgramReduction& reduction, const IrTest& test
   // loses it, a build) while the other slots stood idle.
   struct InFlight {
     std::size_t edit = 0;
-    std::shared_ptr<const generator::TestCase> candidate;  // for options.confirm and `refused`
+    std::shared_ptr<const generator::TestCase> candidate;  // for options.confirm and `failed`
     std::future<bool> verdict;
   };
   std::deque<InFlight> in_flight;          // tests of the current program, in edit order
@@ -272,7 +272,7 @@ IrReduction reduce_ir(generator::ProgramReduction& reduction, const IrTest& test
       while (next < reduction.edits() && slots_taken() < jobs) {
         std::optional<generator::TestCase> candidate = reduction.candidate(next);
         const std::uint64_t key = candidate ? program_key(candidate->source) : 0;
-        if (candidate && !visited.contains(key) && !refused.contains(key) && launched.insert(key).second) {
+        if (candidate && !visited.contains(key) && !failed.contains(key) && launched.insert(key).second) {
           ++result.tests;
           auto shared = std::make_shared<const generator::TestCase>(std::move(*candidate));
           in_flight.push_back(
@@ -295,7 +295,7 @@ IrReduction reduce_ir(generator::ProgramReduction& reduction, const IrTest& test
       const bool passed = first.verdict.get();
       progress(first.edit);
       if (!passed) {
-        refused.insert(program_key(first.candidate->source));
+        failed.insert(program_key(first.candidate->source));
         continue;
       }
       // A test of a program the confirm step may still refuse: it counts once that said yes.
